@@ -1,0 +1,37 @@
+#pragma once
+/// \file Evaluating proposed speedups on a profile. Pure math on validated values.
+#include <optional>
+#include <vector>
+
+#include "amdahl/profile.hpp"
+#include "amdahl/speedup.hpp"
+
+namespace amdahl {
+
+struct PhaseOutcome {
+    double factor = 1;    ///< local speedup applied (1 when untouched; may be infinite)
+    double new_time = 0;  ///< time / factor
+    double saved = 0;     ///< time - new_time (negative for a slowdown)
+    int spec = -1;        ///< index of the speedup that touched it, or -1
+};
+
+struct Evaluation {
+    double baseline_time = 0;
+    double new_time = 0;
+    double time_saved = 0;
+    double speedup = 1;            ///< baseline / new; infinite when new_time == 0
+    double saved_fraction = 0;     ///< time_saved / baseline
+    double affected_fraction = 0;  ///< f: share of the baseline in phases that were sped up
+    double ceiling = 1;            ///< 1 / (1 - f); infinite when f == 1
+    std::optional<double> headroom_captured;  ///< time_saved / (f * baseline); none when f == 0
+    std::vector<PhaseOutcome> phases;         ///< parallel to Profile::phases
+};
+
+/// Resolves each spec to phases; throws amdahl::Error when a spec selects nothing or two specs
+/// select the same phase. Returns, per phase, the spec index or -1.
+std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs);
+
+/// Applies `specs` to `profile`.
+Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& specs);
+
+}  // namespace amdahl

@@ -1,0 +1,38 @@
+#pragma once
+/// \file A profile: named, non-overlapping phases whose times add up to the baseline.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "amdahl/units.hpp"
+
+namespace amdahl {
+
+/// The phase amdahl adds when a declared total exceeds the sum of the phases. Only an explicit
+/// selector naming it can speed it up.
+inline constexpr const char* unattributed_phase = "unattributed";
+
+struct Phase {
+    std::string name;
+    std::string kind;   ///< free text: kernel, copy, overhead, ...; may be empty
+    double time = 0;    ///< in the profile's unit, >= 0 and finite
+    std::string where;  ///< where it was read ("step.csv:4", "step.json: phases[2]"), for messages
+};
+
+struct Profile {
+    std::string name;
+    std::string source;  ///< file name or "<stdin>"
+    Unit unit = Unit::ms;
+    std::vector<Phase> phases;
+    std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
+
+    /// Sum of the phase times (compensated summation).
+    double total() const;
+    /// Index of the phase with this exact name, if any.
+    std::optional<std::size_t> find(const std::string& phase_name) const;
+};
+
+/// Returns a copy with every time expressed in `unit`.
+Profile convert_profile(const Profile& profile, Unit unit);
+
+}  // namespace amdahl

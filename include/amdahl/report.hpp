@@ -1,0 +1,88 @@
+#pragma once
+/// \file The one table model every command's output goes through, its renderers (text, CSV,
+/// Markdown), and a small JSON writer. Commands build a Table; the format picks the renderer.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amdahl {
+
+enum class OutputFormat { table, json, csv, markdown };
+std::optional<OutputFormat> parse_output_format(std::string_view name);
+
+/// A cell as a person reads it (rounded, with units) and as a script reads it (full precision).
+struct Cell {
+    std::string human;
+    std::string machine;
+    Cell() = default;
+    Cell(std::string text) : human(text), machine(std::move(text)) {}  // NOLINT: implicit on purpose
+    Cell(std::string human_text, std::string machine_text)
+        : human(std::move(human_text)), machine(std::move(machine_text)) {}
+};
+
+struct Column {
+    std::string header;  ///< for people: "time (ms)"
+    std::string key;     ///< for scripts (CSV header): "time_ms"
+    bool right_aligned = false;
+};
+
+struct Table {
+    std::vector<Column> columns;
+    std::vector<std::vector<Cell>> rows;
+};
+
+/// Aligned columns for a terminal.
+std::string render_text(const Table& table);
+/// RFC 4180 CSV with machine keys and machine values.
+std::string render_csv(const Table& table);
+/// A GitHub-flavoured Markdown pipe table with human headers and values.
+std::string render_markdown(const Table& table);
+
+/// "label: value" lines with the labels aligned.
+std::string render_summary(const std::vector<std::pair<std::string, std::string>>& items);
+
+/// Makes text safe for a terminal or a table cell: control characters (including escape
+/// sequences) and invalid UTF-8 are shown as \xNN.
+std::string printable(std::string_view text);
+
+/// Shortest decimal text that reads back as the same double ("0.1", "1e-300").
+std::string shortest(double value);
+
+/// Builds JSON text. Non-finite numbers are written as null.
+class JsonWriter {
+public:
+    JsonWriter& begin_object();
+    JsonWriter& end_object();
+    JsonWriter& begin_array();
+    JsonWriter& end_array();
+    JsonWriter& key(std::string_view name);
+    JsonWriter& value(double number);
+    JsonWriter& value(int number);
+    JsonWriter& value(long long number);
+    JsonWriter& value(std::size_t number);
+    JsonWriter& value(bool flag);
+    JsonWriter& value(std::string_view text);
+    JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+    JsonWriter& null();
+    template <class T>
+    JsonWriter& value(const std::optional<T>& maybe) {
+        return maybe ? value(*maybe) : null();
+    }
+    template <class T>
+    JsonWriter& field(std::string_view name, const T& v) {
+        key(name);
+        return value(v);
+    }
+    /// The finished text, pretty-printed with two-space indents and a final newline.
+    std::string str() const { return out_ + "\n"; }
+
+private:
+    void before_value();
+    void newline();
+    std::string out_;
+    std::vector<bool> first_;  // per open container: no element written yet
+    bool after_key_ = false;
+};
+
+}  // namespace amdahl

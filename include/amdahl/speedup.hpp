@@ -1,0 +1,55 @@
+#pragma once
+/// \file Speedup specifications: "attention_softmax=10", "gemm_*=4x", "kind:copy=-30%", "x=inf@3".
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "amdahl/profile.hpp"
+
+namespace amdahl {
+
+/// Which phases a speedup applies to.
+struct Selector {
+    enum class Type { name, glob, kind, all };
+    Type type = Type::name;
+    std::string pattern;  ///< the name, the glob, or the kind (which may itself be a glob)
+    std::string text;     ///< as the user wrote it
+
+    /// True when the selector picks `phase`. Only a `name` selector can pick the
+    /// "unattributed" phase.
+    bool matches(const Phase& phase) const;
+};
+
+/// Parses "name", "gemm_*", "kind:copy", "*".
+Selector parse_selector(std::string_view text);
+
+/// A local speedup factor k: the phase takes time / k. Infinity means the phase takes no time.
+struct Factor {
+    double value = 1;
+    bool is_infinite() const;
+};
+
+/// Parses "10", "10x", "inf", "-30%" (time drops by 30%: k = 1/0.7), "+25%" (time grows: k = 1/1.25).
+/// Throws amdahl::Error for zero, negative, NaN or text.
+Factor parse_factor(std::string_view text);
+
+/// One proposed speedup: a selector, a factor and an optional effort.
+struct SpeedupSpec {
+    Selector selector;
+    Factor factor;
+    std::optional<double> effort;  ///< in the user's effort unit, > 0
+    std::string text;              ///< as the user wrote it, for messages
+};
+
+/// Parses "SELECTOR=FACTOR[@EFFORT]".
+SpeedupSpec parse_speedup(std::string_view text);
+
+/// The indices of the phases `selector` picks. Throws amdahl::Error when it picks none, with a
+/// "did you mean" suggestion for a misspelled name.
+std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector);
+
+/// Edit distance, for suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+}  // namespace amdahl

@@ -1,0 +1,12 @@
+#pragma once
+// One setup function per subcommand: it registers the subcommand and its options, and sets
+// `action` to run it when the subcommand is the one parsed.
+#include "cli/common.hpp"
+#include "cli/run.hpp"
+
+namespace amdahl::cli {
+
+void setup_eval(CLI::App& app, Action& action);
+void setup_law(CLI::App& app, Action& action);
+
+}  // namespace amdahl::cli

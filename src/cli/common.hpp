@@ -1,0 +1,54 @@
+#pragma once
+// What every subcommand shares: the streams, the common options and the number formats people read.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "amdahl/io.hpp"
+#include "amdahl/profile.hpp"
+#include "amdahl/report.hpp"
+
+namespace amdahl::cli {
+
+struct Context {
+    std::istream& in;
+    std::ostream& out;
+    std::ostream& err;
+};
+
+/// A subcommand's work once its options are parsed; returns the exit code.
+using Action = std::function<int(Context&)>;
+
+/// Options shared by the commands that read a profile and print a report.
+struct ProfileOptions {
+    std::string path;
+    std::string input_format;
+    std::string unit;
+    std::string format = "table";
+    int precision = 4;
+};
+
+/// Adds PROFILE, --input-format, --unit, --format and --precision.
+void add_profile_options(CLI::App& command, ProfileOptions& options);
+/// Adds --format and --precision only.
+void add_format_options(CLI::App& command, std::string& format, int& precision);
+
+/// Loads the profile named by the options (converted to --unit) and prints its notes on stderr.
+Profile load_profile(const ProfileOptions& options, Context& context);
+OutputFormat output_format(const std::string& name);
+
+/// Numbers for people.
+std::string format_time(double value, int precision);  ///< "18.0", "2.1", "2,357,053"
+std::string format_speedup(double value, int precision);  ///< "1.2330x", "∞"
+std::string format_factor(double value);                  ///< "10x", "1.4286x", "inf"
+std::string format_percent(double fraction);               ///< "18.9%"
+/// A factor as a script reads it: the shortest number, or "inf".
+std::string machine_factor(double value);
+
+/// Writes a table in the chosen format: text/markdown/csv.
+std::string render(const Table& table, OutputFormat format);
+
+}  // namespace amdahl::cli

@@ -1,0 +1,50 @@
+#include "cli/run.hpp"
+
+#include <ostream>
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "cli/commands.hpp"
+
+namespace amdahl::cli {
+
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+    Context context{in, out, err};
+    try {
+        CLI::App app{"amdahl: if I make this part faster, how much faster does the whole thing get?", "amdahl"};
+        app.require_subcommand(1);
+        app.set_version_flag("--version", "amdahl 0.1.0");
+        Action action;
+        setup_eval(app, action);
+        setup_law(app, action);
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::CallForHelp& e) {
+            return app.exit(e, out, err);
+        } catch (const CLI::CallForAllHelp& e) {
+            return app.exit(e, out, err);
+        } catch (const CLI::CallForVersion& e) {
+            return app.exit(e, out, err);
+        } catch (const CLI::ParseError& e) {
+            err << "error: " << printable(e.what()) << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
+            return exit_input_error;
+        }
+        if (!action) {
+            err << "error: no command given\n";
+            return exit_input_error;
+        }
+        return action(context);
+    } catch (const Error& e) {
+        out.flush();
+        err << "error: " << e.what() << '\n';
+        return exit_input_error;
+    } catch (const std::bad_alloc&) {
+        err << "error: out of memory\n";
+        return exit_internal_error;
+    } catch (const std::exception& e) {
+        err << "internal error: " << e.what() << " (please report this)\n";
+        return exit_internal_error;
+    }
+}
+
+}  // namespace amdahl::cli

@@ -1,0 +1,65 @@
+#include "amdahl/evaluate.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
+#include "amdahl/numbers.hpp"
+
+namespace amdahl {
+
+std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
+    std::vector<int> owner(profile.phases.size(), -1);
+    for (std::size_t s = 0; s < specs.size(); ++s) {
+        for (std::size_t i : select_phases(profile, specs[s].selector)) {
+            if (owner[i] >= 0) {
+                throw Error("speedups '" + specs[static_cast<std::size_t>(owner[i])].text + "' and '" + specs[s].text +
+                            "' both apply to phase '" + profile.phases[i].name +
+                            "' (a phase can take only one speedup)");
+            }
+            owner[i] = static_cast<int>(s);
+        }
+    }
+    return owner;
+}
+
+Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
+    const std::vector<int> owner = assign_speedups(profile, specs);
+    Evaluation out;
+    out.phases.resize(profile.phases.size());
+    Summation baseline, new_time, saved, affected, untouched;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        const double time = profile.phases[i].time;
+        PhaseOutcome& phase = out.phases[i];
+        phase.spec = owner[i];
+        if (owner[i] >= 0) {
+            phase.factor = specs[static_cast<std::size_t>(owner[i])].factor.value;
+            // T_i' = T_i / k_i  (0 when k_i is infinite)
+            phase.new_time = std::isinf(phase.factor) ? 0.0 : time / phase.factor;
+            affected.add(time);
+        } else {
+            phase.new_time = time;
+            untouched.add(time);
+        }
+        phase.saved = time - phase.new_time;
+        baseline.add(time);
+        new_time.add(phase.new_time);
+        saved.add(phase.saved);
+    }
+    out.baseline_time = baseline.value();
+    out.new_time = new_time.value();
+    out.time_saved = saved.value();
+    // S = T / T'
+    out.speedup = out.new_time > 0 ? out.baseline_time / out.new_time : std::numeric_limits<double>::infinity();
+    out.saved_fraction = out.baseline_time > 0 ? out.time_saved / out.baseline_time : 0;
+    out.affected_fraction = out.baseline_time > 0 ? affected.value() / out.baseline_time : 0;
+    // The ceiling uses the untouched time directly, 1 / (1 - f) = T / T_untouched, so that
+    // f == 1 is exact rather than a rounding accident.
+    out.ceiling = untouched.value() > 0 ? out.baseline_time / untouched.value()
+                                : (affected.value() > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+    if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
+    return out;
+}
+
+}  // namespace amdahl

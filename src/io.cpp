@@ -1,0 +1,278 @@
+#include "amdahl/io.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unordered_map>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "io_internal.hpp"
+
+namespace amdahl {
+
+namespace {
+
+// Rounding allowance for totals and shares written with fewer digits than the phases: 0.5%.
+constexpr double rounding_tolerance = 0.005;
+
+std::string lower_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+std::string_view first_line_with_text(std::string_view content) {
+    while (!content.empty()) {
+        const auto end = content.find('\n');
+        std::string_view line = content.substr(0, end);
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+        if (end == std::string_view::npos) break;
+        content.remove_prefix(end + 1);
+    }
+    return {};
+}
+
+std::string format_time(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
+
+}  // namespace
+
+std::optional<InputFormat> parse_input_format(std::string_view name) {
+    if (name == "json") return InputFormat::json;
+    if (name == "csv") return InputFormat::csv;
+    if (name == "tsv") return InputFormat::tsv;
+    if (name == "md" || name == "markdown") return InputFormat::markdown;
+    if (name == "text" || name == "txt") return InputFormat::text;
+    return std::nullopt;
+}
+
+InputFormat sniff_format(std::string_view content) {
+    const auto start = content.find_first_not_of(" \t\r\n");
+    if (start != std::string_view::npos && (content[start] == '{' || content[start] == '[')) return InputFormat::json;
+    // Markdown: any line that starts with a pipe (a title may precede the table).
+    for (std::size_t pos = 0; pos < content.size();) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string_view line = content.substr(pos, end - pos);
+        const auto first = line.find_first_not_of(" \t");
+        if (first != std::string_view::npos && line[first] == '|') return InputFormat::markdown;
+        pos = end + 1;
+        if (pos > 4096) break;
+    }
+    const std::string_view header = first_line_with_text(content);
+    if (header.find('\t') != std::string_view::npos) return InputFormat::tsv;
+    if (header.find(',') != std::string_view::npos) return InputFormat::csv;
+    return InputFormat::text;
+}
+
+std::string read_input(const std::string& path, std::istream& stdin_stream) {
+    const std::string name = path == "-" ? "<stdin>" : path;
+    std::istream* in = &stdin_stream;
+    std::ifstream file;
+    if (path != "-") {
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (ec || !std::filesystem::exists(status)) throw Error(path, "no such file");
+        if (std::filesystem::is_directory(status)) throw Error(path, "is a directory, not a profile");
+        file.open(path, std::ios::binary);
+        if (!file) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+        in = &file;
+    }
+    std::string content;
+    char buffer[1 << 16];
+    while (*in) {
+        in->read(buffer, sizeof buffer);
+        const auto got = static_cast<std::size_t>(in->gcount());
+        if (got == 0) break;
+        // Text never holds NUL bytes: stop at once on binary data (or /dev/zero) rather than
+        // reading it all.
+        if (const void* nul = std::memchr(buffer, 0, got)) {
+            const auto offset = content.size() + static_cast<std::size_t>(static_cast<const char*>(nul) - buffer);
+            throw Error(name, "binary data (a NUL byte at offset " + std::to_string(offset) +
+                                  "); expected a JSON, CSV or text profile");
+        }
+        content.append(buffer, got);
+    }
+    if (in->bad()) throw Error(name, "read error");
+    if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // UTF-8 byte order mark
+    return content;
+}
+
+Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format) {
+    if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(source, "empty input: no phases");
+    const InputFormat chosen = format ? *format : sniff_format(content);
+    detail::RawProfile raw;
+    switch (chosen) {
+        case InputFormat::json: raw = detail::read_json_profile(content, source); break;
+        case InputFormat::csv: raw = detail::read_delimited_profile(content, source, ','); break;
+        case InputFormat::tsv: raw = detail::read_delimited_profile(content, source, '\t'); break;
+        case InputFormat::markdown: raw = detail::read_markdown_profile(content, source); break;
+        case InputFormat::text: raw = detail::read_text_profile(content, source); break;
+    }
+    return detail::finish_profile(std::move(raw));
+}
+
+Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format) {
+    const std::string content = read_input(path, stdin_stream);
+    if (!format && path != "-") {
+        const std::string ext = lower_extension(path);
+        if (ext == ".json") format = InputFormat::json;
+        else if (ext == ".csv") format = InputFormat::csv;
+        else if (ext == ".tsv") format = InputFormat::tsv;
+        else if (ext == ".md" || ext == ".markdown") format = InputFormat::markdown;
+    }
+    return parse_profile(content, path == "-" ? "<stdin>" : path, format);
+}
+
+namespace detail {
+
+bool is_total_row_name(std::string_view name) {
+    std::string key;
+    for (char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view word : {"total", "sum", "overall", "end-to-end", "end to end", "all"}) {
+        if (key == word) return true;
+        if (key.starts_with(word) && key.size() > word.size() &&
+            (key[word.size()] == ' ' || key[word.size()] == ':' || key[word.size()] == '('))
+            return true;
+    }
+    return false;
+}
+
+RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what) {
+    Quantity q;
+    try {
+        q = parse_quantity(text);
+    } catch (const Error& e) {
+        throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" +
+                               printable(text) + "': " + e.message() + ")");
+    }
+    if (q.percent) throw Error(where, what + " is a percentage ('" + printable(text) + "'); give it as a share");
+    if (q.value < 0) throw Error(where, what + " must be a finite number >= 0 (got '" + printable(text) + "')");
+    return RawTime{q.value, q.unit};
+}
+
+double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what) {
+    Quantity q;
+    try {
+        q = parse_quantity(text);
+    } catch (const Error& e) {
+        throw Error(where, what + " must be a fraction (0.21) or a percentage (21%) (got '" + printable(text) + "')");
+    }
+    if (q.unit) throw Error(where, what + " must be a fraction or a percentage, not a time (got '" + printable(text) + "')");
+    const double share = (q.percent || percent_scale) ? q.value / 100 : q.value;
+    if (share < 0 || share > 1 + rounding_tolerance)
+        throw Error(where, what + " must be between 0% and 100% (got '" + printable(text) + "')");
+    return share;
+}
+
+Profile finish_profile(RawProfile raw) {
+    if (raw.phases.empty()) throw Error(raw.source, "the profile has no phases");
+    Profile profile;
+    profile.name = std::move(raw.name);
+    profile.source = raw.source;
+    profile.notes = std::move(raw.notes);
+
+    // The profile's unit: declared, else the first unit written on a time, else ms.
+    std::optional<Unit> unit = raw.unit;
+    for (const auto& phase : raw.phases) {
+        if (unit) break;
+        if (phase.time && phase.time->unit) unit = phase.time->unit;
+    }
+    if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
+    profile.unit = unit.value_or(Unit::ms);
+    const auto in_unit = [&](const RawTime& t) { return t.unit ? convert(t.value, *t.unit, profile.unit) : t.value; };
+
+    std::unordered_map<std::string_view, std::size_t> seen;
+    seen.reserve(raw.phases.size());
+    Summation time_sum, share_sum;
+    bool any_share_only = false;
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        const RawPhase& phase = raw.phases[i];
+        if (phase.name.empty()) throw Error(phase.where, "phase has an empty name");
+        auto [it, inserted] = seen.emplace(phase.name, i);
+        if (!inserted) {
+            throw Error(phase.where, "duplicate phase name '" + printable(phase.name) + "' (also at " +
+                                         raw.phases[it->second].where + ")");
+        }
+        if (phase.time) {
+            const double t = in_unit(*phase.time);
+            if (!std::isfinite(t)) throw Error(phase.where, "phase '" + printable(phase.name) + "': time is too large");
+            time_sum.add(t);
+        } else if (phase.share) {
+            any_share_only = true;
+            share_sum.add(*phase.share);
+        } else {
+            throw Error(phase.where, "phase '" + printable(phase.name) + "' has neither a time nor a share");
+        }
+    }
+    if (share_sum.value() > 1 + rounding_tolerance) {
+        throw Error(raw.source, "shares add up to " + shortest(share_sum.value() * 100) + "%, more than 100%");
+    }
+
+    // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
+    std::optional<double> total;
+    if (raw.total) {
+        total = in_unit(*raw.total);
+        if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
+    }
+    if (any_share_only && !total) {
+        throw Error(raw.source, "some phases give only a share; give the profile a total (e.g. \"total\": \"100 ms\") "
+                                "so shares become times");
+    }
+    Summation all;
+    all.add(time_sum.value());
+    if (total) all.add(share_sum.value() * *total);
+    const double phase_sum = all.value();
+    if (total) {
+        if (phase_sum > *total * (1 + rounding_tolerance)) {
+            throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
+                        "phases add up to " + format_time(phase_sum, profile.unit) + ", more than the total " +
+                            format_time(*total, profile.unit));
+        }
+        if (*total == 0) throw Error(raw.total_where, "total must be > 0");
+    } else if (!(phase_sum > 0)) {
+        throw Error(raw.source, "the phases add up to zero time; there is nothing to speed up");
+    }
+    if (!std::isfinite(phase_sum)) throw Error(raw.source, "the phases add up to more than a double can hold");
+    const double baseline = total ? std::max(*total, phase_sum) : phase_sum;
+
+    profile.phases.reserve(raw.phases.size() + 1);
+    for (auto& phase : raw.phases) {
+        Phase out;
+        out.name = std::move(phase.name);
+        out.kind = std::move(phase.kind);
+        out.where = std::move(phase.where);
+        if (phase.time) {
+            out.time = in_unit(*phase.time);
+            if (phase.share && std::fabs(*phase.share - out.time / baseline) > rounding_tolerance) {
+                profile.notes.push_back(out.where + ": phase '" + printable(out.name) + "': share " +
+                                        shortest(*phase.share * 100) + "% disagrees with its time (" +
+                                        format_time(out.time, profile.unit) + " is " +
+                                        shortest(std::round(out.time / baseline * 1000) / 10) + "% of " +
+                                        format_time(baseline, profile.unit) + ")");
+            }
+        } else {
+            out.time = *phase.share * *total;
+        }
+        profile.phases.push_back(std::move(out));
+    }
+    if (total && phase_sum < *total) {
+        const double rest = *total - phase_sum;
+        if (rest > *total * 1e-9) {
+            if (profile.find(unattributed_phase)) {
+                throw Error(raw.source, std::string("a phase is named '") + unattributed_phase +
+                                            "', but the total leaves time unattributed too");
+            }
+            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, raw.total_where});
+            profile.notes.push_back(raw.source + ": the phases add up to " + format_time(phase_sum, profile.unit) +
+                                    " of the total " + format_time(*total, profile.unit) + "; the other " +
+                                    format_time(rest, profile.unit) + " is phase 'unattributed'");
+        }
+    }
+    return profile;
+}
+
+}  // namespace detail
+}  // namespace amdahl

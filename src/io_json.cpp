@@ -1,0 +1,189 @@
+// The JSON profile reader: the only file that includes nlohmann/json.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "io_internal.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int max_depth = 256;
+
+// "3:14" for a byte offset into `content`.
+std::string line_column(std::string_view content, std::size_t offset) {
+    offset = std::min(offset, content.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (content[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+// Rejects nesting deeper than max_depth before parsing, so no input can exhaust the stack.
+void check_depth(std::string_view content, const std::string& source) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        const char c = content[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '{' || c == '[') {
+            if (++depth > max_depth) {
+                throw Error(source + ":" + line_column(content, i),
+                            "JSON nested deeper than " + std::to_string(max_depth) + " levels");
+            }
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
+
+std::string describe(const Json& value) {
+    std::string text = value.dump();
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return printable(text);
+}
+
+std::string where(const std::string& source, const std::string& path) { return source + ": " + path; }
+
+RawTime read_time(const Json& value, const std::string& source, const std::string& path, const std::string& what) {
+    if (value.is_number()) {
+        const double v = value.get<double>();
+        if (!std::isfinite(v) || v < 0)
+            throw Error(where(source, path), what + " must be a finite number >= 0 (got " + describe(value) + ")");
+        return RawTime{v, std::nullopt};
+    }
+    if (value.is_string()) return parse_time_text(value.get_ref<const std::string&>(), where(source, path), what);
+    throw Error(where(source, path), what + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
+}
+
+double read_share(const Json& value, const std::string& source, const std::string& path) {
+    if (value.is_number()) {
+        const double v = value.get<double>();
+        if (!std::isfinite(v) || v < 0 || v > 1)
+            throw Error(where(source, path), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
+                                                 describe(value) + ")");
+        return v;
+    }
+    if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path), "share");
+    throw Error(where(source, path), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
+}
+
+std::string read_string(const Json& value, const std::string& source, const std::string& path) {
+    if (!value.is_string()) throw Error(where(source, path), "expected a string (got " + describe(value) + ")");
+    return value.get<std::string>();
+}
+
+// A phase object: {"name": ..., "time": ..., "share": ..., "kind": ...}; `name` given for the
+// shorthand form, where the key is the name.
+RawPhase read_phase_object(const Json& object, const std::string& source, const std::string& path,
+                           std::optional<std::string> name) {
+    RawPhase phase;
+    phase.where = where(source, path);
+    for (const auto& [key, value] : object.items()) {
+        const std::string key_path = path + "." + key;
+        if (key == "name") phase.name = read_string(value, source, key_path);
+        else if (key == "time") phase.time = read_time(value, source, key_path, "time");
+        else if (key == "share") phase.share = read_share(value, source, key_path);
+        else if (key == "kind") phase.kind = read_string(value, source, key_path);
+    }
+    if (name) phase.name = std::move(*name);
+    if (phase.name.empty() && !object.contains("name")) throw Error(phase.where, "phase has no \"name\"");
+    if (!phase.time && !phase.share) throw Error(phase.where, "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
+    return phase;
+}
+
+void read_phases(const Json& phases, const std::string& source, RawProfile& out) {
+    if (phases.is_array()) {
+        out.phases.reserve(phases.size());
+        for (std::size_t i = 0; i < phases.size(); ++i) {
+            const std::string path = "phases[" + std::to_string(i) + "]";
+            if (!phases[i].is_object())
+                throw Error(where(source, path), "a phase must be an object with a name and a time (got " +
+                                                     describe(phases[i]) + ")");
+            out.phases.push_back(read_phase_object(phases[i], source, path, std::nullopt));
+        }
+    } else if (phases.is_object()) {
+        // Shorthand: {"gemm_qkv": 34, "attention": "21 ms", "copy": {"time": 18, "kind": "copy"}}.
+        out.phases.reserve(phases.size());
+        for (const auto& [name, value] : phases.items()) {
+            const std::string path = "phases." + name;
+            if (value.is_object()) {
+                out.phases.push_back(read_phase_object(value, source, path, name));
+                continue;
+            }
+            RawPhase phase;
+            phase.name = name;
+            phase.where = where(source, path);
+            if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
+                value.get_ref<const std::string&>().back() == '%')
+                phase.share = read_share(value, source, path);
+            else
+                phase.time = read_time(value, source, path, "time");
+            out.phases.push_back(std::move(phase));
+        }
+    } else {
+        throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +
+                                                 describe(phases) + ")");
+    }
+}
+
+}  // namespace
+
+RawProfile read_json_profile(std::string_view content, const std::string& source) {
+    check_depth(content, source);
+    Json doc;
+    try {
+        doc = Json::parse(content.begin(), content.end());
+    } catch (const Json::parse_error& e) {
+        // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
+        std::string reason = e.what();
+        if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
+            reason = reason.substr(colon + 2);
+        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
+    }
+
+    RawProfile out;
+    out.source = source;
+    if (doc.is_array()) {
+        read_phases(doc, source, out);
+        return out;
+    }
+    if (!doc.is_object()) throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
+    for (const auto& [key, value] : doc.items()) {
+        if (key == "name") {
+            out.name = read_string(value, source, "name");
+        } else if (key == "unit") {
+            const std::string text = read_string(value, source, "unit");
+            out.unit = parse_unit(text);
+            if (!out.unit)
+                throw Error(where(source, "unit"), "unknown unit '" + printable(text) + "' (expected ns, us, ms, s, min or h)");
+        } else if (key == "total") {
+            out.total = read_time(value, source, "total", "total");
+            out.total_where = where(source, "total");
+        }
+    }
+    const auto phases = doc.find("phases");
+    if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
+    read_phases(*phases, source, out);
+    return out;
+}
+
+}  // namespace amdahl::detail

@@ -1,0 +1,432 @@
+// Readers for tabular profiles: CSV/TSV (RFC 4180), Markdown pipe tables and plain-text tables
+// pasted from a web page. All three end in the same column mapping (TableReader).
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "io_internal.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+    return text;
+}
+
+std::string lower(std::string_view text) {
+    std::string out(trim(text));
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
+std::optional<Unit> header_unit(std::string_view header) {
+    const std::string h(trim(header));
+    for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
+        const auto start = h.rfind(open);
+        const auto end = h.rfind(close);
+        if (start != std::string::npos && end != std::string::npos && end > start) {
+            if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
+        }
+    }
+    const auto sep = h.find_last_of("_ -");
+    if (sep != std::string::npos) {
+        if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
+    }
+    if (auto unit = parse_unit(h)) return unit;
+    // camelCase suffix: "TotalDurationNs".
+    for (std::size_t i = h.size(); i-- > 1;) {
+        if (std::isupper(static_cast<unsigned char>(h[i])) && std::islower(static_cast<unsigned char>(h[i - 1]))) {
+            return parse_unit(h.substr(i));
+        }
+    }
+    return std::nullopt;
+}
+
+bool is_share_header(const std::string& h) {
+    return contains(h, "share") || contains(h, "percent") || contains(h, "%") || contains(h, "pct") ||
+           contains(h, "fraction");
+}
+
+bool is_time_header(const std::string& h) {
+    if (is_share_header(h)) return false;
+    return contains(h, "time") || contains(h, "duration") || contains(h, "latency") || contains(h, "elapsed") ||
+           header_unit(h).has_value();
+}
+
+bool is_kind_header(const std::string& h) {
+    return h == "kind" || h == "category" || h == "cat" || h == "type" || h == "domain";
+}
+
+bool is_name_header(const std::string& h) {
+    static const char* const names[] = {"name", "phase", "stage", "component", "activity", "device activity",
+                                        "kernel", "operation", "op", "region", "step", "section", "function",
+                                        "task", "label", "phase name", "kernel name"};
+    return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return h == n; });
+}
+
+struct Row {
+    std::vector<std::string> cells;
+    std::size_t line = 0;
+};
+
+// Maps a table's columns to phase fields and turns rows into raw phases.
+class TableReader {
+public:
+    TableReader(std::string source, const std::vector<std::string>& header, std::size_t header_line)
+        : source_(std::move(source)) {
+        columns_ = header.size();
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            const std::string h = lower(header[i]);
+            if (!name_ && is_name_header(h)) name_ = i;
+            else if (!kind_ && is_kind_header(h)) kind_ = i;
+            else if (!share_ && is_share_header(h)) {
+                share_ = i;
+                share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
+                share_fraction_ = contains(h, "fraction");
+            } else if (!time_ && is_time_header(h)) {
+                time_ = i;
+                time_unit_ = header_unit(h);
+            }
+        }
+        if (!name_) {
+            for (std::size_t i = 0; i < header.size(); ++i) {
+                if (i != time_ && i != share_ && i != kind_) {
+                    name_ = i;
+                    break;
+                }
+            }
+        }
+        const std::string at = source_ + ":" + std::to_string(header_line);
+        if (!time_ && !share_) {
+            throw Error(at, "no time column in the header (expected a header such as time, time_ms, "
+                            "'Time (ms)' or 'duration (ns)'; found " + quote_all(header) + ")");
+        }
+        if (!name_) throw Error(at, "no name column in the header (expected name, phase or stage; found " +
+                                        quote_all(header) + ")");
+        raw_.source = source_;
+        if (time_unit_) raw_.unit = time_unit_;
+    }
+
+    void add_row(const std::vector<std::string>& cells, std::size_t line) {
+        const std::string at = source_ + ":" + std::to_string(line);
+        if (cells.size() != columns_) {
+            throw Error(at, "row has " + std::to_string(cells.size()) + " fields, the header has " +
+                                std::to_string(columns_));
+        }
+        RawPhase phase;
+        phase.where = at;
+        phase.name = std::string(trim(cells[*name_]));
+        if (phase.name.empty()) throw Error(at, "phase has an empty name");
+        const std::string label = "phase '" + printable(phase.name) + "': ";
+        if (kind_) phase.kind = std::string(trim(cells[*kind_]));
+        if (time_ && !trim(cells[*time_]).empty()) {
+            phase.time = parse_time_text(cells[*time_], at, label + "time");
+            if (!phase.time->unit) phase.time->unit = time_unit_;
+        }
+        if (share_ && !trim(cells[*share_]).empty()) {
+            Quantity q;
+            try {
+                q = parse_quantity(cells[*share_]);
+            } catch (const Error&) {
+                throw Error(at, label + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+            }
+            if (q.unit || q.value < 0)
+                throw Error(at, label + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+            phase.share = q.percent ? q.value / 100 : q.value;
+            if (!q.percent) bare_shares_.push_back(raw_.phases.size());
+            if (!q.percent && q.value > 1) bare_share_above_one_ = true;
+        }
+        if (!phase.time && !phase.share) throw Error(at, label + "no time");
+        raw_.phases.push_back(std::move(phase));
+    }
+
+    RawProfile finish() {
+        // Bare numbers in a share column are percentages when the header says so or when any
+        // exceeds 1; fractions otherwise.
+        const bool percent = share_percent_ || (!share_fraction_ && bare_share_above_one_);
+        for (std::size_t i : bare_shares_) {
+            if (percent) *raw_.phases[i].share /= 100;
+        }
+        for (const auto& phase : raw_.phases) {
+            if (phase.share && *phase.share > 1.005)
+                throw Error(phase.where, "phase '" + printable(phase.name) + "': share is above 100%");
+        }
+        // A closing "Total" row is a check on the phases, not a phase.
+        if (raw_.phases.size() > 1 && is_total_row_name(raw_.phases.back().name)) {
+            RawPhase total = std::move(raw_.phases.back());
+            raw_.phases.pop_back();
+            raw_.total_where = total.where;
+            if (total.time) raw_.total = total.time;
+        }
+        return std::move(raw_);
+    }
+
+private:
+    static std::string quote_all(const std::vector<std::string>& header) {
+        std::string out;
+        for (const auto& h : header) out += (out.empty() ? "'" : ", '") + printable(trim(h)) + "'";
+        return out;
+    }
+
+    std::string source_;
+    std::size_t columns_ = 0;
+    std::optional<std::size_t> name_, kind_, share_, time_;
+    std::optional<Unit> time_unit_;
+    bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
+    std::vector<std::size_t> bare_shares_;
+    RawProfile raw_;
+};
+
+// Splits one RFC 4180 record starting at `pos`; advances `pos` and `line` past it.
+void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter,
+                 std::vector<std::string>& cells, const std::string& source) {
+    cells.clear();
+    std::string field;
+    const std::size_t start_line = line;
+    bool quoted = false, was_quoted = false;
+    while (pos < content.size()) {
+        const char c = content[pos];
+        if (quoted) {
+            if (c == '"') {
+                if (pos + 1 < content.size() && content[pos + 1] == '"') {
+                    field += '"';
+                    pos += 2;
+                    continue;
+                }
+                quoted = false;
+            } else {
+                if (c == '\n') ++line;
+                field += c;
+            }
+            ++pos;
+            continue;
+        }
+        if (c == '"' && trim(field).empty() && !was_quoted) {
+            field.clear();
+            quoted = was_quoted = true;
+            ++pos;
+        } else if (c == delimiter) {
+            cells.push_back(std::move(field));
+            field.clear();
+            was_quoted = false;
+            ++pos;
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && pos + 1 < content.size() && content[pos + 1] == '\n') ++pos;
+            ++pos;
+            ++line;
+            cells.push_back(std::move(field));
+            return;
+        } else {
+            field += c;
+            ++pos;
+        }
+    }
+    if (quoted) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
+    cells.push_back(std::move(field));
+    ++line;
+}
+
+bool blank(const std::vector<std::string>& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return trim(c).empty(); });
+}
+
+std::vector<std::string_view> split_lines(std::string_view content) {
+    std::vector<std::string_view> lines;
+    std::size_t pos = 0;
+    while (pos <= content.size()) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string_view line = content.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        lines.push_back(line);
+        pos = end + 1;
+    }
+    return lines;
+}
+
+// "| a | b \| c |" -> {"a", "b | c"}
+std::vector<std::string> split_pipe_row(std::string_view line) {
+    line = trim(line);
+    if (line.starts_with('|')) line.remove_prefix(1);
+    if (line.ends_with('|') && !line.ends_with("\\|")) line.remove_suffix(1);
+    std::vector<std::string> cells;
+    std::string cell;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
+            cell += '|';
+            ++i;
+        } else if (line[i] == '|') {
+            cells.emplace_back(trim(cell));
+            cell.clear();
+        } else {
+            cell += line[i];
+        }
+    }
+    cells.emplace_back(trim(cell));
+    for (auto& c : cells) {  // **bold** and `code` cells
+        if (c.size() >= 4 && c.starts_with("**") && c.ends_with("**")) c = c.substr(2, c.size() - 4);
+        if (c.size() >= 2 && c.starts_with('`') && c.ends_with('`')) c = c.substr(1, c.size() - 2);
+    }
+    return cells;
+}
+
+bool is_separator_row(const std::vector<std::string>& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
+        return !c.empty() && c.find_first_not_of(":- ") == std::string::npos && contains(c, "-");
+    });
+}
+
+bool is_number_token(std::string_view token) {
+    try {
+        parse_quantity(token);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+std::vector<std::string> split_whitespace(std::string_view line) {
+    std::vector<std::string> tokens;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+        while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+        const std::size_t start = pos;
+        while (pos < line.size() && !std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+        if (pos > start) tokens.emplace_back(line.substr(start, pos - start));
+    }
+    return tokens;
+}
+
+// A plain-text row: a name that may hold spaces, then numeric fields ("18.0", "18%", "100 ms").
+// Returns the fields (name first), or nothing when the line does not end in a number.
+std::optional<std::vector<std::string>> split_text_row(std::string_view line) {
+    std::vector<std::string> tokens = split_whitespace(line);
+    std::vector<std::string> numbers;
+    std::size_t end = tokens.size();
+    while (end > 1) {
+        if (is_number_token(tokens[end - 1])) {
+            numbers.insert(numbers.begin(), tokens[end - 1]);
+            --end;
+        } else if (end > 2 && parse_unit(tokens[end - 1]) && is_number_token(tokens[end - 2])) {
+            numbers.insert(numbers.begin(), tokens[end - 2] + " " + tokens[end - 1]);
+            end -= 2;
+        } else {
+            break;
+        }
+    }
+    if (numbers.empty() || end == 0) return std::nullopt;
+    std::string name = tokens[0];
+    for (std::size_t i = 1; i < end; ++i) name += " " + tokens[i];
+    numbers.insert(numbers.begin(), std::move(name));
+    return numbers;
+}
+
+// Splits a header line into `count` labels from the right: each numeric column's label is one
+// word, with a parenthesised unit attached ("Time (ms)"); the rest names the name column.
+std::vector<std::string> split_text_header(std::string_view line, std::size_t count) {
+    std::vector<std::string> tokens = split_whitespace(line);
+    std::vector<std::string> labels;
+    std::size_t end = tokens.size();
+    while (labels.size() + 1 < count && end > 1) {
+        std::string label = tokens[end - 1];
+        --end;
+        if (label.starts_with('(') && end > 1) {
+            label = tokens[end - 1] + " " + label;
+            --end;
+        }
+        labels.insert(labels.begin(), label);
+    }
+    std::string name;
+    for (std::size_t i = 0; i < end; ++i) name += (i ? " " : "") + tokens[i];
+    labels.insert(labels.begin(), name.empty() ? "name" : name);
+    while (labels.size() < count) labels.push_back("");
+    return labels;
+}
+
+}  // namespace
+
+RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter) {
+    std::size_t pos = 0, line = 1;
+    std::vector<std::string> cells;
+    std::size_t header_line = 0;
+    do {
+        header_line = line;
+        read_record(content, pos, line, delimiter, cells, source);
+    } while (blank(cells) && pos < content.size());
+    if (blank(cells)) throw Error(source, "empty input: no header row");
+    TableReader reader(source, cells, header_line);
+    while (pos < content.size()) {
+        const std::size_t row_line = line;
+        read_record(content, pos, line, delimiter, cells, source);
+        if (blank(cells)) continue;
+        reader.add_row(cells, row_line);
+    }
+    return reader.finish();
+}
+
+RawProfile read_markdown_profile(std::string_view content, const std::string& source) {
+    const auto lines = split_lines(content);
+    std::size_t i = 0;
+    while (i < lines.size() && !trim(lines[i]).starts_with('|')) ++i;
+    if (i == lines.size()) throw Error(source, "no Markdown table (a line starting with '|')");
+    const std::vector<std::string> header = split_pipe_row(lines[i]);
+    TableReader reader(source, header, i + 1);
+    ++i;
+    if (i < lines.size() && is_separator_row(split_pipe_row(lines[i]))) ++i;
+    for (; i < lines.size(); ++i) {
+        const std::string_view line = trim(lines[i]);
+        if (line.empty()) break;  // the table ends at the first blank line
+        if (!line.starts_with('|')) {
+            throw Error(source + ":" + std::to_string(i + 1), "expected a table row starting with '|'");
+        }
+        reader.add_row(split_pipe_row(line), i + 1);
+    }
+    return reader.finish();
+}
+
+RawProfile read_text_profile(std::string_view content, const std::string& source) {
+    const auto lines = split_lines(content);
+    // The header is the last line before the first row that ends in numbers.
+    std::size_t first_row = 0, header = lines.size();
+    for (; first_row < lines.size(); ++first_row) {
+        if (trim(lines[first_row]).empty()) continue;
+        if (split_text_row(lines[first_row])) break;
+        header = first_row;
+    }
+    if (first_row == lines.size()) throw Error(source, "no table rows (lines ending in a number) found");
+    if (header == lines.size()) {
+        throw Error(source + ":" + std::to_string(first_row + 1),
+                    "no header line before the first row (expected e.g. 'Phase Time (ms) Share')");
+    }
+    std::vector<Row> rows;
+    std::size_t width = 0;
+    for (std::size_t i = first_row; i < lines.size(); ++i) {
+        if (trim(lines[i]).empty()) continue;
+        auto fields = split_text_row(lines[i]);
+        if (!fields) {
+            throw Error(source + ":" + std::to_string(i + 1),
+                        "expected a row: a name followed by numbers (got '" + printable(trim(lines[i])) + "')");
+        }
+        width = std::max(width, fields->size());
+        rows.push_back(Row{std::move(*fields), i + 1});
+    }
+    TableReader reader(source, split_text_header(lines[header], width), header + 1);
+    for (auto& row : rows) {
+        // A row may leave out trailing columns (a share, say): pad it.
+        row.cells.resize(width);
+        reader.add_row(row.cells, row.line);
+    }
+    return reader.finish();
+}
+
+}  // namespace amdahl::detail

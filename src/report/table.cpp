@@ -1,0 +1,171 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "amdahl/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+// Display width of UTF-8 text: one column per code point (good enough for names and arrows).
+std::size_t display_width(std::string_view text) {
+    std::size_t width = 0;
+    for (unsigned char c : text) {
+        if ((c & 0xC0) != 0x80) ++width;
+    }
+    return width;
+}
+
+void pad(std::string& out, std::size_t count) { out.append(count, ' '); }
+
+std::string csv_field(std::string_view text) {
+    if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string markdown_field(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '|') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+// Length of a valid UTF-8 sequence starting at text[i], or 0.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t length = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (length == 0 || i + length > text.size()) return 0;
+    for (std::size_t k = 1; k < length; ++k) {
+        if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
+    }
+    return length;
+}
+
+}  // namespace
+
+std::optional<OutputFormat> parse_output_format(std::string_view name) {
+    if (name == "table" || name == "text") return OutputFormat::table;
+    if (name == "json") return OutputFormat::json;
+    if (name == "csv") return OutputFormat::csv;
+    if (name == "md" || name == "markdown") return OutputFormat::markdown;
+    return std::nullopt;
+}
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x80) {
+            if (const std::size_t length = utf8_length(text, i)) {
+                // C1 control characters (U+0080..U+009F) are escapes too.
+                if (!(length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0)) {
+                    out.append(text.substr(i, length));
+                    i += length;
+                    continue;
+                }
+            }
+            out += fmt::format("\\x{:02X}", c);
+            ++i;
+            continue;
+        }
+        if (c < 0x20 || c == 0x7F) {
+            out += fmt::format("\\x{:02X}", c);
+        } else {
+            out += static_cast<char>(c);
+        }
+        ++i;
+    }
+    return out;
+}
+
+std::string shortest(double value) {
+    if (value == 0) return "0";  // no "-0"
+    return fmt::format("{}", value);
+}
+
+std::string render_text(const Table& table) {
+    std::vector<std::size_t> widths(table.columns.size());
+    for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
+    for (const auto& row : table.rows) {
+        for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
+            widths[c] = std::max(widths[c], display_width(row[c].human));
+    }
+    std::string out;
+    const auto write_row = [&](auto&& cell_text) {
+        std::string line;
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            const std::string_view text = cell_text(c);
+            const std::size_t fill = widths[c] - display_width(text);
+            if (c > 0) line += "  ";
+            if (table.columns[c].right_aligned) pad(line, fill);
+            line += text;
+            if (!table.columns[c].right_aligned && c + 1 < table.columns.size()) pad(line, fill);
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line;
+        out += '\n';
+    };
+    write_row([&](std::size_t c) -> std::string_view { return table.columns[c].header; });
+    std::string rule;
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+        if (c > 0) rule += "  ";
+        rule.append(widths[c], '-');
+    }
+    out += rule + "\n";
+    for (const auto& row : table.rows) write_row([&](std::size_t c) -> std::string_view { return row[c].human; });
+    return out;
+}
+
+std::string render_csv(const Table& table) {
+    std::string out;
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        if (c > 0) out += ',';
+        out += csv_field(table.columns[c].key);
+    }
+    out += '\n';
+    for (const auto& row : table.rows) {
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (c > 0) out += ',';
+            out += csv_field(row[c].machine);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string render_markdown(const Table& table) {
+    std::string out = "|";
+    for (const auto& column : table.columns) out += " " + markdown_field(column.header) + " |";
+    out += "\n|";
+    for (const auto& column : table.columns) out += column.right_aligned ? " ---: |" : " --- |";
+    out += '\n';
+    for (const auto& row : table.rows) {
+        out += '|';
+        for (const auto& cell : row) out += " " + markdown_field(cell.human) + " |";
+        out += '\n';
+    }
+    return out;
+}
+
+std::string render_summary(const std::vector<std::pair<std::string, std::string>>& items) {
+    std::size_t width = 0;
+    for (const auto& [label, value] : items) width = std::max(width, display_width(label));
+    std::string out;
+    for (const auto& [label, value] : items) {
+        out += label + ":";
+        pad(out, width - display_width(label) + 1);
+        out += value + "\n";
+    }
+    return out;
+}
+
+}  // namespace amdahl
