@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs the built tree into a temporary prefix and builds a consumer project against it.
+set -euo pipefail
+build_dir=$1 consumer_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+test -x "$work/prefix/bin/amdahl"
+test -f "$work/prefix/include/amdahl/evaluate.hpp"
+cmake -S "$consumer_dir" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/build" >/dev/null
+"$work/build/consumer"

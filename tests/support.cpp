@@ -1,0 +1,60 @@
+#include "support.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "cli/run.hpp"
+
+namespace amdahl::test {
+
+RunResult run_cli(const std::vector<std::string>& args, const std::string& input) {
+    std::vector<const char*> argv{"amdahl"};
+    for (const auto& a : args) argv.push_back(a.c_str());
+    std::istringstream in(input);
+    std::ostringstream out, err;
+    RunResult result;
+    result.exit_code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+    result.out = out.str();
+    result.err = err.str();
+    return result;
+}
+
+namespace {
+std::string slurp(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << file.rdbuf();
+    return buffer.str();
+}
+}  // namespace
+
+RunResult run_binary(const std::string& args, const std::string& input) {
+    const auto dir = std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string in = (dir / "stdin").string(), out = (dir / "stdout").string(), err = (dir / "stderr").string();
+    std::ofstream(in, std::ios::binary) << input;
+    const std::string command = std::string("'") + AMDAHL_BINARY + "' " + args + " <'" + in + "' >'" + out +
+                                "' 2>'" + err + "'";
+    const int status = std::system(command.c_str());
+    RunResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = slurp(out);
+    result.err = slurp(err);
+    return result;
+}
+
+std::string source_path(const std::string& relative) { return std::string(AMDAHL_SOURCE_DIR) + "/" + relative; }
+
+std::string write_temp(const std::string& name, const std::string& content) {
+    const auto dir = std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path.string();
+}
+
+}  // namespace amdahl::test

@@ -1,0 +1,26 @@
+#pragma once
+// Helpers for tests: run the CLI in-process or as the built binary, and find test data.
+#include <string>
+#include <vector>
+
+namespace amdahl::test {
+
+struct RunResult {
+    int exit_code = 0;
+    std::string out;
+    std::string err;
+};
+
+/// Runs cli::run in-process with `args` (without the program name) and `input` on stdin.
+RunResult run_cli(const std::vector<std::string>& args, const std::string& input = "");
+
+/// Runs the built amdahl binary through the shell: `args` is appended to the binary's path as is.
+RunResult run_binary(const std::string& args, const std::string& input = "");
+
+/// Path of a file in the source tree, e.g. source_path("examples/transformer_step.json").
+std::string source_path(const std::string& relative);
+
+/// Writes `content` to a fresh file under the temp directory, named `name`; returns its path.
+std::string write_temp(const std::string& name, const std::string& content);
+
+}  // namespace amdahl::test
