@@ -144,13 +144,13 @@ int run_eval(const EvalOptions& options, Context& context) {
         context.out << json_report(profile, specs, result, explanation);
     } else {
         context.out << render(phase_table(profile, result, precision), format);
-        if (format == OutputFormat::table) {
-            if (options.explain) {
-                context.out << "\nThe arithmetic:\n";
-                for (const auto& line : explanation) context.out << "  " << line << '\n';
-            }
-            context.out << '\n' << summary_text(profile, result, precision);
+        // CSV and Markdown are the bare phase table (data); the arithmetic then goes to stderr.
+        std::ostream& talk = format == OutputFormat::table ? context.out : context.err;
+        if (options.explain) {
+            talk << (format == OutputFormat::table ? "\n" : "") << "The arithmetic:\n";
+            for (const auto& line : explanation) talk << "  " << line << '\n';
         }
+        if (format == OutputFormat::table) context.out << '\n' << summary_text(profile, result, precision);
     }
     context.out.flush();
     if (options.require_speedup && !(result.speedup >= *options.require_speedup)) {
