@@ -173,6 +173,7 @@ Profile finish_profile(RawProfile raw) {
     profile.name = std::move(raw.name);
     profile.source = raw.source;
     profile.notes = std::move(raw.notes);
+    profile.proposals = std::move(raw.proposals);
 
     // The profile's unit: declared, else the first unit written on a time, else ms.
     std::optional<Unit> unit = raw.unit;

@@ -30,6 +30,7 @@ struct RawProfile {
     std::optional<RawTime> total;
     std::string total_where;
     std::vector<RawPhase> phases;
+    std::vector<ProfileProposal> proposals;
     std::vector<std::string> notes;
 };
 

@@ -144,6 +144,36 @@ void read_phases(const Json& phases, const std::string& source, RawProfile& out)
     }
 }
 
+// "proposals": [{"name": "flash-attention", "target": "attention_softmax", "factor": 10, "effort": 3}]
+void read_proposals(const Json& proposals, const std::string& source, RawProfile& out) {
+    if (!proposals.is_array())
+        throw Error(where(source, "proposals"), "expected an array of proposals (got " + describe(proposals) + ")");
+    for (std::size_t i = 0; i < proposals.size(); ++i) {
+        const std::string path = "proposals[" + std::to_string(i) + "]";
+        const Json& item = proposals[i];
+        if (!item.is_object())
+            throw Error(where(source, path), "a proposal must be an object with a target and a factor (got " +
+                                                 describe(item) + ")");
+        ProfileProposal proposal;
+        proposal.where = where(source, path);
+        const auto target = item.find("target");
+        if (target == item.end()) throw Error(proposal.where, "proposal has no \"target\" (a phase name, glob or kind:KIND)");
+        proposal.target = read_string(*target, source, path + ".target");
+        const auto factor = item.find("factor");
+        if (factor == item.end()) throw Error(proposal.where, "proposal has no \"factor\"");
+        if (factor->is_number()) proposal.factor = shortest(factor->get<double>());
+        else proposal.factor = read_string(*factor, source, path + ".factor");
+        if (const auto name = item.find("name"); name != item.end())
+            proposal.name = read_string(*name, source, path + ".name");
+        if (const auto effort = item.find("effort"); effort != item.end() && !effort->is_null()) {
+            if (!effort->is_number() || !(effort->get<double>() > 0) || !std::isfinite(effort->get<double>()))
+                throw Error(where(source, path + ".effort"), "effort must be a number > 0 (got " + describe(*effort) + ")");
+            proposal.effort = effort->get<double>();
+        }
+        out.proposals.push_back(std::move(proposal));
+    }
+}
+
 }  // namespace
 
 RawProfile read_json_profile(std::string_view content, const std::string& source) {
@@ -183,6 +213,7 @@ RawProfile read_json_profile(std::string_view content, const std::string& source
     const auto phases = doc.find("phases");
     if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
     read_phases(*phases, source, out);
+    if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
     return out;
 }
 

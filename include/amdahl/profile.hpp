@@ -19,11 +19,22 @@ struct Phase {
     std::string where;  ///< where it was read ("step.csv:4", "step.json: phases[2]"), for messages
 };
 
+/// A proposed speedup stored in a profile ("proposals" in JSON): a target selector, a factor and
+/// an optional effort. Plain text here; amdahl/speedup.hpp parses it.
+struct ProfileProposal {
+    std::string name;
+    std::string target;  ///< a selector: name, glob, kind:KIND or *
+    std::string factor;  ///< as written: "10", "10x", "inf", "-30%"
+    std::optional<double> effort;
+    std::string where;
+};
+
 struct Profile {
     std::string name;
     std::string source;  ///< file name or "<stdin>"
     Unit unit = Unit::ms;
     std::vector<Phase> phases;
+    std::vector<ProfileProposal> proposals;
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
 
     /// Sum of the phase times (compensated summation).

@@ -170,7 +170,7 @@ void setup_eval(CLI::App& app, Action& action) {
     add_profile_options(*command, options->profile);
     command->add_option("-s,--speedup", options->speedups,
                         "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")
-        ->take_all();
+        ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
     command->add_option("--require-speedup", options->require_speedup,
                         "Exit 1 when the end-to-end speedup is below this (a CI gate)")

@@ -8,5 +8,7 @@ namespace amdahl::cli {
 
 void setup_eval(CLI::App& app, Action& action);
 void setup_law(CLI::App& app, Action& action);
+void setup_rank(CLI::App& app, Action& action);
+void setup_plan(CLI::App& app, Action& action);
 
 }  // namespace amdahl::cli

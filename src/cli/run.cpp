@@ -17,6 +17,8 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
         Action action;
         setup_eval(app, action);
         setup_law(app, action);
+        setup_rank(app, action);
+        setup_plan(app, action);
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {

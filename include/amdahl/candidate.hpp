@@ -1,0 +1,41 @@
+#pragma once
+/// \file Candidates for rank and plan: a set of phases, a local factor and an optional effort.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "amdahl/profile.hpp"
+#include "amdahl/speedup.hpp"
+
+namespace amdahl {
+
+struct Candidate {
+    std::string name;                  ///< the phase name, or the proposal's name
+    std::string kind;                  ///< the phase's kind; for several phases, their common kind or ""
+    std::vector<std::size_t> phases;   ///< indices into Profile::phases
+    double time = 0;                   ///< baseline time of those phases
+    double factor = 1;                 ///< local speedup k (may be infinite)
+    std::optional<double> effort;      ///< in the user's effort unit
+    double saved = 0;                  ///< time - time / k
+};
+
+/// A proposal as rank and plan take it: a speedup spec and a display name.
+struct Proposal {
+    std::string name;
+    SpeedupSpec spec;
+};
+
+/// Every phase picked by `only` (every phase but "unattributed" when empty), each at `factor`.
+/// Throws amdahl::Error for a selector that matches nothing.
+std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor);
+
+/// One candidate per proposal, on the phases its selector picks.
+std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals);
+
+/// The proposals stored in the profile, parsed. Throws amdahl::Error naming the proposal.
+std::vector<Proposal> profile_proposals(const Profile& profile);
+
+/// End-to-end speedup T / (T - saved) for a baseline T.
+double speedup_from_saving(double baseline, double saved);
+
+}  // namespace amdahl

@@ -1,0 +1,25 @@
+#pragma once
+/// \file Ranking candidates: which single target is worth it.
+#include <optional>
+#include <vector>
+
+#include "amdahl/candidate.hpp"
+
+namespace amdahl {
+
+enum class RankBy { saving, effort, ceiling };
+
+struct RankedTarget {
+    std::size_t candidate = 0;  ///< index into the candidates
+    double speedup = 1;         ///< end-to-end, this candidate alone at its factor
+    double ceiling = 1;         ///< end-to-end, this candidate alone at infinity: T / (T - time)
+    std::optional<double> saved_per_effort;
+    std::vector<double> grid;   ///< end-to-end speedup at each grid factor
+};
+
+/// Ranks candidates by `by` (largest first; ties keep input order). `by == effort` needs every
+/// candidate to have an effort (throws amdahl::Error naming the first without).
+std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidates, double baseline, RankBy by,
+                                          const std::vector<double>& grid);
+
+}  // namespace amdahl

@@ -1,0 +1,90 @@
+#include "amdahl/candidate.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+
+namespace amdahl {
+
+namespace {
+
+Candidate make_candidate(const Profile& profile, std::string name, std::vector<std::size_t> phases, double factor,
+                         std::optional<double> effort) {
+    Candidate c;
+    c.name = std::move(name);
+    c.phases = std::move(phases);
+    c.factor = factor;
+    c.effort = effort;
+    Summation time;
+    for (std::size_t i = 0; i < c.phases.size(); ++i) {
+        const Phase& phase = profile.phases[c.phases[i]];
+        time.add(phase.time);
+        if (i == 0) c.kind = phase.kind;
+        else if (c.kind != phase.kind) c.kind.clear();
+    }
+    c.time = time.value();
+    // saved = T_i - T_i / k
+    c.saved = std::isinf(factor) ? c.time : c.time - c.time / factor;
+    return c;
+}
+
+}  // namespace
+
+double speedup_from_saving(double baseline, double saved) {
+    const double remaining = baseline - saved;
+    return remaining > 0 ? baseline / remaining : std::numeric_limits<double>::infinity();
+}
+
+std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor) {
+    std::vector<bool> picked(profile.phases.size(), only.empty());
+    if (only.empty()) {
+        for (std::size_t i = 0; i < profile.phases.size(); ++i)
+            picked[i] = profile.phases[i].name != unattributed_phase;
+    }
+    for (const auto& selector : only) {
+        for (std::size_t i : select_phases(profile, selector)) picked[i] = true;
+    }
+    std::vector<Candidate> out;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        if (picked[i]) out.push_back(make_candidate(profile, profile.phases[i].name, {i}, factor.value, std::nullopt));
+    }
+    return out;
+}
+
+std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals) {
+    std::vector<Candidate> out;
+    out.reserve(proposals.size());
+    for (const auto& proposal : proposals) {
+        std::vector<std::size_t> phases;
+        try {
+            phases = select_phases(profile, proposal.spec.selector);
+        } catch (const Error& e) {
+            throw Error("proposal '" + proposal.name + "': " + e.message());
+        }
+        out.push_back(make_candidate(profile, proposal.name, std::move(phases), proposal.spec.factor.value,
+                                     proposal.spec.effort));
+    }
+    return out;
+}
+
+std::vector<Proposal> profile_proposals(const Profile& profile) {
+    std::vector<Proposal> out;
+    for (const auto& stored : profile.proposals) {
+        Proposal proposal;
+        proposal.name = stored.name.empty() ? stored.target + "=" + stored.factor : stored.name;
+        try {
+            proposal.spec.selector = parse_selector(stored.target);
+            proposal.spec.factor = parse_factor(stored.factor);
+        } catch (const Error& e) {
+            throw Error(stored.where, e.message());
+        }
+        proposal.spec.effort = stored.effort;
+        proposal.spec.text = proposal.name;
+        out.push_back(std::move(proposal));
+    }
+    return out;
+}
+
+}  // namespace amdahl

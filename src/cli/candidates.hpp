@@ -1,0 +1,33 @@
+#pragma once
+// The candidates rank and plan work on: proposals (-s or the profile's "proposals"), else the
+// phases picked by --only at factor -k.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "amdahl/candidate.hpp"
+
+namespace amdahl::cli {
+
+struct CandidateOptions {
+    std::vector<std::string> only;
+    std::string factor = "10";
+    std::vector<std::string> proposals;
+    std::string effort_unit = "effort";
+};
+
+void add_candidate_options(CLI::App& command, CandidateOptions& options);
+
+struct CandidateSet {
+    std::vector<Candidate> candidates;
+    bool from_proposals = false;
+    double factor = 10;  ///< -k, when the candidates are phases
+};
+
+CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options);
+
+/// Time of the phases any candidate touches, each phase counted once.
+double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates);
+
+}  // namespace amdahl::cli
