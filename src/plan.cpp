@@ -186,6 +186,7 @@ private:
 
     void record(double cost, double saved) {
         const double eps = 1e-9 * std::max(1.0, std::fabs(cost));
+        if (found && cost > best_cost + eps) return;
         std::vector<std::size_t> plan = chosen_;
         if (!found || cost < best_cost - eps) {
             found = true;
