@@ -105,6 +105,9 @@ public:
         std::stable_sort(pool_.begin(), pool_.end(), [&](const PoolEntry& a, const PoolEntry& b) {
             return option(a).ratio() > option(b).ratio();
         });
+        integral_costs_ = std::all_of(groups.begin(), groups.end(), [](const Group& g) {
+            return std::all_of(g.options.begin(), g.options.end(), [](const Option& o) { return o.cost == std::floor(o.cost); });
+        });
         singletons_ = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.options.size() == 1; });
         if (singletons_) {
             // Groups are already in ratio order: suffix bounds come from prefix sums.
@@ -213,8 +216,10 @@ private:
             return;
         }
         if (g == groups_.size()) return;
-        const double bound = cost + lower_cost(g, need_ - saved);
+        double bound = cost + lower_cost(g, need_ - saved);
         if (std::isinf(bound)) return;
+        // With whole-number costs (counts), a fractional bound rounds up.
+        if (integral_costs_) bound = std::ceil(bound - 1e-9);
         if (found) {
             const double eps = 1e-9 * std::max(1.0, best_cost);
             if (bound > best_cost + eps) return;
@@ -238,6 +243,7 @@ private:
     double tolerance_;
     std::vector<PoolEntry> pool_;
     bool singletons_ = false;
+    bool integral_costs_ = false;
     std::vector<double> prefix_saved_, prefix_cost_;
     std::vector<std::size_t> chosen_;
 };

@@ -11,7 +11,7 @@ struct PlanRequest {
     double baseline = 0;         ///< end-to-end time T
     double target_time = 0;      ///< the plan must reach a new time <= this
     bool by_effort = false;      ///< minimise total effort (else the number of candidates)
-    std::size_t node_limit = 20'000'000;  ///< search budget; past it the answer is the best found
+    std::size_t node_limit = 2'000'000;  ///< search budget; past it the answer is the best found
     std::size_t max_alternatives = 5;    ///< other plans of the same cost to report
 };
 
