@@ -1,5 +1,7 @@
 #include "amdahl/io.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -209,7 +211,7 @@ Profile finish_profile(RawProfile raw) {
         }
     }
     if (share_sum.value() > 1 + rounding_tolerance) {
-        throw Error(raw.source, "shares add up to " + shortest(share_sum.value() * 100) + "%, more than 100%");
+        throw Error(raw.source, "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
     }
 
     // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
@@ -233,6 +235,8 @@ Profile finish_profile(RawProfile raw) {
                             format_time(*total, profile.unit));
         }
         if (*total == 0) throw Error(raw.total_where, "total must be > 0");
+    } else if (!std::isfinite(phase_sum)) {
+        throw Error(raw.source, "the phases add up to more than a double can hold");
     } else if (!(phase_sum > 0)) {
         throw Error(raw.source, "the phases add up to zero time; there is nothing to speed up");
     }

@@ -188,6 +188,12 @@ RawProfile read_json_profile(std::string_view content, const std::string& source
             reason = reason.substr(colon + 2);
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
         throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
+    } catch (const Json::out_of_range& e) {
+        // "number overflow parsing '1e999'": a number no double can hold.
+        std::string what = e.what();
+        const auto quote = what.find('\'');
+        throw Error(source, "number too large for a double" +
+                                (quote == std::string::npos ? std::string() : ": " + printable(what.substr(quote))));
     }
 
     RawProfile out;

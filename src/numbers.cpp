@@ -3,10 +3,13 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace amdahl {
 
 void Summation::add(double value) {
+    if (!std::isfinite(sum_)) return;  // overflowed: stays infinite
     // Neumaier's variant of Kahan summation: keeps the low-order bits that each addition drops.
     const double total = sum_ + value;
     if (std::fabs(sum_) >= std::fabs(value)) {
@@ -33,8 +36,10 @@ bool parse_double(std::string_view text, double& out) {
     auto [ptr, ec] = std::from_chars(text.data(), end, out);
     if (ptr != end) return false;
     if (ec == std::errc::result_out_of_range) {
-        // Underflow reads as zero; overflow is not a finite number.
-        if (std::fabs(out) > 1) return false;
+        // from_chars leaves `out` untouched when out of range; strtod tells overflow (HUGE_VAL,
+        // not a finite number) from underflow (reads as zero).
+        const std::string copy(text);
+        if (std::fabs(std::strtod(copy.c_str(), nullptr)) > 1) return false;
         out = 0;
         return true;
     }

@@ -14,6 +14,11 @@ bool glob_match(const std::string& pattern, const std::string& text) {
     return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
+std::string lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
 std::string quote_list(const std::vector<std::string>& names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -64,7 +69,7 @@ std::vector<std::size_t> select_phases(const Profile& profile, const Selector& s
         for (const auto& phase : profile.phases) {
             const std::string& candidate = selector.type == Selector::Type::name ? phase.name : phase.kind;
             if (candidate.empty()) continue;
-            const std::size_t distance = edit_distance(selector.pattern, candidate);
+            const std::size_t distance = edit_distance(lower(selector.pattern), lower(candidate));
             const bool contains = candidate.find(selector.pattern) != std::string::npos ||
                                   selector.pattern.find(candidate) != std::string::npos;
             if (distance <= std::max<std::size_t>(2, selector.pattern.size() / 3) || contains)

@@ -1,6 +1,7 @@
 #include "amdahl/speedup.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -53,7 +54,14 @@ Factor parse_factor(std::string_view text) {
     }
     if (text.back() == 'x' || text.back() == 'X') text.remove_suffix(1);
     double value = 0;
-    if (!parse_double(trim(text), value)) throw bad("not a number (expected e.g. 10, 10x, inf or -30%)");
+    if (!parse_double(trim(text), value)) {
+        const std::string copy(trim(text));
+        char* end = nullptr;
+        const double huge = std::strtod(copy.c_str(), &end);
+        if (end != copy.c_str() && *end == '\0' && std::isinf(huge))
+            throw bad("too large for a double (write inf for a phase that takes no time)");
+        throw bad("not a number (expected e.g. 10, 10x, inf or -30%)");
+    }
     if (value <= 0) throw bad("a speedup factor must be > 0 (0.5 is a 2x slowdown)");
     return Factor{value};
 }

@@ -1,5 +1,6 @@
 #pragma once
 /// \file Small numeric helpers shared by the math and the parsers.
+#include <cmath>
 #include <span>
 #include <string_view>
 
@@ -12,7 +13,8 @@ double exact_sum(std::span<const double> values);
 class Summation {
 public:
     void add(double value);
-    double value() const { return sum_ + compensation_; }
+    /// The sum; infinite (never NaN) when it overflows.
+    double value() const { return std::isfinite(sum_) ? sum_ + compensation_ : sum_; }
 
 private:
     double sum_ = 0;

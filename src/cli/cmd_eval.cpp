@@ -174,7 +174,7 @@ void setup_eval(CLI::App& app, Action& action) {
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
     command->add_option("--require-speedup", options->require_speedup,
                         "Exit 1 when the end-to-end speedup is below this (a CI gate)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_number());
     command->callback([options, &action] { action = [options](Context& c) { return run_eval(*options, c); }; });
 }
 

@@ -20,6 +20,10 @@ struct LawOptions {
     std::string format = "table";
     int precision = 4;
     bool explain = false;
+    // Presence, not emptiness, says which quantities were given: -k '' is a bad factor.
+    const CLI::Option* fraction_option = nullptr;
+    const CLI::Option* factor_option = nullptr;
+    const CLI::Option* target_option = nullptr;
 };
 
 double parse_fraction(const std::string& text) {
@@ -52,7 +56,8 @@ double parse_target(const std::string& text) {
 }
 
 int run_law(const LawOptions& options, Context& context) {
-    const bool has_f = !options.fraction.empty(), has_k = !options.factor.empty(), has_s = !options.target.empty();
+    const bool has_f = options.fraction_option->count() > 0, has_k = options.factor_option->count() > 0,
+               has_s = options.target_option->count() > 0;
     if (has_f + has_k + has_s != 2) {
         throw Error("law", "give exactly two of --fraction, --factor and --target; amdahl solves for the third");
     }
@@ -160,9 +165,9 @@ int run_law(const LawOptions& options, Context& context) {
 void setup_law(CLI::App& app, Action& action) {
     auto options = std::make_shared<LawOptions>();
     CLI::App* command = app.add_subcommand("law", "Amdahl's law: give two of --fraction, --factor, --target; get the third");
-    command->add_option("-f,--fraction", options->fraction, "Fraction of the time affected: 0.6 or 60%");
-    command->add_option("-k,--factor", options->factor, "Local speedup of that part: 4, 4x, inf or -30%");
-    command->add_option("--target", options->target, "End-to-end speedup wanted: 2 or 2x");
+    options->fraction_option = command->add_option("-f,--fraction", options->fraction, "Fraction of the time affected: 0.6 or 60%");
+    options->factor_option = command->add_option("-k,--factor", options->factor, "Local speedup of that part: 4, 4x, inf or -30%");
+    options->target_option = command->add_option("--target", options->target, "End-to-end speedup wanted: 2 or 2x");
     command->add_option("--time", options->time, "Baseline time with a unit (900ms) to also print old and new times");
     command->add_flag("--explain", options->explain, "Show the arithmetic");
     add_format_options(*command, options->format, options->precision);

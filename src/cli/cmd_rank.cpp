@@ -161,7 +161,7 @@ void setup_rank(CLI::App& app, Action& action) {
     add_candidate_options(*command, options->candidates);
     command->add_option("--by", options->by, "Order by saving (default), effort (saved per unit of effort) or ceiling")
         ->check(CLI::IsMember({"saving", "effort", "ceiling"}));
-    command->add_option("--top", options->top, "Show only the first N")->check(CLI::PositiveNumber);
+    command->add_option("--top", options->top, "Show only the first N")->check(positive_number());
     command->add_option("--grid", options->grid, "Also show each target's end-to-end speedup at these factors: 2,4,8,inf")
         ->delimiter(',')
         ->allow_extra_args(false);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
 
 namespace amdahl::cli {
 
@@ -39,6 +40,16 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
     for (const auto& note : profile.notes) context.err << "note: " << note << '\n';
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);
     return profile;
+}
+
+CLI::Validator positive_number() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            double value = 0;
+            if (parse_double(text, value) && value > 0) return {};
+            return "must be a number > 0 (got '" + printable(text) + "')";
+        },
+        "NUMBER > 0");
 }
 
 OutputFormat output_format(const std::string& name) { return parse_output_format(name).value_or(OutputFormat::table); }

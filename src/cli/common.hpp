@@ -40,6 +40,9 @@ void add_format_options(CLI::App& command, std::string& format, int& precision);
 Profile load_profile(const ProfileOptions& options, Context& context);
 OutputFormat output_format(const std::string& name);
 
+/// A CLI11 check that a value is a number > 0, with a message a person can read.
+CLI::Validator positive_number();
+
 /// Numbers for people.
 std::string format_time(double value, int precision);  ///< "18.0", "2.1", "2,357,053"
 std::string format_speedup(double value, int precision);  ///< "1.2330x", "∞"

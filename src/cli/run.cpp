@@ -19,6 +19,23 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
         setup_law(app, action);
         setup_rank(app, action);
         setup_plan(app, action);
+        // CLI11 reports both of these as "A subcommand is required"; name what the user typed.
+        if (argc > 1) {
+            const std::string first = argv[1];
+            const bool known_flag = first == "-h" || first == "--help" || first == "--version";
+            if (first.starts_with("-") && !known_flag) {
+                err << "error: unknown option '" << printable(first) << "' (options come after the command: "
+                    << "amdahl COMMAND [OPTIONS]; see 'amdahl --help')\n";
+                return exit_input_error;
+            }
+            if (!first.starts_with("-") && app.get_subcommands([&](CLI::App* c) { return c->get_name() == first; }).empty()) {
+                std::string names;
+                for (const CLI::App* c : app.get_subcommands([](CLI::App*) { return true; }))
+                    names += (names.empty() ? "" : ", ") + c->get_name();
+                err << "error: unknown command '" << printable(first) << "' (commands: " << names << ")\n";
+                return exit_input_error;
+            }
+        }
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
