@@ -28,10 +28,10 @@ def main():
         rows.append({"name": name, "kind": kind, "time": t, "factor": fac, "new_time": nt, "saved": t - nt})
     for r in rows:
         r["share"] = r["time"] / total
-    json.dump({"command": "eval", "source": path, "baseline_time": total, "new_time": new_total,
-               "speedup": total / new_total, "time_saved": total - new_total, "phases": rows},
-              sys.stdout, indent=2)
-    sys.stdout.write("\n")
+    result = {"command": "eval", "source": path, "baseline_time": total, "new_time": new_total,
+              "speedup": total / new_total, "time_saved": total - new_total, "phases": rows}
+    # json.dumps without indent uses the C encoder (json.dump / indent= fall back to pure Python).
+    sys.stdout.write(json.dumps(result) + "\n")
 
 if __name__ == "__main__":
     main()

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time missing: apt-get install time" >&2; exit 1; }
 out=${BENCH_DIR:-/tmp/amdahl-bench}; n=${PHASES:-1000000}; spec=phase_000001=10
 
+echo "load average: $(cut -d" " -f1-3 /proc/loadavg) (figures are noisy when this is high)"
 python3 bench/gen_profile.py "$out" -n "$n" >/dev/null
 csv=$out/profile_$n.csv json=$out/profile_$n.json
 ls -l "$csv" "$json"
@@ -31,11 +32,13 @@ done
 python3 - "$out" "${names[@]}" <<'PY'
 import json, sys
 out, names = sys.argv[1], sys.argv[2:]
-med = {r["command"]: r["median"] for r in json.load(open(f"{out}/large.json"))["results"]}
+res = {r["command"]: r for r in json.load(open(f"{out}/large.json"))["results"]}
+med = {k: r["median"] for k, r in res.items()}
+cpu = {k: r["user"] + r["system"] for k, r in res.items()}  # mean CPU s: steadier than wall on a busy box
 rss = {k: int(open(f"{out}/{k}.rss").read().split()[-1]) / 1024 for k in names}
-print(f"\n{'command':<12} {'median s':>9} {'peak RSS MB':>12}")
+print(f"\n{'command':<12} {'median s':>9} {'CPU s':>7} {'peak RSS MB':>12}")
 for k in names:
-    print(f"{k:<12} {med[k]:>9.3f} {rss[k]:>12.1f}")
+    print(f"{k:<12} {med[k]:>9.3f} {cpu[k]:>7.3f} {rss[k]:>12.1f}")
 for f in ("csv", "json"):
     a, p = f"amdahl-{f}", f"python-{f}"
     print(f"{f}: amdahl is {med[p]/med[a]:.1f}x faster and {rss[p]/rss[a]:.1f}x smaller than Python")

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -x build/amdahl ]] || { echo "build/amdahl not found: build first (see bench/README.md)" >&2; exit 1; }
 out=${BENCH_DIR:-/tmp/amdahl-bench}; mkdir -p "$out"
+echo "load average: $(cut -d" " -f1-3 /proc/loadavg) (figures are noisy when this is high)"
 
 cmd='build/amdahl eval examples/transformer_step.json -s attention_softmax=10 --format json'
 hyperfine -N --warmup 20 --runs "${RUNS:-300}" --export-json "$out/startup.json" \

@@ -59,6 +59,29 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     out.ceiling = untouched.value() > 0 ? out.baseline_time / untouched.value()
                                 : (affected.value() > 0 ? std::numeric_limits<double>::infinity() : 1.0);
     if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
+
+    // Overlap (imported traces): a phase's active time also covers time it shared with others.
+    Summation high, overlapped;
+    bool any_overlap = false;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        const Phase& phase = profile.phases[i];
+        if (phase.name == overlapped_phase && out.phases[i].spec < 0) overlapped.add(phase.time);
+        if (out.phases[i].spec < 0) continue;
+        const double active = phase.active_time.value_or(phase.time);
+        any_overlap = any_overlap || active > phase.time;
+        const double k = out.phases[i].factor;
+        // saved_high_i = A_i (1 - 1/k_i)
+        high.add(std::isinf(k) ? active : active - active / k);
+    }
+    if (any_overlap) {
+        OverlapRange range;
+        range.low_saved = out.time_saved;
+        range.high_saved = std::max(range.low_saved, std::min(high.value(), affected.value() + overlapped.value()));
+        range.low_speedup = out.speedup;
+        const double remaining = out.baseline_time - range.high_saved;
+        range.high_speedup = remaining > 0 ? out.baseline_time / remaining : std::numeric_limits<double>::infinity();
+        out.overlap_range = range;
+    }
     return out;
 }
 

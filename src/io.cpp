@@ -6,11 +6,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <unordered_map>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "import/readers.hpp"
 #include "io_internal.hpp"
 
 namespace amdahl {
@@ -47,10 +49,34 @@ std::optional<InputFormat> parse_input_format(std::string_view name) {
     if (name == "tsv") return InputFormat::tsv;
     if (name == "md" || name == "markdown") return InputFormat::markdown;
     if (name == "text" || name == "txt") return InputFormat::text;
+    if (name == "chrome-trace" || name == "trace" || name == "kineto") return InputFormat::chrome_trace;
+    if (name == "nsys") return InputFormat::nsys;
+    if (name == "rocprof-stats") return InputFormat::rocprof_stats;
+    if (name == "rocprof-trace") return InputFormat::rocprof_trace;
+    if (name == "rocprof-summary") return InputFormat::rocprof_summary;
+    if (name == "folded") return InputFormat::folded;
     return std::nullopt;
 }
 
+std::string_view input_format_name(InputFormat format) {
+    switch (format) {
+        case InputFormat::json: return "json";
+        case InputFormat::csv: return "csv";
+        case InputFormat::tsv: return "tsv";
+        case InputFormat::markdown: return "md";
+        case InputFormat::text: return "text";
+        case InputFormat::chrome_trace: return "chrome-trace";
+        case InputFormat::nsys: return "nsys";
+        case InputFormat::rocprof_stats: return "rocprof-stats";
+        case InputFormat::rocprof_trace: return "rocprof-trace";
+        case InputFormat::rocprof_summary: return "rocprof-summary";
+        case InputFormat::folded: return "folded";
+    }
+    return "?";
+}
+
 InputFormat sniff_format(std::string_view content) {
+    if (const auto profiler = detail::detect_profiler_format(content)) return *profiler;
     const auto start = content.find_first_not_of(" \t\r\n");
     if (start != std::string_view::npos && (content[start] == '{' || content[start] == '[')) return InputFormat::json;
     // Markdown: any line that starts with a pipe (a title may precede the table).
@@ -69,63 +95,118 @@ InputFormat sniff_format(std::string_view content) {
     return InputFormat::text;
 }
 
-std::string read_input(const std::string& path, std::istream& stdin_stream) {
-    const std::string name = path == "-" ? "<stdin>" : path;
-    std::istream* in = &stdin_stream;
-    std::ifstream file;
-    if (path != "-") {
+namespace {
+
+// An input opened for reading in chunks: a file, or standard input for "-".
+class InputReader {
+public:
+    InputReader(const std::string& path, std::istream& stdin_stream)
+        : name_(path == "-" ? "<stdin>" : path), in_(&stdin_stream) {
+        if (path == "-") return;
         std::error_code ec;
         const auto status = std::filesystem::status(path, ec);
         if (ec || !std::filesystem::exists(status)) throw Error(path, "no such file");
         if (std::filesystem::is_directory(status)) throw Error(path, "is a directory, not a profile");
-        file.open(path, std::ios::binary);
-        if (!file) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
-        in = &file;
+        file_.open(path, std::ios::binary);
+        if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+        in_ = &file_;
     }
-    std::string content;
-    char buffer[1 << 16];
-    while (*in) {
-        in->read(buffer, sizeof buffer);
-        const auto got = static_cast<std::size_t>(in->gcount());
-        if (got == 0) break;
-        // Text never holds NUL bytes: stop at once on binary data (or /dev/zero) rather than
-        // reading it all.
-        if (const void* nul = std::memchr(buffer, 0, got)) {
-            const auto offset = content.size() + static_cast<std::size_t>(static_cast<const char*>(nul) - buffer);
-            throw Error(name, "binary data (a NUL byte at offset " + std::to_string(offset) +
-                                  "); expected a JSON, CSV or text profile");
+
+    /// Appends up to `limit` more bytes to `content`; false at the end of the input.
+    bool read_more(std::string& content, std::size_t limit) {
+        char buffer[1 << 16];
+        std::size_t total = 0;
+        while (total < limit && *in_) {
+            in_->read(buffer, static_cast<std::streamsize>(std::min(sizeof buffer, limit - total)));
+            const auto got = static_cast<std::size_t>(in_->gcount());
+            if (got == 0) break;
+            // Text never holds NUL bytes: stop at once on binary data (or /dev/zero) rather than
+            // reading it all.
+            if (const void* nul = std::memchr(buffer, 0, got)) {
+                const auto offset = read_ + static_cast<std::size_t>(static_cast<const char*>(nul) - buffer);
+                throw Error(name_, "binary data (a NUL byte at offset " + std::to_string(offset) +
+                                       "); expected a profile or profiler output as text");
+            }
+            content.append(buffer, got);
+            total += got;
+            read_ += got;
         }
-        content.append(buffer, got);
+        if (in_->bad()) throw Error(name_, "read error");
+        if (!bom_checked_ && content.size() >= 3) {
+            bom_checked_ = true;
+            if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // UTF-8 byte order mark
+        }
+        return total > 0 && static_cast<bool>(*in_);
     }
-    if (in->bad()) throw Error(name, "read error");
-    if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // UTF-8 byte order mark
+
+    std::istream* stream() { return in_; }
+    const std::string& name() const { return name_; }
+
+private:
+    std::string name_;
+    std::istream* in_;
+    std::ifstream file_;
+    std::size_t read_ = 0;
+    bool bom_checked_ = false;
+};
+
+constexpr std::size_t sniff_bytes = 1 << 16;
+
+}  // namespace
+
+std::string read_input(const std::string& path, std::istream& stdin_stream) {
+    InputReader reader(path, stdin_stream);
+    std::string content;
+    while (reader.read_more(content, std::numeric_limits<std::size_t>::max())) {
+    }
     return content;
 }
 
-Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format) {
+Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format,
+                      const ImportOptions& options) {
     if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(source, "empty input: no phases");
     const InputFormat chosen = format ? *format : sniff_format(content);
     detail::RawProfile raw;
     switch (chosen) {
+        case InputFormat::chrome_trace: return detail::read_chrome_trace(content, nullptr, source, options);
+        case InputFormat::nsys: return detail::read_nsys_stats(content, source, options);
+        case InputFormat::rocprof_stats: return detail::read_rocprof_stats(content, source, options);
+        case InputFormat::rocprof_trace: return detail::read_rocprof_trace(content, source, options);
+        case InputFormat::rocprof_summary: return detail::read_rocprof_summary(content, source, options);
+        case InputFormat::folded: return detail::read_folded(content, source, options);
         case InputFormat::json: raw = detail::read_json_profile(content, source); break;
         case InputFormat::csv: raw = detail::read_delimited_profile(content, source, ','); break;
         case InputFormat::tsv: raw = detail::read_delimited_profile(content, source, '\t'); break;
         case InputFormat::markdown: raw = detail::read_markdown_profile(content, source); break;
         case InputFormat::text: raw = detail::read_text_profile(content, source); break;
     }
-    return detail::finish_profile(std::move(raw));
+    Profile profile = detail::finish_profile(std::move(raw));
+    profile.format = input_format_name(chosen);
+    return profile;
 }
 
-Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format) {
-    const std::string content = read_input(path, stdin_stream);
+Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
+                     const ImportOptions& options) {
+    InputReader reader(path, stdin_stream);
     if (!format && path != "-") {
         const std::string ext = lower_extension(path);
-        if (ext == ".json") format = InputFormat::json;
-        else if (ext == ".csv") format = InputFormat::csv;
+        if (ext == ".csv") format = InputFormat::csv;
         else if (ext == ".tsv") format = InputFormat::tsv;
         else if (ext == ".md" || ext == ".markdown") format = InputFormat::markdown;
     }
-    return parse_profile(content, path == "-" ? "<stdin>" : path, format);
+    std::string content;
+    bool more = reader.read_more(content, sniff_bytes);
+    // Profiler output is recognised by its content whatever the file is called (a .csv may be an
+    // nsys or rocprof table, a .json a trace).
+    if (!format || *format == InputFormat::csv || *format == InputFormat::json) {
+        if (const auto profiler = detail::detect_profiler_format(content)) format = profiler;
+    }
+    if (!format && path != "-" && lower_extension(path) == ".json") format = InputFormat::json;
+    if (format == InputFormat::chrome_trace || (!format && sniff_format(content) == InputFormat::chrome_trace)) {
+        return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options);
+    }
+    while (more) more = reader.read_more(content, std::numeric_limits<std::size_t>::max());
+    return parse_profile(content, reader.name(), format, options);
 }
 
 namespace detail {
@@ -176,6 +257,9 @@ Profile finish_profile(RawProfile raw) {
     profile.source = raw.source;
     profile.notes = std::move(raw.notes);
     profile.proposals = std::move(raw.proposals);
+    profile.boundary = std::move(raw.boundary);
+    profile.summary_only = raw.summary_only;
+    profile.overlaps = std::move(raw.overlaps);
 
     // The profile's unit: declared, else the first unit written on a time, else ms.
     std::optional<Unit> unit = raw.unit;
@@ -186,6 +270,10 @@ Profile finish_profile(RawProfile raw) {
     if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
     profile.unit = unit.value_or(Unit::ms);
     const auto in_unit = [&](const RawTime& t) { return t.unit ? convert(t.value, *t.unit, profile.unit) : t.value; };
+    for (const auto& run : raw.runs) {
+        profile.runs.push_back(in_unit(run));
+        if (!std::isfinite(profile.runs.back())) throw Error(raw.runs_where, "a run's time is too large");
+    }
 
     std::unordered_map<std::string_view, std::size_t> seen;
     seen.reserve(raw.phases.size());
@@ -249,6 +337,7 @@ Profile finish_profile(RawProfile raw) {
         out.name = std::move(phase.name);
         out.kind = std::move(phase.kind);
         out.where = std::move(phase.where);
+        if (phase.active_time) out.active_time = std::max(in_unit(*phase.active_time), in_unit(phase.time.value_or(RawTime{})));
         if (phase.time) {
             out.time = in_unit(*phase.time);
             if (phase.share && std::fabs(*phase.share - out.time / baseline) > rounding_tolerance) {
@@ -270,7 +359,7 @@ Profile finish_profile(RawProfile raw) {
                 throw Error(raw.source, std::string("a phase is named '") + unattributed_phase +
                                             "', but the total leaves time unattributed too");
             }
-            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, raw.total_where});
+            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, raw.total_where, std::nullopt});
             profile.notes.push_back(raw.source + ": the phases add up to " + format_time(phase_sum, profile.unit) +
                                     " of the total " + format_time(*total, profile.unit) + "; the other " +
                                     format_time(rest, profile.unit) + " is phase 'unattributed'");

@@ -20,6 +20,7 @@ struct RawPhase {
     std::string kind;
     std::optional<RawTime> time;
     std::optional<double> share;  ///< fraction 0..1
+    std::optional<RawTime> active_time;  ///< from an imported trace: alone or overlapped
     std::string where;            ///< "step.csv:4" or "step.json: phases[2]"
 };
 
@@ -31,6 +32,11 @@ struct RawProfile {
     std::string total_where;
     std::vector<RawPhase> phases;
     std::vector<ProfileProposal> proposals;
+    std::string boundary;             ///< from an import: what the phases add up to
+    bool summary_only = false;        ///< from an import of a summary format
+    std::vector<Overlap> overlaps;    ///< from an imported trace, in the profile's unit
+    std::vector<RawTime> runs;  ///< end-to-end times of repeated runs ("runs" in JSON)
+    std::string runs_where;
     std::vector<std::string> notes;
 };
 

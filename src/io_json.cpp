@@ -102,6 +102,7 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
         else if (key == "time") phase.time = read_time(value, source, key_path, "time");
         else if (key == "share") phase.share = read_share(value, source, key_path);
         else if (key == "kind") phase.kind = read_string(value, source, key_path);
+        else if (key == "active_time") phase.active_time = read_time(value, source, key_path, "active_time");
     }
     if (name) phase.name = std::move(*name);
     if (phase.name.empty() && !object.contains("name")) throw Error(phase.where, "phase has no \"name\"");
@@ -174,6 +175,36 @@ void read_proposals(const Json& proposals, const std::string& source, RawProfile
     }
 }
 
+// "overlaps": [{"phases": ["gemm", "copy"], "time": 12.5}], as `amdahl import` writes them.
+void read_overlaps(const Json& overlaps, const std::string& source, RawProfile& out) {
+    if (!overlaps.is_array()) throw Error(where(source, "overlaps"), "expected an array (got " + describe(overlaps) + ")");
+    for (std::size_t i = 0; i < overlaps.size(); ++i) {
+        const std::string path = "overlaps[" + std::to_string(i) + "]";
+        const Json& item = overlaps[i];
+        if (!item.is_object() || !item.contains("phases") || !item["phases"].is_array() || !item.contains("time"))
+            throw Error(where(source, path), "expected {\"phases\": [names], \"time\": T} (got " + describe(item) + ")");
+        Overlap overlap;
+        for (std::size_t p = 0; p < item["phases"].size(); ++p)
+            overlap.phases.push_back(read_string(item["phases"][p], source, path + ".phases[" + std::to_string(p) + "]"));
+        const RawTime time = read_time(item["time"], source, path + ".time", "time");
+        overlap.time = time.value;  // written by amdahl in the profile's own unit
+        out.overlaps.push_back(std::move(overlap));
+    }
+}
+
+// "runs": [100.2, 99.8, "101 ms"]: end-to-end times of repeated runs, each > 0.
+void read_runs(const Json& runs, const std::string& source, RawProfile& out) {
+    out.runs_where = where(source, "runs");
+    if (!runs.is_array() || runs.empty())
+        throw Error(out.runs_where, "expected a non-empty array of end-to-end times (got " + describe(runs) + ")");
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string path = "runs[" + std::to_string(i) + "]";
+        out.runs.push_back(read_time(runs[i], source, path, "run time"));
+        if (!(out.runs.back().value > 0))
+            throw Error(where(source, path), "run time must be > 0 (got " + describe(runs[i]) + ")");
+    }
+}
+
 }  // namespace
 
 RawProfile read_json_profile(std::string_view content, const std::string& source) {
@@ -220,6 +251,13 @@ RawProfile read_json_profile(std::string_view content, const std::string& source
     if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
     read_phases(*phases, source, out);
     if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
+    if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
+    if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
+    if (const auto boundary = doc.find("boundary"); boundary != doc.end()) out.boundary = read_string(*boundary, source, "boundary");
+    if (const auto summary = doc.find("summary_only"); summary != doc.end()) {
+        if (!summary->is_boolean()) throw Error(where(source, "summary_only"), "expected true or false");
+        out.summary_only = summary->get<bool>();
+    }
     return out;
 }
 

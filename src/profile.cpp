@@ -21,6 +21,7 @@ Profile convert_profile(const Profile& profile, Unit unit) {
     Profile out = profile;
     out.unit = unit;
     for (auto& phase : out.phases) phase.time = convert(phase.time, profile.unit, unit);
+    for (auto& run : out.runs) run = convert(run, profile.unit, unit);
     return out;
 }
 

@@ -15,6 +15,15 @@ struct PhaseOutcome {
     int spec = -1;        ///< index of the speedup that touched it, or -1
 };
 
+/// For profiles imported from traces, where sped-up phases also ran overlapped with others: the
+/// saving lies between the exclusive-time estimate and the active-time one.
+struct OverlapRange {
+    double low_saved = 0;   ///< sum of exclusive time * (1 - 1/k): only the time the phase ran alone shrinks
+    double high_saved = 0;  ///< sum of active time * (1 - 1/k), at most the affected and overlapped time
+    double low_speedup = 1;
+    double high_speedup = 1;
+};
+
 struct Evaluation {
     double baseline_time = 0;
     double new_time = 0;
@@ -25,6 +34,7 @@ struct Evaluation {
     double ceiling = 1;            ///< 1 / (1 - f); infinite when f == 1
     std::optional<double> headroom_captured;  ///< time_saved / (f * baseline); none when f == 0
     std::vector<PhaseOutcome> phases;         ///< parallel to Profile::phases
+    std::optional<OverlapRange> overlap_range;  ///< when an affected phase has overlapped time
 };
 
 /// Resolves each spec to phases; throws amdahl::Error when a spec selects nothing or two specs

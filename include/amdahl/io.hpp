@@ -5,22 +5,35 @@
 #include <string>
 #include <string_view>
 
+#include "amdahl/import.hpp"
 #include "amdahl/profile.hpp"
 
 namespace amdahl {
 
-enum class InputFormat { json, csv, tsv, markdown, text };
+enum class InputFormat {
+    json, csv, tsv, markdown, text,  // amdahl's own profiles and pasted tables
+    chrome_trace,                    // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto)
+    nsys,                            // nsys stats --format csv (kernel, memory, API, NVTX summaries)
+    rocprof_stats,                   // rocprofv3 *_stats.csv, legacy rocprof results.stats.csv
+    rocprof_trace,                   // rocprofv3 kernel_trace.csv / memory_copy_trace.csv, legacy results.csv
+    rocprof_summary,                 // rocprofv3 --summary text tables
+    folded,                          // folded stacks: frame;frame;leaf count
+};
 
-/// Parses "json", "csv", "tsv", "md"/"markdown", "text"/"txt".
+/// Parses "json", "csv", "tsv", "md"/"markdown", "text"/"txt", "chrome-trace", "nsys",
+/// "rocprof-stats", "rocprof-trace", "rocprof-summary", "folded".
 std::optional<InputFormat> parse_input_format(std::string_view name);
+/// The name parse_input_format takes for `format`.
+std::string_view input_format_name(InputFormat format);
 
-/// The format a file's content looks like (its extension is not consulted).
+/// The format a file's content looks like (its extension is not consulted): profiler formats by
+/// their header signature (after any console lines before it), then amdahl's own formats.
 InputFormat sniff_format(std::string_view content);
 
 /// Parses a profile from `content`. `source` names the input in messages ("step.csv", "<stdin>").
 /// Throws amdahl::Error naming the file, line (or JSON path) and the problem.
 Profile parse_profile(std::string_view content, const std::string& source,
-                      std::optional<InputFormat> format = std::nullopt);
+                      std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {});
 
 /// Reads a whole file (or standard input for "-") into memory. Throws amdahl::Error for missing
 /// files, directories and binary data.
@@ -28,7 +41,13 @@ std::string read_input(const std::string& path, std::istream& stdin_stream);
 
 /// Reads and parses `path` ("-" for `stdin_stream`). The format comes from `format`, then the
 /// extension (.json, .csv, .tsv, .md), then the content.
+/// Chrome traces are read as a stream, never whole.
 Profile load_profile(const std::string& path, std::istream& stdin_stream,
-                     std::optional<InputFormat> format = std::nullopt);
+                     std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {});
+
+/// The profile as amdahl's JSON profile format (what `amdahl import` writes): name, unit, total,
+/// phases with kind and active_time, overlaps, boundary and notes. Reading it back gives the same
+/// profile.
+std::string profile_to_json(const Profile& profile);
 
 }  // namespace amdahl

@@ -10,5 +10,9 @@ void setup_eval(CLI::App& app, Action& action);
 void setup_law(CLI::App& app, Action& action);
 void setup_rank(CLI::App& app, Action& action);
 void setup_plan(CLI::App& app, Action& action);
+void setup_import(CLI::App& app, Action& action);
+void setup_compare(CLI::App& app, Action& action);
+void setup_scale(CLI::App& app, Action& action);
+void setup_fit(CLI::App& app, Action& action);
 
 }  // namespace amdahl::cli

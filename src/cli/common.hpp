@@ -23,16 +23,32 @@ struct Context {
 using Action = std::function<int(Context&)>;
 
 /// Options shared by the commands that read a profile and print a report.
+/// How profiler output becomes a profile (see amdahl/import.hpp), as typed on the command line.
+struct ImportFlags {
+    std::string lane = "auto";
+    std::string window, group_by = "name", sample_period, timeunit, total;
+    std::vector<std::string> renames;
+    std::optional<int> depth;
+    bool leaf = false;
+};
+
 struct ProfileOptions {
     std::string path;
     std::string input_format;
     std::string unit;
     std::string format = "table";
     int precision = 4;
+    ImportFlags import;
 };
 
-/// Adds PROFILE, --input-format, --unit, --format and --precision.
+/// Adds PROFILE, --input-format, --unit, --format, --precision and the profiler-input options.
 void add_profile_options(CLI::App& command, ProfileOptions& options);
+/// Adds the profiler-input options (--lane, --window, --group-by, --rename, --depth, ...).
+void add_import_options(CLI::App& command, ImportFlags& flags);
+/// Checks and converts them. Throws amdahl::Error naming the option.
+ImportOptions import_options(const ImportFlags& flags);
+/// The --input-format value, checked.
+std::optional<InputFormat> input_format(const std::string& name);
 /// Adds --format and --precision only.
 void add_format_options(CLI::App& command, std::string& format, int& precision);
 

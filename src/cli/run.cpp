@@ -19,6 +19,10 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
         setup_law(app, action);
         setup_rank(app, action);
         setup_plan(app, action);
+        setup_import(app, action);
+        setup_compare(app, action);
+        setup_scale(app, action);
+        setup_fit(app, action);
         // CLI11 reports both of these as "A subcommand is required"; name what the user typed.
         if (argc > 1) {
             const std::string first = argv[1];

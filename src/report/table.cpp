@@ -92,7 +92,34 @@ std::string shortest(double value) {
     return fmt::format("{}", value);
 }
 
-std::string render_text(const Table& table) {
+namespace {
+
+// Long names (C++ kernel signatures run to hundreds of characters) are cut for a terminal; the
+// other formats keep them whole.
+constexpr std::size_t max_text_width = 64;
+
+std::string cut(std::string_view text) {
+    if (display_width(text) <= max_text_width) return std::string(text);
+    std::string out;
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < text.size() && width < max_text_width - 1; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c & 0xC0) != 0x80) {
+            if (width + 1 == max_text_width) break;
+            ++width;
+        }
+        out += text[i];
+    }
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();  // no half code point
+    return out + "\xe2\x80\xa6";  // …
+}
+
+}  // namespace
+
+std::string render_text(const Table& source) {
+    Table table = source;
+    for (auto& row : table.rows)
+        for (auto& cell : row) cell.human = cut(cell.human);
     std::vector<std::size_t> widths(table.columns.size());
     for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
     for (const auto& row : table.rows) {

@@ -1,0 +1,246 @@
+// amdahl compare BEFORE AFTER: the end-to-end change between two profiles, attributed to each phase,
+// with gates for CI.
+#include <glob.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <memory>
+#include <ostream>
+
+#include "amdahl/compare.hpp"
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "cli/commands.hpp"
+#include "cli/compare_report.hpp"
+
+namespace amdahl::cli {
+
+namespace {
+
+struct CompareCommandOptions {
+    std::string before, after;
+    std::vector<std::string> extra;  // more positional arguments: a glob the shell expanded
+    std::string input_format, unit;
+    std::string format = "table";
+    int precision = 4;
+    std::vector<std::string> renames;
+    std::optional<std::string> fail_if_slower;
+    std::vector<std::string> fail_if_phase_slower;
+    std::optional<std::string> require_speedup;
+    std::optional<std::string> noise;
+};
+
+constexpr const char* interval_help =
+    "Several runs per side (a quoted glob such as 'before/*.json', or a JSON profile with \"runs\": [...] "
+    "end-to-end times) give each side's median and an interval for it: the order-statistic confidence "
+    "interval for the median, [x_(j), x_(n+1-j)] of the sorted runs with the largest j whose coverage "
+    "1 - 2 P(Binomial(n, 1/2) <= j-1) is at least 95%; with 8 runs or fewer that is the range, min to max "
+    "(coverage 1 - 2^(1-n), below 95% for 5 runs or fewer, and reported). The change's interval is "
+    "after.low - before.high .. after.high - before.low (both intervals hold at once with probability at "
+    "least the product of their coverages). A gate fails only when the whole interval fails it.";
+
+double parse_required_speedup(const std::string& text) {
+    std::string number = text;
+    if (!number.empty() && (number.back() == 'x' || number.back() == 'X')) number.pop_back();
+    double value = 0;
+    if (!parse_double(number, value) || !(value > 0))
+        throw Error("--require-speedup", "expected a speedup > 0 such as 1.1 or 1.1x (got '" + printable(text) + "')");
+    return value;
+}
+
+std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
+    std::vector<Gate> gates;
+    if (options.fail_if_slower) {
+        Gate gate;
+        gate.type = Gate::Type::slower;
+        try {
+            gate.threshold = parse_percentage(*options.fail_if_slower);
+        } catch (const Error& e) {
+            throw Error("--fail-if-slower", e.message());
+        }
+        gate.text = "--fail-if-slower " + *options.fail_if_slower;
+        gates.push_back(std::move(gate));
+    }
+    for (const auto& text : options.fail_if_phase_slower) {
+        Gate gate;
+        try {
+            gate = parse_phase_gate(text);
+        } catch (const Error& e) {
+            throw Error("--fail-if-phase-slower", e.message());
+        }
+        gate.text = "--fail-if-phase-slower " + text;
+        gates.push_back(std::move(gate));
+    }
+    if (options.require_speedup) {
+        Gate gate;
+        gate.type = Gate::Type::speedup;
+        gate.threshold = parse_required_speedup(*options.require_speedup);
+        gate.text = "--require-speedup " + *options.require_speedup;
+        gates.push_back(std::move(gate));
+    }
+    return gates;
+}
+
+CompareOptions parse_compare_options(const CompareCommandOptions& options) {
+    CompareOptions out;
+    for (const auto& text : options.renames) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+            throw Error("--rename", "expected OLD=NEW, a BEFORE phase name and its AFTER name (got '" + printable(text) + "')");
+        out.renames.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+    }
+    if (options.noise) {
+        try {
+            out.noise = parse_percentage(*options.noise);
+        } catch (const Error& e) {
+            throw Error("--noise", e.message());
+        }
+    }
+    return out;
+}
+
+// The files a side names: "-", a path, or a glob amdahl expands itself (CI shells may pass it quoted).
+std::vector<std::string> expand_side(const std::string& pattern, const char* side) {
+    std::error_code ec;
+    if (pattern == "-" || pattern.find_first_of("*?[") == std::string::npos || std::filesystem::exists(pattern, ec))
+        return {pattern};
+    glob_t found{};
+    const int status = glob(pattern.c_str(), 0, nullptr, &found);
+    std::vector<std::string> paths;
+    if (status == 0) paths.assign(found.gl_pathv, found.gl_pathv + found.gl_pathc);
+    globfree(&found);
+    if (status == GLOB_NOMATCH || (status == 0 && paths.empty()))
+        throw Error(pattern, std::string("no file matches this pattern (") + side + ")");
+    if (status != 0) throw Error(pattern, std::string("cannot expand this pattern (") + side + ")");
+    return paths;
+}
+
+struct LoadedSide {
+    CompareSide side;
+    std::vector<std::string> sources;
+};
+
+LoadedSide load_side(const std::string& argument, const char* label, std::optional<InputFormat> format,
+                     Context& context, std::vector<std::string>& notes) {
+    LoadedSide loaded;
+    loaded.sources = expand_side(argument, label);
+    for (const auto& path : loaded.sources) {
+        Profile profile = amdahl::load_profile(path, context.in, format);
+        for (const auto& note : profile.notes) notes.push_back(note);
+        loaded.side.runs.push_back(std::move(profile));
+    }
+    return loaded;
+}
+
+// Every profile in `unit`; a note for each file that was in another unit (unless --unit asked).
+void convert_side(CompareSide& side, Unit unit, bool asked, std::vector<std::string>& notes) {
+    for (Profile& profile : side.runs) {
+        if (profile.unit == unit) continue;
+        if (!asked) {
+            notes.push_back(fmt::format("{} is in {}; its times are converted to {}, the unit of BEFORE",
+                                        printable(profile.source), unit_name(profile.unit), unit_name(unit)));
+        }
+        profile = convert_profile(profile, unit);
+    }
+}
+
+int run_compare(const CompareCommandOptions& options, Context& context) {
+    if (!options.extra.empty()) {
+        throw Error("compare", fmt::format("expects two profiles, BEFORE and AFTER (got {}); quote a glob such as "
+                                           "'before/*.json' so that amdahl expands it, not the shell",
+                                           2 + options.extra.size()));
+    }
+    if (options.before.empty() || options.after.empty())
+        throw Error("compare", "needs two profiles, BEFORE and AFTER (got " +
+                                   std::string(options.before.empty() ? "none" : "only '" + printable(options.before) + "'") + ")");
+    if (options.before == "-" && options.after == "-")
+        throw Error("compare", "only one of BEFORE and AFTER can be read from standard input (-)");
+    const std::vector<Gate> gates = parse_gates(options);
+    const CompareOptions compare_options = parse_compare_options(options);
+    std::optional<InputFormat> format;
+    if (!options.input_format.empty()) format = parse_input_format(options.input_format);
+    std::optional<Unit> unit;
+    if (!options.unit.empty()) {
+        unit = parse_unit(options.unit);
+        if (!unit) throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
+    }
+
+    std::vector<std::string> notes;
+    LoadedSide before = load_side(options.before, "BEFORE", format, context, notes);
+    LoadedSide after = load_side(options.after, "AFTER", format, context, notes);
+    const Unit common = unit.value_or(before.side.runs.front().unit);
+    convert_side(before.side, common, unit.has_value(), notes);
+    convert_side(after.side, common, unit.has_value(), notes);
+
+    const Comparison comparison = compare(before.side, after.side, compare_options);
+    const std::vector<GateResult> results = check_gates(comparison, gates);
+    notes.insert(notes.end(), comparison.notes.begin(), comparison.notes.end());
+    const int p = options.precision;
+    if (!comparison.consistent) {
+        double outside_before = 0, outside_after = 0;
+        for (const PhaseChange& row : comparison.phases) {
+            if (row.status != PhaseStatus::residual) continue;
+            outside_before = row.before.median;
+            outside_after = row.after.median;
+        }
+        const std::string unit_text(unit_name(comparison.unit));
+        notes.push_back(fmt::format(
+            "the local speedups predict {} end to end by Amdahl's law, but the totals measure {}: the time outside "
+            "the phases went from {} to {} {}; do the phases overlap, or leave out something that changed?",
+            format_speedup(comparison.predicted_speedup, p), format_speedup(comparison.speedup, p),
+            format_time(outside_before, p), format_time(outside_after, p), unit_text));
+    }
+    for (const auto& note : notes) context.err << "note: " << note << '\n';
+
+    const CompareReport report{comparison, results, before.sources, after.sources, notes, p};
+    const OutputFormat output = output_format(options.format);
+    switch (output) {
+        case OutputFormat::json: context.out << compare_json(report); break;
+        case OutputFormat::csv: context.out << compare_csv(report); break;
+        case OutputFormat::markdown: context.out << compare_markdown(report); break;
+        case OutputFormat::table: context.out << compare_text(report); break;
+    }
+    context.out.flush();
+    if (results.empty()) return exit_ok;
+    // CSV is the bare table: the gates' results go with the talk.
+    if (output == OutputFormat::csv) {
+        for (const GateResult& gate : results)
+            context.err << (gate.passed ? "gate passed: " : "gate FAILED: ") << printable(gate.gate) << ": " << gate.detail << '\n';
+    } else {
+        for (const auto& line : gate_failures(results)) context.err << line << '\n';
+    }
+    context.err << gate_verdict(results) << '\n';
+    for (const GateResult& gate : results)
+        if (!gate.passed) return exit_gate_failed;
+    return exit_ok;
+}
+
+}  // namespace
+
+void setup_compare(CLI::App& app, Action& action) {
+    auto options = std::make_shared<CompareCommandOptions>();
+    CLI::App* command = app.add_subcommand(
+        "compare", "Compare profiles before and after a change: the end-to-end change attributed to each phase, with CI gates");
+    command->add_option("BEFORE", options->before, "Profile before the change; a quoted glob ('before/*.json') for several runs; - for stdin");
+    command->add_option("AFTER", options->after, "Profile after the change; a quoted glob for several runs");
+    command->add_option("extra", options->extra)->group("");
+    command->add_option("--input-format", options->input_format, "Input format of every file: json, csv, tsv, md or text (default: from the extension, then the content)")
+        ->check(CLI::IsMember({"json", "csv", "tsv", "md", "markdown", "text", "txt"}));
+    command->add_option("--unit", options->unit, "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
+    add_format_options(*command, options->format, options->precision);
+    command->add_option("--rename", options->renames, "OLD=NEW: phase OLD in BEFORE is phase NEW in AFTER (repeatable)")
+        ->allow_extra_args(false);
+    command->add_option("--fail-if-slower", options->fail_if_slower, "Exit 1 when the end-to-end time grows by more than this: 2%");
+    command->add_option("--fail-if-phase-slower", options->fail_if_phase_slower,
+                        "SELECTOR=PERCENT: exit 1 when a phase the selector picks (name, glob, kind:KIND or *) grows by more "
+                        "than PERCENT of its own time; a phase only in AFTER fails it (repeatable)")
+        ->allow_extra_args(false);
+    command->add_option("--require-speedup", options->require_speedup, "Exit 1 when the end-to-end speedup is below this: 1.1");
+    command->add_option("--noise", options->noise,
+                        "Changes smaller than this percentage of their own time are noise: marked, and never fail a gate");
+    command->footer(interval_help);
+    command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
+}
+
+}  // namespace amdahl::cli

@@ -1,0 +1,52 @@
+// amdahl import FILE [-o profile.json]: the profile derived from profiler output, as amdahl's JSON
+// profile format, to review, edit and version.
+#include <fstream>
+#include <memory>
+#include <ostream>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "cli/commands.hpp"
+
+namespace amdahl::cli {
+
+namespace {
+
+struct ImportCommandOptions {
+    std::string path;
+    std::string input_format;
+    std::string output = "-";
+    ImportFlags import;
+};
+
+int run_import(const ImportCommandOptions& options, Context& context) {
+    const Profile profile =
+        amdahl::load_profile(options.path, context.in, input_format(options.input_format), import_options(options.import));
+    for (const auto& note : profile.notes) context.err << "note: " << note << '\n';
+    const std::string json = profile_to_json(profile);
+    if (options.output == "-") {
+        context.out << json;
+        return exit_ok;
+    }
+    std::ofstream file(options.output, std::ios::binary);
+    if (!file) throw Error(options.output, "cannot write the profile here");
+    file << json;
+    if (!file.flush()) throw Error(options.output, "write failed");
+    context.err << "wrote " << options.output << " (" << profile.phases.size() << " phases, " << unit_name(profile.unit) << ")\n";
+    return exit_ok;
+}
+
+}  // namespace
+
+void setup_import(CLI::App& app, Action& action) {
+    auto options = std::make_shared<ImportCommandOptions>();
+    CLI::App* command = app.add_subcommand("import", "Turn profiler output into an amdahl JSON profile (to stdout or -o FILE)");
+    command->add_option("FILE", options->path, "Profiler output: a Chrome/PyTorch trace, nsys or rocprof CSV, folded stacks, ...; - for stdin")
+        ->required();
+    command->add_option("-o,--output", options->output, "Where to write the profile (default: stdout)");
+    command->add_option("--input-format", options->input_format, "Force a format (default: recognised from the content)");
+    add_import_options(*command, options->import);
+    command->callback([options, &action] { action = [options](Context& c) { return run_import(*options, c); }; });
+}
+
+}  // namespace amdahl::cli

@@ -1,0 +1,247 @@
+// Comparing BEFORE and AFTER: phases matched by name, the end-to-end change attributed to each
+// phase, and Amdahl's law as a check on the measurement.
+#include "amdahl/compare.hpp"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+// Rounding allowance when the prediction is checked against the measurement: the same 0.5% that
+// profiles may round their totals by.
+constexpr double rounding_tolerance = 0.005;
+
+// One side's phases across its runs (profiles).
+struct SideTable {
+    std::vector<std::string> names;  // in order of first appearance
+    std::vector<std::string> kinds;
+    std::unordered_map<std::string, std::size_t> index;
+    std::vector<std::vector<double>> times;  // [phase][profile]; 0 where a profile lacks the phase
+    std::vector<std::size_t> present;        // profiles that have the phase
+    std::vector<Spread> spreads;
+    Spread total;           // end to end: the profiles' totals or their `runs`
+    double phase_sum = 0;   // Σ of the phase medians, in this side's order
+};
+
+SideTable tabulate(const CompareSide& side, const std::string& label, std::vector<std::string>& notes) {
+    SideTable table;
+    const std::size_t count = side.runs.size();
+    std::vector<double> totals;
+    for (std::size_t r = 0; r < count; ++r) {
+        const Profile& profile = side.runs[r];
+        for (const Phase& phase : profile.phases) {
+            const auto [it, inserted] = table.index.emplace(phase.name, table.names.size());
+            if (inserted) {
+                table.names.push_back(phase.name);
+                table.kinds.push_back(phase.kind);
+                table.times.emplace_back(count, 0.0);
+                table.present.push_back(0);
+            }
+            table.times[it->second][r] = phase.time;
+            ++table.present[it->second];
+        }
+        if (profile.runs.empty()) totals.push_back(profile.total());
+        else totals.insert(totals.end(), profile.runs.begin(), profile.runs.end());
+    }
+    Summation sum;
+    for (std::size_t i = 0; i < table.names.size(); ++i) {
+        table.spreads.push_back(median_interval(table.times[i]));
+        sum.add(table.spreads.back().median);
+        if (table.present[i] < count) {
+            notes.push_back("phase '" + printable(table.names[i]) + "' is in " + std::to_string(table.present[i]) +
+                            " of the " + std::to_string(count) + " " + label + " profiles; it counts as 0 in the others");
+        }
+    }
+    table.phase_sum = sum.value();
+    table.total = median_interval(std::move(totals));
+    return table;
+}
+
+// "--rename OLD=NEW: 'OLD' is not a phase of BEFORE; did you mean ...?"
+Error not_a_phase(const std::string& rename, const std::string& name, const SideTable& side, const char* label) {
+    Profile names;
+    for (const auto& n : side.names) {
+        Phase phase;
+        phase.name = n;
+        names.phases.push_back(std::move(phase));
+    }
+    std::string hint;
+    Selector selector;
+    selector.pattern = selector.text = name;
+    try {
+        select_phases(names, selector);
+    } catch (const Error& e) {
+        if (const auto at = e.message().find("; did you mean"); at != std::string::npos) hint = e.message().substr(at);
+    }
+    return Error("--rename", "'" + printable(rename) + "': '" + printable(name) + "' is not a phase of " + label + hint);
+}
+
+// A change is noise when it is below `noise` of its base, or when its interval allows no change.
+bool is_noise(double change, double low, double high, double base, double noise) {
+    return std::fabs(change) < noise * base || (low <= 0 && 0 <= high);
+}
+
+PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, const SideTable& after,
+                         std::optional<std::size_t> a, double noise) {
+    PhaseChange row;
+    if (b) {
+        row.before_name = before.names[*b];
+        row.before = before.spreads[*b];
+        row.kind = before.kinds[*b];
+    }
+    if (a) {
+        row.after = after.spreads[*a];
+        if (!after.kinds[*a].empty()) row.kind = after.kinds[*a];
+    }
+    row.name = a ? after.names[*a] : before.names[*b];
+    const double old_time = row.before.median, new_time = row.after.median;
+    row.change = new_time - old_time;
+    row.change_low = row.after.low - row.before.high;
+    row.change_high = row.after.high - row.before.low;
+    // Change as a fraction of the phase: (T' - T) / T; a phase that took no time grows without bound.
+    row.change_of_phase = old_time > 0 ? row.change / old_time : (row.change > 0 ? infinity : 0.0);
+    // Local speedup k = T / T'.
+    row.local_speedup = new_time > 0 ? old_time / new_time : (old_time > 0 ? infinity : 1.0);
+    if (!b) row.status = PhaseStatus::added;
+    else if (!a) row.status = PhaseStatus::removed;
+    else if (row.change == 0) row.status = PhaseStatus::unchanged;
+    else if (is_noise(row.change, row.change_low, row.change_high, old_time, noise)) row.status = PhaseStatus::noise;
+    else row.status = row.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
+    return row;
+}
+
+}  // namespace
+
+const char* status_name(PhaseStatus status) {
+    switch (status) {
+        case PhaseStatus::faster: return "faster";
+        case PhaseStatus::slower: return "slower";
+        case PhaseStatus::unchanged: return "unchanged";
+        case PhaseStatus::noise: return "noise";
+        case PhaseStatus::added: return "added";
+        case PhaseStatus::removed: return "removed";
+        case PhaseStatus::residual: return "residual";
+    }
+    return "?";
+}
+
+Comparison compare(const CompareSide& before_side, const CompareSide& after_side, const CompareOptions& options) {
+    Comparison out;
+    out.noise = options.noise;
+    if (!before_side.runs.empty()) out.unit = before_side.runs.front().unit;
+    const SideTable before = tabulate(before_side, "BEFORE", out.notes);
+    const SideTable after = tabulate(after_side, "AFTER", out.notes);
+
+    // Renames first, then the same name on both sides.
+    std::vector<std::optional<std::size_t>> match(before.names.size());
+    std::vector<bool> claimed(after.names.size(), false);
+    std::vector<bool> renamed(before.names.size(), false);
+    for (const auto& [old_name, new_name] : options.renames) {
+        const std::string text = old_name + "=" + new_name;
+        const auto b = before.index.find(old_name);
+        if (b == before.index.end()) throw not_a_phase(text, old_name, before, "BEFORE");
+        const auto a = after.index.find(new_name);
+        if (a == after.index.end()) throw not_a_phase(text, new_name, after, "AFTER");
+        if (renamed[b->second]) throw Error("--rename", "'" + printable(old_name) + "' is renamed twice");
+        if (claimed[a->second]) throw Error("--rename", "two phases are renamed to '" + printable(new_name) + "'");
+        match[b->second] = a->second;
+        renamed[b->second] = true;
+        claimed[a->second] = true;
+    }
+    for (std::size_t b = 0; b < before.names.size(); ++b) {
+        if (renamed[b]) continue;
+        const auto a = after.index.find(before.names[b]);
+        if (a != after.index.end() && !claimed[a->second]) {
+            match[b] = a->second;
+            claimed[a->second] = true;
+        }
+    }
+
+    // BEFORE's order, as a diff reads: each added phase goes right before the AFTER phase that
+    // follows it in AFTER (after any removed phases there), or at the end.
+    std::vector<std::optional<std::size_t>> row_of_after(after.names.size());
+    for (std::size_t b = 0; b < before.names.size(); ++b)
+        if (match[b]) row_of_after[*match[b]] = b;
+    std::vector<std::vector<std::size_t>> added_before(before.names.size() + 1);  // [n]: after every row
+    std::size_t anchor = before.names.size();
+    for (std::size_t a = after.names.size(); a-- > 0;) {
+        if (row_of_after[a]) anchor = *row_of_after[a];
+        else added_before[anchor].insert(added_before[anchor].begin(), a);
+    }
+    const auto add_rows = [&](const std::vector<std::size_t>& added) {
+        for (std::size_t a : added) out.phases.push_back(phase_change(before, std::nullopt, after, a, options.noise));
+    };
+    for (std::size_t b = 0; b < before.names.size(); ++b) {
+        if (match[b]) add_rows(added_before[b]);
+        out.phases.push_back(phase_change(before, b, after, match[b], options.noise));
+    }
+    add_rows(added_before[before.names.size()]);
+
+    out.before_total = before.total;
+    out.after_total = after.total;
+    const double before_total = before.total.median, after_total = after.total.median;
+    // End-to-end time the phases do not account for: T - Σ T_i on each side (0 unless the totals
+    // were measured apart from the phases, as `runs` or the median of several profiles).
+    const double before_outside = before_total - before.phase_sum;
+    const double after_outside = after_total - after.phase_sum;
+    if (before_outside != 0 || after_outside != 0) {
+        PhaseChange row;
+        row.name = row.before_name = outside_phases_row;
+        row.status = PhaseStatus::residual;
+        // One derived value per side: the difference of two medians, with no interval of its own.
+        row.before = Spread{before_outside, before_outside, before_outside, 1, 0};
+        row.after = Spread{after_outside, after_outside, after_outside, 1, 0};
+        row.change = row.change_low = row.change_high = after_outside - before_outside;
+        // Not a phase: a fraction of it or a speedup of it means nothing (null in JSON).
+        row.change_of_phase = row.local_speedup = std::numeric_limits<double>::quiet_NaN();
+        out.phases.push_back(std::move(row));
+    }
+
+    // The contributions are the phases' changes; their sum is the end-to-end change:
+    // Σ (T'_i - T_i) = T' - T.
+    Summation change;
+    for (auto& row : out.phases) {
+        row.contribution_of_total = row.change / before_total;
+        change.add(row.change);
+    }
+    out.change = change.value();
+    out.change_low = after.total.low - before.total.high;
+    out.change_high = after.total.high - before.total.low;
+    out.change_of_total = out.change / before_total;
+    // S = T / T'; its interval from the ends of the two intervals.
+    out.speedup = before_total / after_total;
+    out.speedup_low = before.total.low / after.total.high;
+    out.speedup_high = before.total.high / after.total.low;
+    const bool before_spread = before.total.runs > 1, after_spread = after.total.runs > 1;
+    out.confidence = before_spread || after_spread ? (before_spread ? before.total.confidence : 1.0) *
+                                                         (after_spread ? after.total.confidence : 1.0)
+                                                   : 0.0;
+    out.change_is_noise = is_noise(out.change, out.change_low, out.change_high, before_total, options.noise);
+
+    // Amdahl's law with the measured local speedups: S = 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T,
+    // k_i = T_i / T'_i, f_0 = the fraction outside the phases (unchanged, k = 1). A phase only in
+    // AFTER has no f_i: it adds T'_i / T. When the phases add up to the totals this is T / T'.
+    Summation remaining;
+    remaining.add(before_outside / before_total);
+    for (const auto& row : out.phases) {
+        if (row.status == PhaseStatus::residual) continue;
+        const double old_time = row.before.median;
+        if (old_time == 0) remaining.add(row.after.median / before_total);
+        else if (!std::isinf(row.local_speedup)) remaining.add(old_time / before_total / row.local_speedup);
+    }
+    out.predicted_speedup = remaining.value() > 0 ? 1 / remaining.value() : infinity;
+    out.consistent = out.predicted_speedup >= out.speedup_low * (1 - rounding_tolerance) &&
+                     out.predicted_speedup <= out.speedup_high * (1 + rounding_tolerance);
+    return out;
+}
+
+}  // namespace amdahl

@@ -1,0 +1,42 @@
+#pragma once
+// A forward-only reader over a JSON text that arrives in chunks (a file of any size): it keeps
+// only the unread part in memory, counts lines for messages, and hands out whole values.
+#include <cstddef>
+#include <istream>
+#include <string>
+#include <string_view>
+
+namespace amdahl::detail {
+
+class JsonStream {
+public:
+    JsonStream(std::string_view prefix, std::istream* in, std::string source);
+
+    /// The next non-whitespace character, or '\0' at the end of the input.
+    char peek();
+    void skip(std::size_t count) { pos_ += count; }
+    /// Reads a string token (the cursor is on its opening quote) and unescapes it into `out`.
+    void read_string(std::string& out);
+    /// The text of the complete value starting at the cursor (an object, array, string or
+    /// scalar), valid until the next call; the cursor moves past it. Throws at a truncated value.
+    std::string_view read_value(std::string_view what);
+
+    /// "file:line:column" of the cursor (or of `offset` bytes before it).
+    std::string location(std::size_t back = 0);
+    const std::string& source() const { return source_; }
+
+private:
+    bool fill();  // reads another chunk; false at the end of the input
+    std::string buffer_;
+    std::size_t pos_ = 0;
+    std::istream* in_;
+    std::string source_;
+    std::size_t lines_before_ = 1;  // line number at buffer_[0]
+    std::size_t column_base_ = 1;   // column at buffer_[0] when no newline precedes in the buffer
+};
+
+/// Unescapes the body of a JSON string (without its quotes); throws std::invalid_argument on a
+/// bad escape.
+void unescape_json(std::string_view body, std::string& out);
+
+}  // namespace amdahl::detail

@@ -1,0 +1,29 @@
+#pragma once
+// The profiler-output readers. Each returns a checked profile or throws amdahl::Error naming the
+// file, the line and what was expected.
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "amdahl/import.hpp"
+#include "amdahl/io.hpp"
+#include "amdahl/profile.hpp"
+
+namespace amdahl::detail {
+
+/// The profiler format `content` (the first bytes of a file) starts with, skipping console lines
+/// before a CSV header; none when it is not one of them.
+std::optional<InputFormat> detect_profiler_format(std::string_view content);
+
+/// Chrome Trace Event JSON, streamed: `prefix` holds bytes already read from `in`.
+Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::string& source,
+                          const ImportOptions& options);
+
+Profile read_nsys_stats(std::string_view content, const std::string& source, const ImportOptions& options);
+Profile read_rocprof_stats(std::string_view content, const std::string& source, const ImportOptions& options);
+Profile read_rocprof_trace(std::string_view content, const std::string& source, const ImportOptions& options);
+Profile read_rocprof_summary(std::string_view content, const std::string& source, const ImportOptions& options);
+Profile read_folded(std::string_view content, const std::string& source, const ImportOptions& options);
+
+}  // namespace amdahl::detail

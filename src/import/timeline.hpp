@@ -1,0 +1,55 @@
+#pragma once
+// A timeline of spans on tracks, and the sweep that turns it into a profile of non-overlapping
+// phases: self time within a track, `overlapped` where phases on different tracks run at once,
+// `idle` where nothing runs. Shared by every trace reader (Chrome/Kineto JSON, rocprof traces).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "amdahl/import.hpp"
+#include "amdahl/profile.hpp"
+
+namespace amdahl::detail {
+
+/// What a span is, for lanes and kinds.
+enum class SpanClass : std::uint8_t { kernel, memcpy, memset, runtime, cpu_op, annotation, gpu_annotation, other };
+
+struct Span {
+    double start = 0;  ///< in the timeline's unit, relative to its origin
+    double end = 0;
+    std::uint32_t name = 0;      ///< index into Timeline::strings
+    std::uint32_t category = 0;  ///< index into Timeline::strings ("" when none)
+    std::uint32_t track = 0;     ///< pid/tid (or stream, queue): spans on one track nest
+    SpanClass cls = SpanClass::other;
+};
+
+class Timeline {
+public:
+    Unit unit = Unit::us;
+    std::vector<Span> spans;
+
+    /// Interns a string; the same text always gets the same index.
+    std::uint32_t intern(std::string_view text);
+    const std::string& text(std::uint32_t id) const { return strings_[id]; }
+    /// A track id for a (process, thread) pair given as text.
+    std::uint32_t track(std::string_view key);
+
+private:
+    std::vector<std::string> strings_{""};
+    std::unordered_map<std::string, std::uint32_t> ids_{{"", 0}};
+    std::unordered_map<std::string, std::uint32_t> tracks_;
+};
+
+/// The class of a Kineto/Chrome category ("kernel", "gpu_memcpy", "cpu_op", ...).
+SpanClass classify_category(std::string_view category);
+/// The phase kind amdahl shows for a class: kernel, copy, memset, runtime, cpu, annotation, other.
+std::string_view kind_of(SpanClass cls);
+
+/// Sweeps the timeline into a profile (see the file comment). Throws amdahl::Error when nothing
+/// is left to attribute (an empty lane, a window that matches nothing, a bad regex).
+Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
+              const std::string& format_name);
+
+}  // namespace amdahl::detail

@@ -1,0 +1,217 @@
+// Folded stacks: the default cut below the common root, --depth, --leaf, --sample-period, the
+// real FlameGraph and speedscope samples, hand-made edge cases and bad input.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using amdahl::test::run_cli;
+using amdahl::test::source_path;
+using amdahl::test::write_temp;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string data(const std::string& relative) { return source_path("tests/data/profilers/" + relative); }
+
+Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {}) {
+    std::istringstream no_stdin;
+    return amdahl::load_profile(path, no_stdin, format, options);
+}
+
+Profile load_folded(const std::string& path, const ImportOptions& options = {}) { return load(path, InputFormat::folded, options); }
+
+ImportOptions depth(int n) {
+    ImportOptions options;
+    options.depth = n;
+    return options;
+}
+
+ImportOptions leaf() {
+    ImportOptions options;
+    options.leaf = true;
+    return options;
+}
+
+// The phases as name -> time, in the profile's order.
+std::vector<std::pair<std::string, double>> table(const Profile& profile) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& p : profile.phases) out.emplace_back(p.name, p.time);
+    return out;
+}
+
+using Table = std::vector<std::pair<std::string, double>>;
+
+bool has_note(const Profile& profile, const std::string& part) {
+    for (const auto& note : profile.notes)
+        if (note.find(part) != std::string::npos) return true;
+    return false;
+}
+
+std::string error_of(const std::string& path, const ImportOptions& options = {}) {
+    try {
+        load_folded(path, options);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+std::string temp(const std::string& name, const std::string& content) { return write_temp("import_folded_" + name, content); }
+
+}  // namespace
+
+TEST_CASE("folded: speedscope simple, detected; the default cuts below the common root", "[import][folded]") {
+    // a;b;c 1 + 1 + 3, a;b;d 4, a;b 5: every sample starts with a;b.
+    const std::string path = data("folded-stacks/speedscope_simple.txt");
+    const Profile p = load(path);
+    CHECK(p.format == "folded");
+    CHECK(!p.summary_only);
+    CHECK(table(p) == Table{{"c", 5}, {"d", 4}, {"b (self)", 5}});
+    CHECK(p.unit == Unit::ms);
+    CHECK(p.phases[0].where == path + ":1");
+    CHECK(has_note(p, "phases are the first frame below 'a;b', which every sample starts with (--depth 3 without the "
+                      "common part; give --depth N or --leaf to choose)"));
+    CHECK(has_note(p, "times are sample counts, shown as ms (1 sample = 1 ms)"));
+    CHECK(p.boundary == "all 14 samples in the file (1 sample shown as 1 ms: no --sample-period)");
+}
+
+TEST_CASE("folded: --depth and --leaf partition the same samples", "[import][folded]") {
+    const std::string path = data("folded-stacks/speedscope_simple.txt");
+    CHECK(table(load_folded(path, depth(1))) == Table{{"a", 14}});
+    CHECK(table(load_folded(path, depth(2))) == Table{{"a;b", 14}});
+    CHECK(table(load_folded(path, depth(3))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b", 5}});
+    CHECK(table(load_folded(path, depth(9))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b", 5}});
+    CHECK(table(load_folded(path, leaf())) == Table{{"c", 5}, {"d", 4}, {"b", 5}});
+    CHECK(has_note(load_folded(path, leaf()), "phases are the leaf frames: each function's self time (--leaf)"));
+}
+
+TEST_CASE("folded: CRLF line ends read like LF", "[import][folded]") {
+    CHECK(table(load(data("folded-stacks/speedscope_simple-crlf.txt"))) ==
+          table(load(data("folded-stacks/speedscope_simple.txt"))));
+}
+
+TEST_CASE("folded: comments are skipped; a line without a count is skipped with a note", "[import][folded]") {
+    const std::string path = data("folded-stacks/speedscope_simple-with-invalids.txt");
+    const Profile p = load_folded(path);
+    CHECK(table(p) == Table{{"c", 5}, {"d", 4}, {"b (self)", 5}});
+    CHECK(has_note(p, path + ":8: skipped 1 line without a trailing sample count"));
+}
+
+TEST_CASE("folded: recursion", "[import][folded]") {
+    const std::string path = data("folded-stacks/speedscope_recursion.txt");
+    // No frame is common to every sample (a;... and b;b): the default is --depth 1.
+    const Profile p = load(path);
+    CHECK(table(p) == Table{{"a", 9}, {"b", 1}});
+    CHECK(has_note(p, "phases are the first frame of each stack (no frame is common to every sample"));
+    CHECK(table(load_folded(path, depth(2))) == Table{{"a;a", 1}, {"b;b", 1}, {"a;b", 8}});
+    CHECK(table(load_folded(path, leaf())) == Table{{"a", 1}, {"b", 5}, {"c", 4}});
+}
+
+TEST_CASE("folded: real stackcollapse-perf.pl output", "[import][folded]") {
+    SECTION("process and main in every stack") {
+        const Profile p = load(data("folded-stacks/flamegraph_perf-funcab-cmd-01-collapsed-pid.txt"));
+        CHECK(table(p) == Table{{"func_a", 81}, {"func_b", 88}});
+        CHECK(has_note(p, "the first frame below 'func_ab-?;__libc_start_main;main'"));
+    }
+    SECTION("two processes") {
+        const Profile p = load(data("folded-stacks/flamegraph_perf-cycles-instructions-01-collapsed-all.txt"));
+        CHECK(table(p) == Table{{"cksum", 31 + 6 + 1 + 19}, {"noploop", 2 + 274}});
+        const Profile leaves = load_folded(data("folded-stacks/flamegraph_perf-cycles-instructions-01-collapsed-all.txt"), leaf());
+        CHECK(table(leaves) == Table{{"cksum", 31 + 6 + 19}, {"ext4_file_read_iter_[k]", 1}, {"[unknown]", 2}, {"main", 274}});
+    }
+    SECTION("kernel frames and [unknown]") {
+        const Profile p = load(data("folded-stacks/flamegraph_perf-dd-stacks-01-collapsed-kernel.txt"));
+        CHECK(table(p) == Table{{"[unknown]", 6 * 10101010.0 + 20202020.0}, {"write", 2 * 10101010.0}});
+    }
+    SECTION("one Java stack with ::: names and _[j] frames") {
+        const Profile p = load(data("folded-stacks/flamegraph_perf-java-stacks-02-collapsed-jit.txt"));
+        CHECK(table(p) == Table{{"native_write_msr_safe", 2}});
+        CHECK(table(load_folded(data("folded-stacks/flamegraph_perf-java-stacks-02-collapsed-jit.txt"), depth(8))) ==
+              Table{{"java;start_thread;JavaMain;jni_CallStaticVoidMethod;jni_invoke_static;JavaCalls::call_helper;"
+                     "call_stub_[j];LBusy:::main_[j]",
+                     2}});
+    }
+}
+
+TEST_CASE("folded: hand-made edge cases", "[import][folded]") {
+    // CRLF, # and // comments, decimal counts, frames with spaces, a tab before a count, a stray
+    // line, a blank line and a zero count; every stack starts with app;main.
+    const std::string path = data("handmade/folded_edge_cases.txt");
+    const Profile p = load_folded(path);
+    CHECK(table(p) == Table{{"parse input", 4}, {"solve", 12}, {"main (self)", 1}, {"report", 3}});
+    CHECK(p.phases[0].where == path + ":3");
+    CHECK(has_note(p, path + ":8: skipped 1 line without a trailing sample count"));
+    CHECK(table(load_folded(path, depth(3))) ==
+          Table{{"app;main;parse input", 4}, {"app;main;solve", 12}, {"app;main", 1}, {"app;main;report", 3}});
+    CHECK(table(load_folded(path, leaf())) ==
+          Table{{"read_file", 2.5}, {"tokenize", 1.5}, {"dgemm (blas)", 10}, {"solve", 2}, {"main", 1}, {"report", 3}});
+}
+
+TEST_CASE("folded: --sample-period gives real times in its unit", "[import][folded]") {
+    const std::string path = data("handmade/folded_edge_cases.txt");
+    ImportOptions options;
+    options.sample_period = parse_quantity("10ms");
+    const Profile p = load_folded(path, options);
+    CHECK(p.unit == Unit::ms);
+    CHECK(table(p) == Table{{"parse input", 40}, {"solve", 120}, {"main (self)", 10}, {"report", 30}});
+    CHECK(p.boundary == "all 20 samples in the file x 10 ms");
+    CHECK(!has_note(p, "sample counts"));
+
+    options.sample_period = parse_quantity("250us");
+    const Profile micro = load_folded(path, options);
+    CHECK(micro.unit == Unit::us);
+    CHECK(micro.total() == Approx(20 * 250));
+}
+
+TEST_CASE("folded: --rename and --group-by apply to the phase names", "[import][folded]") {
+    ImportOptions options = leaf();
+    options.renames = {{"read_file|tokenize", "input"}};
+    const Profile p = load_folded(data("handmade/folded_edge_cases.txt"), options);
+    CHECK(table(p) == Table{{"input", 4}, {"dgemm (blas)", 10}, {"solve", 2}, {"main", 1}, {"report", 3}});
+}
+
+TEST_CASE("folded: eval from the command line", "[import][folded][cli]") {
+    const std::string path = data("folded-stacks/flamegraph_perf-funcab-cmd-01-collapsed-pid.txt");
+    const auto r = run_cli({"eval", path, "-s", "func_a=inf"}, "");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("note: " + path + ": times are sample counts"));
+    // Removing func_a (81 of 169 samples): 169 / 88.
+    CHECK_THAT(r.out, Contains("1.9205x"));
+}
+
+TEST_CASE("folded: bad input", "[import][folded][errors]") {
+    SECTION("nothing that looks like a sample") {
+        const std::string path = temp("none.txt", "# only a comment\nhello world\n");
+        CHECK(error_of(path) == path + ":2: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined "
+                                       "by ';', then a space and the sample count)");
+    }
+    SECTION("a negative count") {
+        const std::string path = temp("negative.txt", "a;b 3\na;c -2\n");
+        const auto r = run_cli({"eval", path}, "");
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == "error: " + path + ":2: the sample count must be >= 0 (got '-2')\n");
+    }
+    SECTION("only zero counts") {
+        const std::string path = temp("zero.txt", "a;b 0\na;c 0\n");
+        CHECK_THAT(error_of(path), Contains("the phases add up to zero time"));
+    }
+    SECTION("options") {
+        const std::string path = data("folded-stacks/speedscope_simple.txt");
+        CHECK(error_of(path, depth(0)) == "--depth: must be 1 or more (got 0)");
+        ImportOptions both = leaf();
+        both.depth = 2;
+        CHECK(error_of(path, both) == "--leaf: choose --depth N or --leaf, not both");
+        ImportOptions unitless;
+        unitless.sample_period = parse_quantity("10");
+        CHECK(error_of(path, unitless) == "--sample-period: must be a time > 0 with its unit, such as 1ms or 250us");
+    }
+}

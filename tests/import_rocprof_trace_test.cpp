@@ -1,0 +1,186 @@
+// rocprof traces (rocprofv3 kernel/memory-copy/API traces, both column sets, legacy results.csv):
+// each row a span, swept into phases that add up to the wall time, with `overlapped` and `idle`.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using amdahl::test::run_cli;
+using amdahl::test::source_path;
+using amdahl::test::write_temp;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string data(const std::string& relative) { return source_path("tests/data/profilers/" + relative); }
+
+Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {}) {
+    std::istringstream no_stdin;
+    return amdahl::load_profile(path, no_stdin, format, options);
+}
+
+const Phase& phase(const Profile& profile, const std::string& name) {
+    const auto index = profile.find(name);
+    INFO("phase '" << name << "'");
+    REQUIRE(index.has_value());
+    return profile.phases[*index];
+}
+
+double time_of(const Profile& profile, const std::string& name) {
+    const auto index = profile.find(name);
+    return index ? profile.phases[*index].time : 0.0;
+}
+
+std::string error_of(const std::string& path, std::optional<InputFormat> format = std::nullopt) {
+    try {
+        load(path, format);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+void check_eval_error(const std::string& path, const std::string& message) {
+    const auto r = run_cli({"eval", path}, "");
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + message + "\n");
+}
+
+std::string temp(const std::string& name, const std::string& content) { return write_temp("import_rocprof_trace_" + name, content); }
+
+const std::string kernel_header =
+    "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
+    "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n";
+
+}  // namespace
+
+TEST_CASE("rocprof trace: two streams overlap by exact amounts", "[import][rocprof-trace]") {
+    // Relative to the first start (ns): stream 1 runs gemm [0,100), softmax [150,250), gemm
+    // [300,320); stream 2 runs reduce [50,200). So: gemm alone 50 + 20, gemm+reduce 50, reduce
+    // alone 50, reduce+softmax 50, softmax alone 50, nothing [250,300).
+    const Profile p = load(data("handmade/rocprofv3_kernel_trace_two_streams.csv"));
+    const std::string gemm = "void gemm<\"tile\", 64>(float const*, float*, int)";
+    CHECK(p.format == "rocprof-trace");
+    CHECK(!p.summary_only);
+    CHECK(p.unit == Unit::ns);
+    CHECK(phase(p, gemm).time == Approx(70));
+    CHECK(phase(p, gemm).active_time.value_or(-1) == Approx(120));
+    CHECK(phase(p, gemm).kind == "kernel");
+    CHECK(phase(p, "reduce_kernel(float*, int)").time == Approx(50));
+    CHECK(phase(p, "reduce_kernel(float*, int)").active_time.value_or(-1) == Approx(150));
+    CHECK(phase(p, "softmax_kernel").time == Approx(50));
+    CHECK(phase(p, overlapped_phase).time == Approx(100));
+    CHECK(phase(p, idle_phase).time == Approx(50));
+    CHECK(p.total() == Approx(320));  // the wall time from the first start to the last end
+    REQUIRE(p.overlaps.size() == 2);
+    for (const Overlap& overlap : p.overlaps) {
+        CHECK(overlap.time == Approx(50));
+        CHECK(overlap.phases.size() == 2);
+    }
+}
+
+TEST_CASE("rocprof trace: 2025 column set (Stream_Id, \"Agent N\")", "[import][rocprof-trace]") {
+    const Profile p = load(data("rocprofv3/rocm-systems-2025/kernel_trace.csv"));
+    CHECK(p.format == "rocprof-trace");
+    CHECK(p.total() == Approx(144400));  // last end - first start
+    CHECK(time_of(p, idle_phase) == Approx(48240));
+    CHECK(!p.find(overlapped_phase));  // one stream
+    CHECK(phase(p, "divide_kernel(float*, float const*, float const*, int, int)").kind == "kernel");
+
+    const Profile truncated = load(data("rocprofv3/rocm-systems-2025/kernel_trace_truncated.csv"));
+    CHECK(truncated.total() == Approx(60840));
+    CHECK(time_of(truncated, idle_phase) == Approx(16000));
+    CHECK(truncated.find("addition_kernel"));
+}
+
+TEST_CASE("rocprof trace: 2024 column set, kernels on four queues", "[import][rocprof-trace]") {
+    const Profile p = load(data("rocprofv3/rocprofiler-sdk-2024/kernel_trace.csv"));
+    CHECK(p.total() == Approx(301795));
+    CHECK(time_of(p, idle_phase) == Approx(2370));
+    // Busy 299425 ns while the kernels add up to 795453 ns: most of it ran at once.
+    CHECK(time_of(p, overlapped_phase) > 0);
+    double active = 0;
+    for (const Phase& ph : p.phases)
+        if (ph.active_time) active += *ph.active_time;
+    CHECK(active >= 299425 - 1);
+}
+
+TEST_CASE("rocprof trace: memory copies, both column sets", "[import][rocprof-trace]") {
+    const Profile v2025 = load(data("rocprofv3/rocm-systems-2025/memory_copy_trace.csv"));
+    CHECK(v2025.total() == Approx(161713274));
+    CHECK(time_of(v2025, idle_phase) == Approx(161384112));
+    CHECK(phase(v2025, "MEMORY_COPY_HOST_TO_DEVICE").kind == "copy");
+    CHECK(time_of(v2025, "MEMORY_COPY_HOST_TO_DEVICE") + time_of(v2025, "MEMORY_COPY_DEVICE_TO_HOST") +
+              time_of(v2025, overlapped_phase) ==
+          Approx(329162));
+
+    const Profile v2024 = load(data("rocprofv3/rocprofiler-sdk-2024/memory_copy_trace.csv"));
+    CHECK(v2024.total() == Approx(3639722));
+    CHECK(time_of(v2024, "MEMORY_COPY_HOST_TO_DEVICE") == Approx(14955950239443 - 14955949675563));
+    CHECK(time_of(v2024, "MEMORY_COPY_DEVICE_TO_HOST") == Approx(14955953315285 - 14955952733485));
+}
+
+TEST_CASE("rocprof trace: legacy results.csv (BeginNs/EndNs)", "[import][rocprof-trace]") {
+    const Profile p = load(data("rocprof-legacy/finite-difference_results.csv"));
+    CHECK(p.format == "rocprof-trace");
+    CHECK(p.total() == Approx(2649034656.0));
+    CHECK(time_of(p, idle_phase) == Approx(38247344));
+    CHECK(time_of(p, "void laplacian_kernel<double>(double*, double const*, int, int, int, double, double, double, double) [clone .kd]") ==
+          Approx(2608618986.0));
+}
+
+TEST_CASE("rocprof trace: API and marker traces are host spans", "[import][rocprof-trace]") {
+    const Profile hip = load(data("rocprofv3/rocprofiler-sdk-2024/hip_runtime_trace.csv"));
+    CHECK(hip.total() == Approx(988144367));
+    CHECK(time_of(hip, idle_phase) == Approx(15966723));
+    CHECK(phase(hip, "hipMemcpy").kind == "runtime");
+
+    const Profile markers = load(data("rocprofv3/rocprofiler-sdk-2024/marker_api_trace.csv"));
+    CHECK(phase(markers, "hipLaunchKernel range").kind == "annotation");
+
+    const Profile rocpd = load(data("rocprofv3/rocm-systems-2025/rocpd-to-csv.csv"));  // extra Guid column
+    CHECK(phase(rocpd, "hipMemcpy").kind == "runtime");
+    CHECK(rocpd.total() == Approx(184564141));
+}
+
+TEST_CASE("rocprof trace: eval reports from the command line", "[import][rocprof-trace][cli]") {
+    const std::string path = data("handmade/rocprofv3_kernel_trace_two_streams.csv");
+    const auto r = run_cli({"eval", path}, "");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("overlapped"));
+    CHECK_THAT(r.out, Contains("idle"));
+}
+
+TEST_CASE("rocprof trace: bad input", "[import][rocprof-trace][errors]") {
+    SECTION("an end before its start") {
+        const std::string path = temp("negative.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,2000,1000\n");
+        check_eval_error(path, path + ":2: 'End_Timestamp' 1000 is before 'Start_Timestamp' 2000: a negative duration");
+    }
+    SECTION("a timestamp that is not a number") {
+        const std::string path = temp("nan.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,soon,1000\n");
+        check_eval_error(path, path + ":2: column 'Start_Timestamp' must be a timestamp in ns (got 'soon')");
+    }
+    SECTION("a row with too few fields") {
+        const std::string path = temp("ragged.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,\"k\",1000,2000\n");
+        check_eval_error(path, path + ":2: expected 11 fields as in the header on line 1, got 8");
+    }
+    SECTION("a header and no rows") {
+        const std::string path = temp("empty.csv", kernel_header);
+        check_eval_error(path, path + ":1: the rocprof trace has no rows after its header");
+    }
+    SECTION("--input-format rocprof-trace on another CSV") {
+        const std::string path = temp("other.csv", "\"Name\",\"Calls\",\"TotalDurationNs\"\n\"k\",1,10\n");
+        CHECK(error_of(path, InputFormat::rocprof_trace) ==
+              path + ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
+                     "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)");
+    }
+}
