@@ -1,0 +1,232 @@
+// Chrome Trace Event JSON (PyTorch/Kineto and generic): streaming reader, self time, overlap,
+// windows, and the eval interval on overlapped profiles.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "amdahl/evaluate.hpp"
+#include "amdahl/io.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Profile load(const std::string& path, ImportOptions options = {}) {
+    std::istringstream none;
+    return load_profile(path, none, std::nullopt, options);
+}
+
+Profile load_text(const std::string& name, const std::string& text, ImportOptions options = {}) {
+    return load(test::write_temp(name, text), options);
+}
+
+std::map<std::string, double> times(const Profile& profile) {
+    std::map<std::string, double> out;
+    for (const auto& phase : profile.phases) out[phase.name] = phase.time;
+    return out;
+}
+
+std::string generic(const std::string& name) { return test::source_path("tests/data/profilers/chrome-trace-generic/" + name); }
+
+}  // namespace
+
+TEST_CASE("trace: B/E pairs and X events become self time", "[import][trace]") {
+    // alpha B0..E14 contains beta B1..E13, which contains gamma X2+5 and epsilon X7 tdur 4.
+    for (const char* file : {"speedscope_simple.json", "speedscope_simple-partial.json",
+                             "speedscope_simple-partial-trailing-comma.json"}) {
+        INFO(file);
+        const Profile profile = load(generic(file));
+        CHECK(profile.format == "chrome-trace");
+        CHECK(profile.unit == Unit::us);
+        const auto t = times(profile);
+        REQUIRE(t.size() == 4);
+        CHECK(t.at("gamma") == Approx(5));
+        CHECK(t.at("epsilon") == Approx(4));   // "tdur" when "dur" is missing
+        CHECK(t.at("beta") == Approx(3));      // 12 inclusive - 9 in children
+        CHECK(t.at("alpha") == Approx(2));     // 14 - 12
+        CHECK(profile.total() == Approx(14));  // the phases add up to the wall time
+    }
+}
+
+TEST_CASE("trace: the object form, an unnamed event, out-of-order and zero-duration events", "[import][trace]") {
+    auto t = times(load(generic("speedscope_simple-object.json")));
+    CHECK(t.at("(unnamed)") == Approx(4));
+    CHECK(t.at("beta") == Approx(8));
+
+    t = times(load(generic("speedscope_out-of-order.json")));  // A 0-10 > B 1-9 > C 2-8, listed out of order
+    CHECK(t.at("A") == Approx(2));
+    CHECK(t.at("B") == Approx(2));
+    CHECK(t.at("C") == Approx(6));
+
+    const Profile zero = load(generic("speedscope_zero-duration-events.json"));
+    CHECK(times(zero) == std::map<std::string, double>{{"A", 10.0}});
+    bool noted = false;
+    for (const auto& note : zero.notes) noted = noted || note.find("3 zero-length events take no time") != std::string::npos;
+    CHECK(noted);
+
+    // Identical ts/dur on one thread: each instant goes to one of them, never to both.
+    t = times(load(generic("speedscope_matching-x.json")));
+    CHECK(t.at("alpha") == Approx(8));
+    CHECK(t.at("beta") + t.at("gamma") == Approx(2));
+}
+
+TEST_CASE("trace: two streams that overlap give an exact 'overlapped' phase and idle gaps", "[import][trace]") {
+    const Profile profile = load_text("streams.json", R"({"traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1000.5, "dur": 10},
+      {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 8, "ts": 1006.5, "dur": 6},
+      {"ph": "X", "cat": "kernel", "name": "softmax", "pid": 0, "tid": 7, "ts": 1015.5, "dur": 2.25},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 990, "dur": 100},
+      {"ph": "i", "name": "marker", "pid": 0, "tid": 7, "ts": 1001},
+      {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7"}}
+    ]})");
+    // GPU lane (automatic): gemm 1000.5-1010.5, copy 1006.5-1012.5, softmax 1015.5-1017.75.
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx(6));          // alone 1000.5-1006.5
+    CHECK(t.at("Memcpy HtoD") == Approx(2));   // alone 1010.5-1012.5
+    CHECK(t.at("overlapped") == Approx(4));    // 1006.5-1010.5
+    CHECK(t.at("idle") == Approx(3));          // 1012.5-1015.5
+    CHECK(t.at("softmax") == Approx(2.25));
+    CHECK(t.count("aten::mm") == 0);           // host events are not on the gpu lane
+    CHECK(profile.total() == Approx(17.25));   // first start to last end
+    REQUIRE(profile.overlaps.size() == 1);
+    CHECK(profile.overlaps[0].time == Approx(4));
+    CHECK(profile.overlaps[0].phases == std::vector<std::string>{"gemm", "Memcpy HtoD"});  // in order of appearance
+    for (const auto& phase : profile.phases) {
+        if (phase.name == "gemm") CHECK(*phase.active_time == Approx(10));
+        if (phase.name == "Memcpy HtoD") CHECK(*phase.active_time == Approx(6));
+    }
+
+    // Eval reports the interval: gemm at infinity saves its 6 us alone, up to all 10 us it ran.
+    const Evaluation r = evaluate(profile, {parse_speedup("gemm=inf")});
+    REQUIRE(r.overlap_range);
+    CHECK(r.overlap_range->low_saved == Approx(6));
+    CHECK(r.overlap_range->high_saved == Approx(10));
+    CHECK(r.overlap_range->low_speedup == Approx(17.25 / 11.25));
+    CHECK(r.overlap_range->high_speedup == Approx(17.25 / 7.25));
+
+    ImportOptions cpu;
+    cpu.lane = Lane::cpu;
+    const auto host = times(load_text("streams.json", R"([{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 990, "dur": 100},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1000, "dur": 30}])", cpu));
+    CHECK(host.at("aten::mm") == Approx(70));  // nested: self time only
+    CHECK(host.at("aten::add") == Approx(30));
+}
+
+TEST_CASE("trace: --window averages per step; --group-by and --rename fold names", "[import][trace]") {
+    const std::string text = R"({"traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+      {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+      {"ph": "X", "cat": "kernel", "name": "cutlass_gemm_128", "pid": 0, "tid": 7, "ts": 10, "dur": 40},
+      {"ph": "X", "cat": "kernel", "name": "sm80_gemm_64", "pid": 0, "tid": 7, "ts": 60, "dur": 20},
+      {"ph": "X", "cat": "kernel", "name": "softmax_kernel", "pid": 0, "tid": 7, "ts": 110, "dur": 30},
+      {"ph": "X", "cat": "kernel", "name": "cutlass_gemm_128", "pid": 0, "tid": 7, "ts": 150, "dur": 40},
+      {"ph": "X", "cat": "kernel", "name": "warmup", "pid": 0, "tid": 7, "ts": 300, "dur": 40}
+    ]})";
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    options.renames = {{"gemm|cutlass", "gemm"}};
+    const Profile profile = load_text("steps.json", text, options);
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx((40 + 20 + 40) / 2.0));
+    CHECK(t.at("softmax_kernel") == Approx(15));
+    CHECK(t.at("idle") == Approx((200 - 130) / 2.0));
+    CHECK(t.count("warmup") == 0);  // outside every step
+    CHECK(profile.total() == Approx(100));
+    CHECK_THAT(profile.boundary, Contains("the 2 spans of events matching 'ProfilerStep#.*', averaged per span"));
+
+    options = {};
+    options.group_by = "regex:^([a-z0-9]+)_";
+    const auto grouped = times(load_text("steps.json", text, options));
+    CHECK(grouped.at("cutlass") == Approx(80));
+    CHECK(grouped.at("sm80") == Approx(20));
+}
+
+TEST_CASE("trace: real PyTorch profiler traces add up to their wall time", "[import][trace]") {
+    const Profile base = load(test::source_path("tests/data/profilers/pytorch-chrome-trace/hta_base.json"));
+    CHECK(base.format == "chrome-trace");
+    double gpu = 0;
+    for (const auto& phase : base.phases) {
+        CHECK(phase.time >= 0);
+        if (phase.kind == "kernel" || phase.kind == "copy" || phase.kind == "memset") gpu += phase.time;
+    }
+    CHECK(gpu == Approx(1226 + 415 + 27 + 12 + 9 + 5));
+    CHECK(times(base).at("idle") == Approx(272804));
+    // Float timestamps in a newer Kineto trace keep their fractions.
+    const Profile triton = load(test::source_path("tests/data/profilers/pytorch-chrome-trace/hta_triton_example.json"));
+    REQUIRE(triton.phases.size() == 1);
+    CHECK(triton.phases[0].name == "triton_poi_fused_add_cos_sin_0");
+    CHECK(triton.phases[0].time == Approx(1.76).margin(1e-9));
+}
+
+TEST_CASE("import writes a JSON profile that reads back to the same answers", "[import][trace][cli]") {
+    const std::string trace = test::write_temp("roundtrip.json", R"([
+      {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 0, "dur": 10},
+      {"ph": "X", "cat": "gpu_memcpy", "name": "copy", "pid": 0, "tid": 8, "ts": 6, "dur": 6},
+      {"ph": "X", "cat": "kernel", "name": "softmax", "pid": 0, "tid": 7, "ts": 15, "dur": 3}
+    ])");
+    const auto imported = test::run_cli({"import", trace});
+    REQUIRE(imported.exit_code == 0);
+    CHECK_THAT(imported.out, Contains(R"("unit": "us")"));
+    CHECK_THAT(imported.out, Contains(R"("active_time": 10)"));
+    CHECK_THAT(imported.out, Contains(R"("overlaps": [)"));
+    const std::string written = test::write_temp("roundtrip_profile.json", imported.out);
+    for (const char* spec : {"gemm=4", "copy=inf", "kind:kernel=2"}) {
+        INFO(spec);
+        const auto direct = test::run_cli({"eval", trace, "-s", spec, "--format", "json"});
+        const auto again = test::run_cli({"eval", written, "-s", spec, "--format", "json"});
+        REQUIRE(direct.exit_code == 0);
+        REQUIRE(again.exit_code == 0);
+        const auto numbers = [](const std::string& json) {
+            return json.substr(json.find("\"baseline_time\""), json.find("\"speedups\"") - json.find("\"baseline_time\""));
+        };
+        CHECK(numbers(direct.out) == numbers(again.out));
+    }
+    const auto to_file = test::run_cli({"import", trace, "-o", test::write_temp("out.json", "")});
+    CHECK(to_file.exit_code == 0);
+    CHECK_THAT(to_file.err, Contains("wrote "));
+}
+
+TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace][errors]") {
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::vector<Case> cases{
+        {"[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 0, \"dur\": 5},\n {\"ph\": \"X\", \"name\": \"b\", \"ts\": 1",
+         "bad.json:2:2: truncated JSON: the file ends in the middle of a trace event"},
+        {"[{\"ph\": \"E\", \"name\": \"a\", \"pid\": 1, \"tid\": 2, \"ts\": 3}]",
+         "bad.json:1:2: an \"E\" event for 'a' has no matching \"B\" event before it on its thread"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": \"soon\", \"dur\": 5}]}",
+         "event 'a' (ph X): \"ts\" must be a number (got 'soon')"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": -5}]}", "\"dur\" must be a number >= 0 (got '-5')"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\" \"ts\": 1}]}", "malformed trace event: expected ',' or '}'"},
+        {"{\"traceEvents\": [42]}", "expected a trace event object, got '4'"},
+        {"{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"a\", \"ts\": 1}]}", "no events with a duration on the all events lane"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.text);
+        const auto r = test::run_cli({"eval", test::write_temp("bad.json", c.text), "--input-format", "chrome-trace"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains(c.message));
+        CHECK(r.out.empty());
+    }
+    const std::string kernels = test::write_temp("k.json", R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 0, "dur": 5}])");
+    auto r = test::run_cli({"eval", kernels, "--window", "Step#("});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--window: bad regular expression 'Step#('"));
+    r = test::run_cli({"eval", kernels, "--window", "ProfilerStep"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--window 'ProfilerStep' matches no event with a duration"));
+    r = test::run_cli({"eval", kernels, "--lane", "cpu"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("no events with a duration on the cpu"));
+    r = test::run_cli({"eval", kernels, "--rename", "nameless"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--rename: expected REGEX=NAME (got 'nameless')"));
+    r = test::run_cli({"import", kernels, "--input-format", "pdf"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--input-format: unknown format 'pdf'"));
+}
