@@ -1,9 +1,11 @@
 // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto, ...), read as a stream: events are parsed one
 // at a time and only what the sweep needs is kept (a span of a few dozen bytes per event).
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +22,13 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// Bytes that change the nesting while skipping a value: quotes and brackets.
+constexpr auto structural = [] {
+    std::array<bool, 256> table{};
+    for (unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+    return table;
+}();
+
 // The fields of one event that matter here, as raw tokens of the event's text.
 struct EventFields {
     char ph = 0;
@@ -28,17 +37,19 @@ struct EventFields {
     std::string_view ts, dur, tdur, pid, tid;  // number (or string) tokens
 };
 
-// A cursor over one complete JSON object's text.
+// A cursor over the text of one event at the start of `text`. Running off the end of `text`
+// throws JsonStream::NeedMore: the caller supplies more and parses the event again.
 class ObjectParser {
 public:
     explicit ObjectParser(std::string_view text) : text_(text) {}
 
-    // Calls `on_field(key, value_token)` for each top-level member; throws std::invalid_argument.
+    // Calls `on_field(key, value_token)` for each top-level member and returns the bytes consumed;
+    // throws std::invalid_argument for malformed JSON.
     template <class F>
-    void members(F&& on_field) {
+    std::size_t members(F&& on_field) {
         expect('{');
         skip_space();
-        if (peek() == '}') return;
+        if (peek() == '}') return pos_ + 1;
         for (;;) {
             skip_space();
             const std::string_view key = string_body();
@@ -50,52 +61,63 @@ public:
             on_field(key, text_.substr(start, pos_ - start));
             skip_space();
             const char c = next();
-            if (c == '}') return;
+            if (c == '}') return pos_;
             if (c != ',') throw std::invalid_argument("expected ',' or '}' between members");
         }
     }
 
 private:
-    char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+    char peek() const {
+        if (pos_ >= text_.size()) throw JsonStream::NeedMore{};
+        return text_[pos_];
+    }
     char next() {
-        if (pos_ >= text_.size()) throw std::invalid_argument("unexpected end of the event");
-        return text_[pos_++];
+        const char c = peek();
+        ++pos_;
+        return c;
     }
     void expect(char c) {
         if (next() != c) throw std::invalid_argument(std::string("expected '") + c + "'");
     }
     void skip_space() {
-        while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+        while (is_space(peek())) ++pos_;
     }
     std::string_view string_body() {
         expect('"');
         const std::size_t start = pos_;
-        while (pos_ < text_.size() && text_[pos_] != '"') pos_ += text_[pos_] == '\\' ? 2 : 1;
-        if (pos_ >= text_.size()) throw std::invalid_argument("unterminated string");
-        return text_.substr(start, pos_++ - start);
+        for (;;) {
+            const void* quote = std::memchr(text_.data() + pos_, '"', text_.size() - pos_);
+            if (!quote) throw JsonStream::NeedMore{};
+            const std::size_t q = static_cast<std::size_t>(static_cast<const char*>(quote) - text_.data());
+            // The quote ends the string unless an odd number of backslashes precede it.
+            std::size_t slashes = 0;
+            while (q - slashes > start && text_[q - slashes - 1] == '\\') ++slashes;
+            pos_ = q + 1;
+            if (slashes % 2 == 0) return text_.substr(start, q - start);
+        }
     }
     void skip_value() {
         const char c = peek();
         if (c == '"') {
             string_body();
         } else if (c == '{' || c == '[') {
+            // Nested values ("args") are skipped: jump between the bytes that matter.
             int depth = 0;
+            const char* data = text_.data();
             do {
-                const char d = next();
+                while (pos_ < text_.size() && !structural[static_cast<unsigned char>(data[pos_])]) ++pos_;
+                const char d = peek();
                 if (d == '"') {
-                    --pos_;
                     string_body();
-                } else if (d == '{' || d == '[') {
-                    ++depth;
-                } else if (d == '}' || d == ']') {
-                    --depth;
+                    continue;
                 }
+                if (d == '{' || d == '[') ++depth;
+                else --depth;
+                ++pos_;
             } while (depth > 0);
         } else {
             const std::size_t start = pos_;
-            while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != ',' && text_[pos_] != '}' &&
-                   text_[pos_] != ']')
-                ++pos_;
+            while (!is_space(peek()) && text_[pos_] != ',' && text_[pos_] != '}' && text_[pos_] != ']') ++pos_;
             if (pos_ == start) throw std::invalid_argument("expected a value");
         }
     }
@@ -112,9 +134,10 @@ std::string_view unquote(std::string_view token, bool* escaped = nullptr) {
     return token;
 }
 
-EventFields parse_event(std::string_view text) {
-    EventFields f;
-    ObjectParser(text).members([&](std::string_view key, std::string_view value) {
+// Parses the event at the start of `text` into `f`; returns the bytes it takes.
+std::size_t parse_event(std::string_view text, EventFields& f) {
+    f = EventFields{};
+    return ObjectParser(text).members([&](std::string_view key, std::string_view value) {
         if (key == "ph") {
             const std::string_view ph = unquote(value);
             f.ph = ph.empty() ? '?' : ph.front();
@@ -134,7 +157,6 @@ EventFields parse_event(std::string_view text) {
             f.tid = unquote(value);
         }
     });
-    return f;
 }
 
 // A timestamp in µs split into an exact integer part and a fraction, so that microsecond
@@ -186,18 +208,30 @@ class TraceBuilder {
 public:
     TraceBuilder(Timeline& timeline, JsonStream& stream) : timeline_(timeline), stream_(stream) {}
 
-    void add(std::string_view text) {
+    // Reads the event at the stream's cursor.
+    void add_next() {
         EventFields f;
-        try {
-            f = parse_event(text);
-        } catch (const std::invalid_argument& e) {
-            throw Error(stream_.location(text.size()), std::string("malformed trace event: ") + e.what());
-        }
+        std::size_t size = 0;
+        stream_.parse_here(
+            [&](std::string_view text) {
+                try {
+                    return size = parse_event(text, f);
+                } catch (const std::invalid_argument& e) {
+                    throw Error(stream_.location(), std::string("malformed trace event: ") + e.what());
+                }
+            },
+            "a trace event");
+        add(f, size);
+    }
+
+private:
+    void add(const EventFields& f, std::size_t size) {
+        // Messages point at the event's first byte: the cursor is `size` bytes past it now.
         ++events_;
         if (f.ph != 'X' && f.ph != 'B' && f.ph != 'E') return;  // metadata, instants, counters, flows
         Timestamp ts;
         if (!parse_timestamp(f.ts, ts)) {
-            throw Error(stream_.location(text.size()), "event '" + printable(f.name) + "' (ph " + f.ph +
+            throw Error(stream_.location(size), "event '" + printable(f.name) + "' (ph " + f.ph +
                                                            "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
         }
         if (!have_origin_) {
@@ -213,15 +247,16 @@ public:
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
             if (!token.empty() && (!parse_duration(token, duration) || duration < 0)) {
-                throw Error(stream_.location(text.size()), "event '" + printable(f.name) + "': \"dur\" must be a number >= 0 (got '" +
+                throw Error(stream_.location(size), "event '" + printable(f.name) + "': \"dur\" must be a number >= 0 (got '" +
                                                                printable(token) + "')");
             }
             add_span(start, start + duration, name, category, track);
             return;
         }
-        marks_.push_back({start, name, category, track, marks_.size(), f.ph == 'B', stream_.location(text.size())});
+        marks_.push_back({start, name, category, track, marks_.size(), f.ph == 'B', stream_.location(size)});
     }
 
+public:
     // Pairs B/E events per track, in time order; an E closes the latest open B of its name (or
     // the latest B when it has no name).
     void finish() {
@@ -267,6 +302,7 @@ public:
         close_unmatched(open);
     }
 
+public:
     std::size_t events() const { return events_; }
     std::size_t unclosed() const { return unclosed_; }
 
@@ -288,7 +324,9 @@ private:
         span.name = name;
         span.category = category;
         span.track = track;
-        span.cls = classify_category(timeline_.text(category));
+        if (category >= classes_.size()) classes_.resize(category + 1, -1);
+        if (classes_[category] < 0) classes_[category] = static_cast<int>(classify_category(timeline_.text(category)));
+        span.cls = static_cast<SpanClass>(classes_[category]);
         timeline_.spans.push_back(span);
         last_end_ = std::max(last_end_, end);
     }
@@ -306,6 +344,7 @@ private:
     JsonStream& stream_;
     std::vector<Mark> marks_;
     std::string key_, scratch_;
+    std::vector<int> classes_;  // SpanClass per category id, -1 until seen
     std::int64_t origin_ = 0;
     bool have_origin_ = false;
     double last_end_ = 0;
@@ -323,7 +362,7 @@ void read_events(JsonStream& stream, TraceBuilder& builder) {
             continue;
         }
         if (c != '{') throw Error(stream.location(), std::string("expected a trace event object, got '") + c + "'");
-        builder.add(stream.read_value("a trace event"));
+        builder.add_next();
     }
 }
 

@@ -13,6 +13,14 @@ constexpr std::size_t chunk_size = 1 << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+std::size_t count_newlines(std::string_view text) {
+    std::size_t count = 0;
+    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(text.data() + text.size() - p))));
+         ++p)
+        ++count;
+    return count;
+}
+
 void append_utf8(std::string& out, unsigned code) {
     if (code < 0x80) {
         out += static_cast<char>(code);
@@ -89,7 +97,7 @@ bool JsonStream::fill() {
     if (!in_ || !*in_) return false;
     // Drop what has been read, keeping line numbers right.
     if (pos_ > 0) {
-        const auto newlines = static_cast<std::size_t>(std::count(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(pos_), '\n'));
+        const std::size_t newlines = count_newlines(std::string_view(buffer_).substr(0, pos_));
         if (newlines > 0) {
             lines_before_ += newlines;
             column_base_ = 1 + pos_ - (buffer_.rfind('\n', pos_ - 1) + 1);
@@ -99,13 +107,13 @@ bool JsonStream::fill() {
         buffer_.erase(0, pos_);
         pos_ = 0;
     }
-    const std::size_t old = buffer_.size();
-    buffer_.resize(old + chunk_size);
-    in_->read(buffer_.data() + old, static_cast<std::streamsize>(chunk_size));
+    // Read into a reused chunk and append: the buffer keeps its capacity, so nothing is zeroed.
+    chunk_.resize(chunk_size);
+    in_->read(chunk_.data(), static_cast<std::streamsize>(chunk_size));
     const auto got = static_cast<std::size_t>(in_->gcount());
-    buffer_.resize(old + got);
     if (in_->bad()) throw Error(source_, "read error");
-    if (std::memchr(buffer_.data() + old, 0, got)) throw Error(source_, "binary data (a NUL byte) in a JSON trace");
+    if (std::memchr(chunk_.data(), 0, got)) throw Error(source_, "binary data (a NUL byte) in a JSON trace");
+    buffer_.append(chunk_.data(), got);
     return got > 0;
 }
 
@@ -119,7 +127,7 @@ char JsonStream::peek() {
 
 std::string JsonStream::location(std::size_t back) {
     const std::size_t at = pos_ >= back ? pos_ - back : 0;
-    const auto newlines = static_cast<std::size_t>(std::count(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    const std::size_t newlines = count_newlines(std::string_view(buffer_).substr(0, at));
     const std::size_t line = lines_before_ + newlines;
     std::size_t column;
     if (newlines > 0) column = at - buffer_.rfind('\n', at - 1);
@@ -184,6 +192,10 @@ std::string_view JsonStream::read_value(std::string_view what) {
             throw Error(location(), "truncated JSON: the file ends in the middle of " + std::string(what));
         }
     }
+}
+
+void JsonStream::throw_truncated(std::string_view what) {
+    throw Error(location(), "truncated JSON: the file ends in the middle of " + std::string(what));
 }
 
 void JsonStream::read_string(std::string& out) {

@@ -5,6 +5,7 @@
 #include <istream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace amdahl::detail {
 
@@ -21,13 +22,34 @@ public:
     /// scalar), valid until the next call; the cursor moves past it. Throws at a truncated value.
     std::string_view read_value(std::string_view what);
 
+    /// Thrown by a parser handed to parse_here() when the value runs past the text it was given.
+    struct NeedMore {};
+
+    /// Parses the value at the cursor in place: `parse(text)` gets the unread text and returns how
+    /// many bytes it consumed, or throws NeedMore to be called again with more text. One pass over
+    /// the bytes, no copy. Throws amdahl::Error when the input ends first.
+    template <class Parse>
+    void parse_here(Parse&& parse, std::string_view what) {
+        for (;;) {
+            if (peek() == '\0') throw_truncated(what);
+            try {
+                pos_ += parse(std::string_view(buffer_).substr(pos_));
+                return;
+            } catch (const NeedMore&) {
+                if (!fill()) throw_truncated(what);
+            }
+        }
+    }
+
     /// "file:line:column" of the cursor (or of `offset` bytes before it).
     std::string location(std::size_t back = 0);
     const std::string& source() const { return source_; }
 
 private:
+    [[noreturn]] void throw_truncated(std::string_view what);
     bool fill();  // reads another chunk; false at the end of the input
     std::string buffer_;
+    std::vector<char> chunk_;
     std::size_t pos_ = 0;
     std::istream* in_;
     std::string source_;
