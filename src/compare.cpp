@@ -2,6 +2,7 @@
 // phase, and Amdahl's law as a check on the measurement.
 #include "amdahl/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -28,16 +29,16 @@ struct SideTable {
     std::vector<std::vector<double>> times;  // [phase][profile]; 0 where a profile lacks the phase
     std::vector<std::size_t> present;        // profiles that have the phase
     std::vector<Spread> spreads;
-    Spread total;           // end to end: the profiles' totals or their `runs`
-    double phase_sum = 0;   // Σ of the phase medians, in this side's order
+    Spread total;          // end to end: the profiles' totals or their `runs`
+    double phase_sum = 0;  // Σ of the phase medians, in this side's order
 };
 
 SideTable tabulate(const CompareSide& side, const std::string& label, std::vector<std::string>& notes) {
     SideTable table;
-    const std::size_t count = side.runs.size();
+    const std::size_t count = side.profiles.size();
     std::vector<double> totals;
     for (std::size_t r = 0; r < count; ++r) {
-        const Profile& profile = side.runs[r];
+        const Profile& profile = side.profiles[r];
         for (const Phase& phase : profile.phases) {
             const auto [it, inserted] = table.index.emplace(phase.name, table.names.size());
             if (inserted) {
@@ -58,7 +59,8 @@ SideTable tabulate(const CompareSide& side, const std::string& label, std::vecto
         sum.add(table.spreads.back().median);
         if (table.present[i] < count) {
             notes.push_back("phase '" + printable(table.names[i]) + "' is in " + std::to_string(table.present[i]) +
-                            " of the " + std::to_string(count) + " " + label + " profiles; it counts as 0 in the others");
+                            " of the " + std::to_string(count) + " " + label +
+                            " profiles; it counts as 0 in the others");
         }
     }
     table.phase_sum = sum.value();
@@ -82,7 +84,13 @@ Error not_a_phase(const std::string& rename, const std::string& name, const Side
     } catch (const Error& e) {
         if (const auto at = e.message().find("; did you mean"); at != std::string::npos) hint = e.message().substr(at);
     }
-    return Error("--rename", "'" + printable(rename) + "': '" + printable(name) + "' is not a phase of " + label + hint);
+    return Error("--rename",
+                 "'" + printable(rename) + "': '" + printable(name) + "' is not a phase of " + label + hint);
+}
+
+// A change too small to be anything but rounding (unit conversions, sums): 1e-12 of its size.
+bool negligible(double change, double before, double after) {
+    return std::fabs(change) <= 1e-12 * std::max(std::fabs(before), std::fabs(after));
 }
 
 // A change is noise when it is below `noise` of its base, or when its interval allows no change.
@@ -113,7 +121,7 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     row.local_speedup = new_time > 0 ? old_time / new_time : (old_time > 0 ? infinity : 1.0);
     if (!b) row.status = PhaseStatus::added;
     else if (!a) row.status = PhaseStatus::removed;
-    else if (row.change == 0) row.status = PhaseStatus::unchanged;
+    else if (negligible(row.change, old_time, new_time)) row.status = PhaseStatus::unchanged;
     else if (is_noise(row.change, row.change_low, row.change_high, old_time, noise)) row.status = PhaseStatus::noise;
     else row.status = row.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
     return row;
@@ -137,7 +145,7 @@ const char* status_name(PhaseStatus status) {
 Comparison compare(const CompareSide& before_side, const CompareSide& after_side, const CompareOptions& options) {
     Comparison out;
     out.noise = options.noise;
-    if (!before_side.runs.empty()) out.unit = before_side.runs.front().unit;
+    if (!before_side.profiles.empty()) out.unit = before_side.profiles.front().unit;
     const SideTable before = tabulate(before_side, "BEFORE", out.notes);
     const SideTable after = tabulate(after_side, "AFTER", out.notes);
 
@@ -175,8 +183,9 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     std::size_t anchor = before.names.size();
     for (std::size_t a = after.names.size(); a-- > 0;) {
         if (row_of_after[a]) anchor = *row_of_after[a];
-        else added_before[anchor].insert(added_before[anchor].begin(), a);
+        else added_before[anchor].push_back(a);
     }
+    for (auto& added : added_before) std::reverse(added.begin(), added.end());  // back to AFTER's order
     const auto add_rows = [&](const std::vector<std::size_t>& added) {
         for (std::size_t a : added) out.phases.push_back(phase_change(before, std::nullopt, after, a, options.noise));
     };
@@ -216,6 +225,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     out.change = change.value();
     out.change_low = after.total.low - before.total.high;
     out.change_high = after.total.high - before.total.low;
+    if (before.total.runs <= 1 && after.total.runs <= 1) out.change_low = out.change_high = out.change;  // no interval
     out.change_of_total = out.change / before_total;
     // S = T / T'; its interval from the ends of the two intervals.
     out.speedup = before_total / after_total;
@@ -226,6 +236,9 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
                                                          (after_spread ? after.total.confidence : 1.0)
                                                    : 0.0;
     out.change_is_noise = is_noise(out.change, out.change_low, out.change_high, before_total, options.noise);
+    if (negligible(out.change, before_total, after_total)) out.result = PhaseStatus::unchanged;
+    else if (out.change_is_noise) out.result = PhaseStatus::noise;
+    else out.result = out.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
 
     // Amdahl's law with the measured local speedups: S = 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T,
     // k_i = T_i / T'_i, f_0 = the fraction outside the phases (unchanged, k = 1). A phase only in

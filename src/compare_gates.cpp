@@ -111,7 +111,7 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
     try {
         for (std::size_t i : select_phases(names, gate.selector)) rows.push_back(row_of[i]);
     } catch (const Error& e) {
-        throw Error("--fail-if-phase-slower", "'" + printable(gate.text) + "': " + e.message());
+        throw Error("--fail-if-phase-slower", e.message());
     }
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
 
@@ -123,11 +123,12 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
         const PhaseChange& row = c.phases[r];
         if (row.status == PhaseStatus::removed) continue;
         const double base = row.before.median;
-        const std::string times = fmt::format("{} \xe2\x86\x92 {} {}", time_text(base), time_text(row.after.median), unit);
+        const std::string times =
+            fmt::format("{} \xe2\x86\x92 {} {}", time_text(base), time_text(row.after.median), unit);
         if (base == 0) {
             if (row.after.median > 0) {
-                failures.push_back(printable(row.name) + " is new in AFTER (" + time_text(row.after.median) + " " + unit +
-                                   "): slower than any percentage");
+                failures.push_back(printable(row.name) + " is new in AFTER (" + time_text(row.after.median) + " " +
+                                   unit + "): slower than any percentage");
             }
             continue;
         }
@@ -136,7 +137,8 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
             judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold);
         std::string measured = printable(row.name) + " " + signed_percent(row.change_of_phase) + " of phase (" + times;
         if (row.before.runs > 1 || row.after.runs > 1)
-            measured += ", interval " + signed_percent(row.change_low / base) + " .. " + signed_percent(row.change_high / base);
+            measured +=
+                ", interval " + signed_percent(row.change_low / base) + " .. " + signed_percent(row.change_high / base);
         measured += ")";
         if (verdict.failed) {
             failures.push_back(measured + ": " + verdict.reason);
@@ -146,12 +148,16 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
         }
     }
     if (!failures.empty()) {
+        // The first few, so that a gate over thousands of phases still prints one readable line.
+        constexpr std::size_t listed = 5;
         std::string detail;
-        for (const auto& f : failures) detail += (detail.empty() ? "" : "; ") + f;
+        for (std::size_t i = 0; i < failures.size() && i < listed; ++i) detail += (i > 0 ? "; " : "") + failures[i];
+        if (failures.size() > listed) detail += fmt::format("; and {} more phases", failures.size() - listed);
         return {gate.text, false, detail};
     }
     if (largest.empty()) return {gate.text, true, "every phase it selects was removed"};
-    return {gate.text, true, (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest};
+    return {gate.text, true,
+            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest};
 }
 
 }  // namespace

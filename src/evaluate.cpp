@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 #include "amdahl/error.hpp"
 #include "amdahl/law.hpp"
@@ -11,8 +13,18 @@ namespace amdahl {
 
 std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
     std::vector<int> owner(profile.phases.size(), -1);
+    // Names are looked up in a map, so a million selectors on a million phases stay linear.
+    std::unordered_map<std::string_view, std::size_t> by_name;
+    if (specs.size() > 8) {
+        by_name.reserve(profile.phases.size());
+        for (std::size_t i = 0; i < profile.phases.size(); ++i) by_name.emplace(profile.phases[i].name, i);
+    }
     for (std::size_t s = 0; s < specs.size(); ++s) {
-        for (std::size_t i : select_phases(profile, specs[s].selector)) {
+        std::vector<std::size_t> picked;
+        const auto found = by_name.find(specs[s].selector.pattern);
+        if (specs[s].selector.type == Selector::Type::name && found != by_name.end()) picked = {found->second};
+        else picked = select_phases(profile, specs[s].selector);
+        for (std::size_t i : picked) {
             if (owner[i] >= 0) {
                 throw Error("speedups '" + specs[static_cast<std::size_t>(owner[i])].text + "' and '" + specs[s].text +
                             "' both apply to phase '" + profile.phases[i].name +

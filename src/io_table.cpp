@@ -74,6 +74,14 @@ bool is_name_header(const std::string& h) {
     return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return h == n; });
 }
 
+// A time cell: plain decimal numbers (nearly every cell) skip the general parser.
+template <class Label>
+RawTime read_time_cell(std::string_view text, const std::string& at, Label&& label) {
+    double value = 0;
+    if (parse_double(trim(text), value) && value >= 0) return RawTime{value, std::nullopt};
+    return parse_time_text(text, at, label() + "time");
+}
+
 struct Row {
     std::vector<std::string> cells;
     std::size_t line = 0;
@@ -118,19 +126,21 @@ public:
     }
 
     void add_row(const std::vector<std::string>& cells, std::size_t line) {
-        const std::string at = source_ + ":" + std::to_string(line);
+        RawPhase phase;
+        phase.where.reserve(source_.size() + 8);
+        phase.where.append(source_).append(":").append(std::to_string(line));
+        const std::string& at = phase.where;
         if (cells.size() != columns_) {
             throw Error(at, "row has " + std::to_string(cells.size()) + " fields, the header has " +
                                 std::to_string(columns_));
         }
-        RawPhase phase;
-        phase.where = at;
         phase.name = std::string(trim(cells[*name_]));
         if (phase.name.empty()) throw Error(at, "phase has an empty name");
-        const std::string label = "phase '" + printable(phase.name) + "': ";
+        // Built only for a message: most rows never need it.
+        const auto label = [&] { return "phase '" + printable(phase.name) + "': "; };
         if (kind_) phase.kind = std::string(trim(cells[*kind_]));
         if (time_ && !trim(cells[*time_]).empty()) {
-            phase.time = parse_time_text(cells[*time_], at, label + "time");
+            phase.time = read_time_cell(cells[*time_], at, label);
             if (!phase.time->unit) phase.time->unit = time_unit_;
         }
         if (share_ && !trim(cells[*share_]).empty()) {
@@ -138,15 +148,15 @@ public:
             try {
                 q = parse_quantity(cells[*share_]);
             } catch (const Error&) {
-                throw Error(at, label + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at, label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
             }
             if (q.unit || q.value < 0)
-                throw Error(at, label + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at, label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
             phase.share = q.percent ? q.value / 100 : q.value;
             if (!q.percent) bare_shares_.push_back(raw_.phases.size());
             if (!q.percent && q.value > 1) bare_share_above_one_ = true;
         }
-        if (!phase.time && !phase.share) throw Error(at, label + "no time");
+        if (!phase.time && !phase.share) throw Error(at, label() + "no time");
         raw_.phases.push_back(std::move(phase));
     }
 
@@ -227,8 +237,13 @@ void read_record(std::string_view content, std::size_t& pos, std::size_t& line, 
             cells.push_back(std::move(field));
             return;
         } else {
-            field += c;
-            ++pos;
+            // A run of ordinary bytes at once.
+            std::size_t end = pos + 1;
+            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r' &&
+                   content[end] != '"')
+                ++end;
+            field.append(content.data() + pos, end - pos);
+            pos = end;
         }
     }
     if (quoted) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");

@@ -187,6 +187,14 @@ TEST_CASE("folded: eval from the command line", "[import][folded][cli]") {
     CHECK_THAT(r.out, Contains("1.9205x"));
 }
 
+TEST_CASE("folded: frame names in notes never carry raw terminal escapes", "[import][folded]") {
+    const std::string path = temp("escape.txt", "\x1b[2Japp;main;a 1\n\x1b[2Japp;main;b 2\n");
+    const auto r = run_cli({"eval", path}, "");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find('\x1b') == std::string::npos);
+    CHECK_THAT(r.err, Contains("the first frame below '\\x1B[2Japp;main'"));
+}
+
 TEST_CASE("folded: bad input", "[import][folded][errors]") {
     SECTION("nothing that looks like a sample") {
         const std::string path = temp("none.txt", "# only a comment\nhello world\n");
@@ -195,23 +203,45 @@ TEST_CASE("folded: bad input", "[import][folded][errors]") {
     }
     SECTION("a negative count") {
         const std::string path = temp("negative.txt", "a;b 3\na;c -2\n");
-        const auto r = run_cli({"eval", path}, "");
-        CHECK(r.exit_code == 2);
-        CHECK(r.out.empty());
-        CHECK(r.err == "error: " + path + ":2: the sample count must be >= 0 (got '-2')\n");
+        CHECK(error_of(path) == path + ":2: the sample count must be >= 0 (got '-2')");
     }
     SECTION("only zero counts") {
         const std::string path = temp("zero.txt", "a;b 0\na;c 0\n");
-        CHECK_THAT(error_of(path), Contains("the phases add up to zero time"));
+        const auto r = run_cli({"eval", path}, "");
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == "error: " + path + ": the phases add up to zero time; there is nothing to speed up\n");
     }
     SECTION("options") {
         const std::string path = data("folded-stacks/speedscope_simple.txt");
         CHECK(error_of(path, depth(0)) == "--depth: must be 1 or more (got 0)");
         ImportOptions both = leaf();
         both.depth = 2;
-        CHECK(error_of(path, both) == "--leaf: choose --depth N or --leaf, not both");
+        CHECK(error_of(path, both) == "--depth: choose --depth N or --leaf, not both");
         ImportOptions unitless;
         unitless.sample_period = parse_quantity("10");
         CHECK(error_of(path, unitless) == "--sample-period: must be a time > 0 with its unit, such as 1ms or 250us");
     }
+}
+
+TEST_CASE("folded: the command-line options", "[import][folded][cli]") {
+    const std::string invalids = data("folded-stacks/speedscope_simple-with-invalids.txt");
+    auto r = run_cli({"eval", invalids, "--input-format", "folded", "--leaf", "--sample-period", "2ms", "--format", "csv"}, "");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nc,,10,"));  // 5 samples x 2 ms
+    CHECK_THAT(r.out, Contains("\nd,,8,"));
+    CHECK_THAT(r.out, Contains("\nb,,10,"));
+    CHECK_THAT(r.err, Contains("skipped 1 line without a trailing sample count"));
+
+    r = run_cli({"eval", data("folded-stacks/speedscope_simple.txt"), "--sample-period", "10"}, "");
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --sample-period: must be a time > 0 with its unit, such as 1ms or 250us\n");
+
+    const std::string none = temp("cli_none.txt", "no samples here\n");
+    r = run_cli({"eval", none, "--input-format", "folded"}, "");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + none + ":1: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined by "
+                   "';', then a space and the sample count)\n");
 }

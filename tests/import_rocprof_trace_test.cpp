@@ -184,3 +184,22 @@ TEST_CASE("rocprof trace: bad input", "[import][rocprof-trace][errors]") {
                      "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)");
     }
 }
+
+TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cli]") {
+    const std::string other = temp("cli_other.csv", "\"Name\",\"Calls\",\"TotalDurationNs\"\n\"k\",1,10\n");
+    auto r = run_cli({"eval", other, "--input-format", "rocprof-trace"}, "");
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + other + ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
+                   "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)\n");
+
+    // --rename folds gemm and softmax (stream 1) into one phase: alone for 50 + 50 + 20 ns, and
+    // still overlapping reduce (stream 2) for 100 ns.
+    r = run_cli({"eval", data("handmade/rocprofv3_kernel_trace_two_streams.csv"), "--rename", "gemm|softmax=fused",
+                 "--format", "csv"},
+                "");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nfused,kernel,120,"));
+    CHECK_THAT(r.out, Contains("\noverlapped,overlapped,100,"));
+}

@@ -121,7 +121,7 @@ TEST_CASE("nsys: the 2020 header after console lines; quotes, commas, rounded pe
     CHECK(p.phases[1].where == data("handmade/nsys_gpukernsum_2020.csv") + ":7");
     // 60.1 + 33.4 + 6.6 = 100.1 in the file; the totals say 6000 / 9999.
     CHECK(p.phases[0].time / p.total() == Approx(6000.0 / 9999.0));
-    CHECK(p.notes.size() == 2);  // summary only, and the advice to give --total: no share mismatch notes
+    CHECK(p.notes.size() == 1);  // "summary only", and no note about the rounded percentages
 }
 
 TEST_CASE("nsys: the ~2021 header with Average (ns) and StdDev (ns)", "[import][nsys]") {
@@ -319,7 +319,7 @@ TEST_CASE("rocprof stats: unescaped quotes, commas and scientific notation", "[i
     CHECK(p.phases[0].where == path + ":2");
     // The Percentage column sums to 100.02: ignored.
     CHECK(p.phases[0].time / p.total() == Approx(0.6));
-    CHECK(p.notes.size() == 2);
+    CHECK(p.notes.size() == 1);  // "summary only", and no note about the percentages
 }
 
 TEST_CASE("rocprof stats: legacy header with CRLF line ends; copies", "[import][rocprof]") {
@@ -360,7 +360,7 @@ TEST_CASE("rocprof stats: bad input", "[import][rocprof][errors]") {
 // ---------------------------------------------------------------------------------------------
 // rocprofv3 --summary
 
-TEST_CASE("rocprof summary: real summary.txt, GPU sections by default", "[import][rocprof-summary]") {
+TEST_CASE("rocprof summary: real summary.txt, GPU domains by default", "[import][rocprof-summary]") {
     const std::string path = data("rocprofv3/rocm-systems-2025/summary.txt");
     const Profile p = load(path);
     CHECK(p.format == "rocprof-summary");
@@ -376,7 +376,7 @@ TEST_CASE("rocprof summary: real summary.txt, GPU sections by default", "[import
     CHECK(p.phases[4].time == Approx(3691929));
     CHECK(p.phases[4].kind == "copy");
     CHECK(p.total() == Approx(184324 + 94482 + 91763 + 82521 + 3691929 + 626417));
-    CHECK(has_note(p, path + ": phases from the KERNEL_DISPATCH and MEMORY_COPY sections (--lane gpu); left out: "
+    CHECK(has_note(p, path + ": phases from the KERNEL_DISPATCH and MEMORY_COPY domains (--lane gpu); left out: "
                              "HSA_API, HIP_API and MEMORY_ALLOCATION (choose with --lane gpu or --lane cpu)"));
     CHECK_THAT(p.boundary, Contains("KERNEL_DISPATCH and MEMORY_COPY times in the rocprof summary"));
 }
@@ -389,7 +389,7 @@ TEST_CASE("rocprof summary: --lane cpu takes the HIP calls, not the HSA calls in
     CHECK(phase(p, "hipStreamCreateWithFlags").time == Approx(406507215));
     CHECK(phase(p, "hipStreamCreateWithFlags").kind == "runtime");
     CHECK(!p.find("hsa_queue_create"));
-    CHECK(has_note(p, "phases from the HIP_API section (--lane cpu; HSA calls are made inside HIP calls)"));
+    CHECK(has_note(p, "phases from the HIP_API domain (--lane cpu; HSA calls are made inside HIP calls)"));
 
     options.lane = Lane::all;
     CHECK_THAT(error_of(data("rocprofv3/rocm-systems-2025/summary.txt"), std::nullopt, options),
@@ -411,6 +411,17 @@ TEST_CASE("rocprof summary: -u usec, one combined section, a group section, '|' 
     const Profile host = load(path, std::nullopt, cpu);
     REQUIRE(names(host) == std::vector<std::string>{"hipMemcpy"});
     CHECK(host.phases[0].time == Approx(1200));
+}
+
+TEST_CASE("rocprof summary: domain names in notes never carry raw terminal escapes", "[import][rocprof-summary]") {
+    const std::string path = temp("summary_escape.txt", "ROCPROFV3 SUMMARY:\n\n"
+                                                        "| NAME | DOMAIN | CALLS | DURATION (nsec) |\n"
+                                                        "| k | KERNEL_DISPATCH | 1 | 10 |\n"
+                                                        "| f | HIP\x1b[2J_API | 1 | 10 |\n");
+    const auto r = run_cli({"eval", path}, "");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find('\x1b') == std::string::npos);
+    CHECK_THAT(r.err, Contains("left out: HIP\\x1B[2J_API"));
 }
 
 TEST_CASE("rocprof summary: bad input", "[import][rocprof-summary][errors]") {
@@ -491,4 +502,73 @@ TEST_CASE("naming: bad patterns name the option", "[import][naming][errors]") {
     CHECK_THROWS_WITH(detail::PhaseNamer(options), "--group-by: expected name, cat or regex:PATTERN (got 'kernel')");
     options.group_by = "regex:";
     CHECK_THROWS_WITH(detail::PhaseNamer(options), "--group-by: 'regex:': the regular expression is empty");
+}
+
+TEST_CASE("summaries: the command-line options", "[import][cli]") {
+    SECTION("--input-format nsys on a CSV with none of its headers") {
+        const std::string path = temp("cli_not_nsys.csv", "phase,time\nload,3\n");
+        const auto r = run_cli({"eval", path, "--input-format", "nsys"}, "");
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == "error: " + path + ":1: expected an nsys stats CSV header like 'Time (%),Total Time (ns),Instances,"
+                       "Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name' (from nsys stats --format csv)\n");
+    }
+    SECTION("--input-format rocprof-stats and rocprof-summary on other files") {
+        const std::string path = temp("cli_not_rocprof.csv", "phase,time\nload,3\n");
+        auto r = run_cli({"eval", path, "--input-format", "rocprof-stats"}, "");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains(path + ":1: expected a rocprof stats header like"));
+        r = run_cli({"eval", path, "--input-format", "rocprof-summary"}, "");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains(path + ":1: expected rocprofv3 --summary tables"));
+    }
+    SECTION("--lane cpu picks the API table") {
+        const auto r = run_cli({"eval", data("handmade/nsys_stats_all_reports.txt"), "--lane", "cpu", "--format", "csv"}, "");
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\ncudaMemcpy,runtime,24000,60,"));
+        CHECK_THAT(r.out, !Contains("relu_kernel"));
+    }
+    SECTION("--total and a speedup") {
+        // 7500 + 2500 ns of kernels in 20 us: gemm_kernel 2x saves 3750 ns of 20000.
+        const auto r = run_cli({"eval", data("handmade/nsys_gpukernsum_2021.csv"), "--total", "20us", "-s", "gemm_kernel=2",
+                                "--format", "json"},
+                               "");
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\"speedup\": 1.23076923076923"));
+        CHECK_THAT(r.err, Contains("is phase 'unattributed'"));
+    }
+    SECTION("--total without a unit") {
+        const auto r = run_cli({"eval", data("handmade/nsys_gpukernsum_2021.csv"), "--total", "20000"}, "");
+        CHECK(r.exit_code == 2);
+        CHECK(r.err == "error: --total: give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in ns)\n");
+    }
+    SECTION("--rename and --group-by") {
+        auto r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--rename", "gemvx=gemv",
+                          "--format", "csv"},
+                         "");
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\ngemv,kernel,88030004,"));
+        r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--group-by", "regex:(bad"}, "");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, StartsWith("error: --group-by: 'regex:(bad' is not a valid regular expression ("));
+    }
+    SECTION("--timeunit for a header without a unit") {
+        const std::string path = temp("cli_no_unit.csv", "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
+                                                         "100.0,250,1,250.0,250,250,k\n");
+        const auto r = run_cli({"eval", path, "--timeunit", "us", "--format", "csv"}, "");
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("time_us"));
+        CHECK_THAT(r.out, Contains("\nk,kernel,250,"));
+    }
+    SECTION("--lane cpu on the rocprof summary") {
+        const auto r = run_cli({"eval", data("rocprofv3/rocm-systems-2025/summary.txt"), "--lane", "cpu", "--format", "csv"}, "");
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\nhipStreamCreateWithFlags,runtime,406507215,"));
+        CHECK_THAT(r.out, !Contains("hsa_queue_create"));
+    }
 }

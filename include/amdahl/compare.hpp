@@ -23,10 +23,10 @@ namespace amdahl {
 /// `confidence` says what it covers (1 - 2^(1-n): 87.5% for 4 runs). One value: no interval.
 struct Spread {
     double median = 0;
-    double low = 0;          ///< lower end of the interval
-    double high = 0;         ///< upper end of the interval
-    std::size_t runs = 0;    ///< how many values
-    double confidence = 0;   ///< probability the interval holds the true median (0 for one value)
+    double low = 0;         ///< lower end of the interval
+    double high = 0;        ///< upper end of the interval
+    std::size_t runs = 0;   ///< how many values
+    double confidence = 0;  ///< probability the interval holds the true median (0 for one value)
 };
 
 /// The median and order-statistic interval of `values` (not empty, finite).
@@ -34,7 +34,8 @@ Spread median_interval(std::vector<double> values);
 
 /// One side of a comparison: one or more runs of the same program, all in one unit.
 struct CompareSide {
-    std::vector<Profile> runs;  ///< each profile's `runs` (totals), if any, count as runs too
+    /// One profile per run; a profile with `runs` (end-to-end totals) counts each of them as a run.
+    std::vector<Profile> profiles;
 };
 
 struct CompareOptions {
@@ -63,11 +64,11 @@ struct PhaseChange {
     std::string before_name;  ///< the BEFORE name; empty for an added phase; differs when renamed
     std::string kind;
     PhaseStatus status = PhaseStatus::unchanged;
-    Spread before;            ///< all zero when the phase is not in BEFORE
-    Spread after;             ///< all zero when the phase is not in AFTER
-    double change = 0;        ///< after - before (medians): also the phase's contribution to the total change
-    double change_low = 0;    ///< after.low - before.high
-    double change_high = 0;   ///< after.high - before.low
+    Spread before;                     ///< all zero when the phase is not in BEFORE
+    Spread after;                      ///< all zero when the phase is not in AFTER
+    double change = 0;                 ///< after - before (medians): also the phase's contribution to the total change
+    double change_low = 0;             ///< after.low - before.high
+    double change_high = 0;            ///< after.high - before.low
     double change_of_phase = 0;        ///< change / before (+inf for an added phase; 0 when both are 0)
     double local_speedup = 1;          ///< k = before / after (inf when after is 0, 0 when before is 0)
     double contribution_of_total = 0;  ///< change / before total
@@ -78,9 +79,9 @@ struct Comparison {
     std::vector<PhaseChange> phases;  ///< BEFORE's order, added phases where AFTER has them
     Spread before_total;              ///< end-to-end: the profiles' totals, or their `runs`
     Spread after_total;
-    double change = 0;          ///< Σ contributions (compensated): after_total - before_total
-    double change_low = 0;      ///< after_total.low - before_total.high
-    double change_high = 0;     ///< after_total.high - before_total.low
+    double change = 0;           ///< Σ contributions (compensated): after_total - before_total
+    double change_low = 0;       ///< after_total.low - before_total.high
+    double change_high = 0;      ///< after_total.high - before_total.low
     double change_of_total = 0;  ///< change / before_total
     double speedup = 1;          ///< before_total / after_total
     double speedup_low = 1;      ///< before_total.low / after_total.high
@@ -91,8 +92,9 @@ struct Comparison {
     /// Amdahl's law with the measured local speedups: 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T_before,
     /// f_0 the fraction outside the phases (taken as unchanged).
     double predicted_speedup = 1;
-    bool consistent = true;  ///< predicted_speedup within the speedup interval (± 0.5% rounding)
-    bool change_is_noise = false;  ///< below the noise threshold or within the interval
+    bool consistent = true;                       ///< predicted_speedup within the speedup interval (± 0.5% rounding)
+    bool change_is_noise = false;                 ///< below the noise threshold or within the interval
+    PhaseStatus result = PhaseStatus::unchanged;  ///< end to end: faster, slower, unchanged or noise
     double noise = 0;
     std::vector<std::string> notes;  ///< things to tell the user (phases missing from some runs)
 };

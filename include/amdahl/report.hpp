@@ -74,8 +74,12 @@ public:
         key(name);
         return value(v);
     }
-    /// The finished text, pretty-printed with two-space indents and a final newline.
-    std::string str() const { return out_ + "\n"; }
+    /// The finished text, pretty-printed with two-space indents and a final newline. Moves the
+    /// text out (no copy of a large report): call it once, at the end.
+    std::string str() {
+        out_ += '\n';
+        return std::move(out_);
+    }
 
 private:
     void before_value();

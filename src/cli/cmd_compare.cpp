@@ -32,13 +32,14 @@ struct CompareCommandOptions {
 };
 
 constexpr const char* interval_help =
-    "Several runs per side (a quoted glob such as 'before/*.json', or a JSON profile with \"runs\": [...] "
-    "end-to-end times) give each side's median and an interval for it: the order-statistic confidence "
-    "interval for the median, [x_(j), x_(n+1-j)] of the sorted runs with the largest j whose coverage "
-    "1 - 2 P(Binomial(n, 1/2) <= j-1) is at least 95%; with 8 runs or fewer that is the range, min to max "
-    "(coverage 1 - 2^(1-n), below 95% for 5 runs or fewer, and reported). The change's interval is "
-    "after.low - before.high .. after.high - before.low (both intervals hold at once with probability at "
-    "least the product of their coverages). A gate fails only when the whole interval fails it.";
+    "Several runs per side (a quoted glob such as 'before/*.json', or a JSON profile with \"runs\": [...]\n"
+    "end-to-end times) give each side's median and a distribution-free confidence interval for it from\n"
+    "order statistics: [x_(j), x_(n+1-j)] of the n sorted runs, with the largest j whose coverage\n"
+    "1 - 2 P(Binomial(n, 1/2) <= j - 1) is at least 95%. With 8 runs or fewer that is the range, min to\n"
+    "max, and its coverage 1 - 2^(1-n) is reported (below 95% for 5 runs or fewer). The change's interval\n"
+    "is [after.low - before.high, after.high - before.low]: it holds with probability at least the product\n"
+    "of the two coverages. A gate fails only when every value in the interval fails it; a change within\n"
+    "--noise also admits \"no change\". Details and a CI example: docs/ci.md.";
 
 double parse_required_speedup(const std::string& text) {
     std::string number = text;
@@ -87,7 +88,8 @@ CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     for (const auto& text : options.renames) {
         const auto eq = text.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-            throw Error("--rename", "expected OLD=NEW, a BEFORE phase name and its AFTER name (got '" + printable(text) + "')");
+            throw Error("--rename",
+                        "expected OLD=NEW, a BEFORE phase name and its AFTER name (got '" + printable(text) + "')");
         out.renames.emplace_back(text.substr(0, eq), text.substr(eq + 1));
     }
     if (options.noise) {
@@ -128,14 +130,14 @@ LoadedSide load_side(const std::string& argument, const char* label, std::option
     for (const auto& path : loaded.sources) {
         Profile profile = amdahl::load_profile(path, context.in, format);
         for (const auto& note : profile.notes) notes.push_back(note);
-        loaded.side.runs.push_back(std::move(profile));
+        loaded.side.profiles.push_back(std::move(profile));
     }
     return loaded;
 }
 
 // Every profile in `unit`; a note for each file that was in another unit (unless --unit asked).
 void convert_side(CompareSide& side, Unit unit, bool asked, std::vector<std::string>& notes) {
-    for (Profile& profile : side.runs) {
+    for (Profile& profile : side.profiles) {
         if (profile.unit == unit) continue;
         if (!asked) {
             notes.push_back(fmt::format("{} is in {}; its times are converted to {}, the unit of BEFORE",
@@ -152,8 +154,10 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
                                            2 + options.extra.size()));
     }
     if (options.before.empty() || options.after.empty())
-        throw Error("compare", "needs two profiles, BEFORE and AFTER (got " +
-                                   std::string(options.before.empty() ? "none" : "only '" + printable(options.before) + "'") + ")");
+        throw Error("compare",
+                    "needs two profiles, BEFORE and AFTER (got " +
+                        std::string(options.before.empty() ? "none" : "only '" + printable(options.before) + "'") +
+                        ")");
     if (options.before == "-" && options.after == "-")
         throw Error("compare", "only one of BEFORE and AFTER can be read from standard input (-)");
     const std::vector<Gate> gates = parse_gates(options);
@@ -163,13 +167,14 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     std::optional<Unit> unit;
     if (!options.unit.empty()) {
         unit = parse_unit(options.unit);
-        if (!unit) throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
+        if (!unit)
+            throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
     }
 
     std::vector<std::string> notes;
     LoadedSide before = load_side(options.before, "BEFORE", format, context, notes);
     LoadedSide after = load_side(options.after, "AFTER", format, context, notes);
-    const Unit common = unit.value_or(before.side.runs.front().unit);
+    const Unit common = unit.value_or(before.side.profiles.front().unit);
     convert_side(before.side, common, unit.has_value(), notes);
     convert_side(after.side, common, unit.has_value(), notes);
 
@@ -191,7 +196,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
             format_speedup(comparison.predicted_speedup, p), format_speedup(comparison.speedup, p),
             format_time(outside_before, p), format_time(outside_after, p), unit_text));
     }
-    for (const auto& note : notes) context.err << "note: " << note << '\n';
+    for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 
     const CompareReport report{comparison, results, before.sources, after.sources, notes, p};
     const OutputFormat output = output_format(options.format);
@@ -206,7 +211,8 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     // CSV is the bare table: the gates' results go with the talk.
     if (output == OutputFormat::csv) {
         for (const GateResult& gate : results)
-            context.err << (gate.passed ? "gate passed: " : "gate FAILED: ") << printable(gate.gate) << ": " << gate.detail << '\n';
+            context.err << (gate.passed ? "gate passed: " : "gate FAILED: ") << printable(gate.gate) << ": "
+                        << gate.detail << '\n';
     } else {
         for (const auto& line : gate_failures(results)) context.err << line << '\n';
     }
@@ -221,24 +227,34 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
 void setup_compare(CLI::App& app, Action& action) {
     auto options = std::make_shared<CompareCommandOptions>();
     CLI::App* command = app.add_subcommand(
-        "compare", "Compare profiles before and after a change: the end-to-end change attributed to each phase, with CI gates");
-    command->add_option("BEFORE", options->before, "Profile before the change; a quoted glob ('before/*.json') for several runs; - for stdin");
+        "compare", "Before/after profiles: the end-to-end change attributed to each phase, with CI gates");
+    command->add_option("BEFORE", options->before,
+                        "Profile before the change; a quoted glob ('before/*.json') for several runs; - for stdin");
     command->add_option("AFTER", options->after, "Profile after the change; a quoted glob for several runs");
     command->add_option("extra", options->extra)->group("");
-    command->add_option("--input-format", options->input_format, "Input format of every file: json, csv, tsv, md or text (default: from the extension, then the content)")
+    command
+        ->add_option(
+            "--input-format", options->input_format,
+            "Input format of every file: json, csv, tsv, md or text (default: from the extension, then the content)")
         ->check(CLI::IsMember({"json", "csv", "tsv", "md", "markdown", "text", "txt"}));
-    command->add_option("--unit", options->unit, "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
+    command->add_option("--unit", options->unit,
+                        "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_format_options(*command, options->format, options->precision);
     command->add_option("--rename", options->renames, "OLD=NEW: phase OLD in BEFORE is phase NEW in AFTER (repeatable)")
         ->allow_extra_args(false);
-    command->add_option("--fail-if-slower", options->fail_if_slower, "Exit 1 when the end-to-end time grows by more than this: 2%");
-    command->add_option("--fail-if-phase-slower", options->fail_if_phase_slower,
-                        "SELECTOR=PERCENT: exit 1 when a phase the selector picks (name, glob, kind:KIND or *) grows by more "
-                        "than PERCENT of its own time; a phase only in AFTER fails it (repeatable)")
+    command->add_option("--fail-if-slower", options->fail_if_slower,
+                        "Exit 1 when the end-to-end time grows by more than this: 2%");
+    command
+        ->add_option(
+            "--fail-if-phase-slower", options->fail_if_phase_slower,
+            "SELECTOR=PERCENT: exit 1 when a phase the selector picks (name, glob, kind:KIND or *) grows by more "
+            "than PERCENT of its own time; a phase only in AFTER fails it (repeatable)")
         ->allow_extra_args(false);
-    command->add_option("--require-speedup", options->require_speedup, "Exit 1 when the end-to-end speedup is below this: 1.1");
-    command->add_option("--noise", options->noise,
-                        "Changes smaller than this percentage of their own time are noise: marked, and never fail a gate");
+    command->add_option("--require-speedup", options->require_speedup,
+                        "Exit 1 when the end-to-end speedup is below this: 1.1");
+    command->add_option(
+        "--noise", options->noise,
+        "Changes smaller than this percentage of their own time are noise: marked, and never fail a gate");
     command->footer(interval_help);
     command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
 }

@@ -101,13 +101,15 @@ std::string json_report(const Profile& profile, const std::vector<SpeedupSpec>& 
     }
     if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
     json.field("summary_only", profile.summary_only);
+    std::vector<std::vector<std::size_t>> phases_of_spec(specs.size());
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        if (r.phases[i].spec >= 0) phases_of_spec[static_cast<std::size_t>(r.phases[i].spec)].push_back(i);
+    }
     json.key("speedups").begin_array();
     for (std::size_t s = 0; s < specs.size(); ++s) {
         json.begin_object().field("spec", specs[s].text).field("selector", specs[s].selector.text);
         json.field("factor", specs[s].factor.value).key("phases").begin_array();
-        for (std::size_t i = 0; i < profile.phases.size(); ++i) {
-            if (r.phases[i].spec == static_cast<int>(s)) json.value(profile.phases[i].name);
-        }
+        for (std::size_t i : phases_of_spec[s]) json.value(profile.phases[i].name);
         json.end_array().end_object();
     }
     json.end_array();

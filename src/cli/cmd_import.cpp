@@ -22,7 +22,7 @@ struct ImportCommandOptions {
 int run_import(const ImportCommandOptions& options, Context& context) {
     const Profile profile =
         amdahl::load_profile(options.path, context.in, input_format(options.input_format), import_options(options.import));
-    for (const auto& note : profile.notes) context.err << "note: " << note << '\n';
+    for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
     const std::string json = profile_to_json(profile);
     if (options.output == "-") {
         context.out << json;

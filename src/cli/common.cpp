@@ -106,7 +106,7 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
         if (!unit) throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
     }
     Profile profile = amdahl::load_profile(options.path, context.in, format, import);
-    for (const auto& note : profile.notes) context.err << "note: " << note << '\n';
+    for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);
     return profile;
 }

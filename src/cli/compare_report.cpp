@@ -56,21 +56,13 @@ std::string display_name(const PhaseChange& row) {
     return printable(row.name);
 }
 
-// "faster", "slower", "unchanged" or "noise" for the end-to-end change.
-const char* result_name(const Comparison& c) {
-    if (c.change == 0) return "unchanged";
-    if (c.change_is_noise) return "noise";
-    return c.change < 0 ? "faster" : "slower";
-}
-
 std::string result_text(const Comparison& c) {
-    if (c.change == 0) return "unchanged";
-    if (c.change_is_noise) {
+    if (c.result == PhaseStatus::noise) {
         if (std::fabs(c.change) < c.noise * c.before_total.median)
             return "no clear change: within --noise " + shortest(c.noise * 100) + "%";
         return "no clear change: the interval includes no change";
     }
-    return c.change < 0 ? "faster" : "slower";
+    return status_name(c.result);
 }
 
 std::string interval_text(double low, double high, int precision) {
@@ -106,7 +98,7 @@ Table human_table(const CompareReport& report) {
         table.rows.push_back(std::move(cells));
     }
     std::vector<Cell> total{Cell("total"),
-                            Cell(result_name(c)),
+                            Cell(status_name(c.result)),
                             Cell(format_time(c.before_total.median, p)),
                             Cell(format_time(c.after_total.median, p)),
                             Cell(signed_time(c.change, p)),
@@ -153,8 +145,8 @@ std::vector<std::pair<std::string, std::string>> summary_items(const CompareRepo
                          " of the before total; the phases' changes add up to it)";
     std::string speedup = format_speedup(c.speedup, p) + " end to end (before / after)";
     if (several_runs(c)) {
-        change += fmt::format(", interval {} {} (confidence at least {})", interval_text(c.change_low, c.change_high, p),
-                              unit, percent_of(c.confidence));
+        change += fmt::format(", interval {} {} (confidence at least {})",
+                              interval_text(c.change_low, c.change_high, p), unit, percent_of(c.confidence));
         speedup += ", interval " + format_speedup(c.speedup_low, p) + " .. " + format_speedup(c.speedup_high, p);
     }
     items.emplace_back("change", change);
@@ -196,14 +188,13 @@ std::string compare_csv(const CompareReport& report) {
     for (const char* key : {"before_low_", "before_high_", "after_low_", "after_high_", "change_low_", "change_high_"})
         table.columns.push_back({"", key + unit});
     for (const PhaseChange& row : c.phases) {
-        table.rows.push_back({Cell(row.name), Cell(row.before_name), Cell(row.kind), Cell(status_name(row.status)),
-                              Cell(machine(row.before.median)), Cell(machine(row.after.median)),
-                              Cell(machine(row.change)), Cell(machine(row.change_of_phase * 100)),
-                              Cell(machine(row.local_speedup)), Cell(machine(row.change)),
-                              Cell(machine(row.contribution_of_total * 100)), Cell(machine(row.before.low)),
-                              Cell(machine(row.before.high)), Cell(machine(row.after.low)),
-                              Cell(machine(row.after.high)), Cell(machine(row.change_low)),
-                              Cell(machine(row.change_high))});
+        table.rows.push_back(
+            {Cell(row.name), Cell(row.before_name), Cell(row.kind), Cell(status_name(row.status)),
+             Cell(machine(row.before.median)), Cell(machine(row.after.median)), Cell(machine(row.change)),
+             Cell(machine(row.change_of_phase * 100)), Cell(machine(row.local_speedup)), Cell(machine(row.change)),
+             Cell(machine(row.contribution_of_total * 100)), Cell(machine(row.before.low)),
+             Cell(machine(row.before.high)), Cell(machine(row.after.low)), Cell(machine(row.after.high)),
+             Cell(machine(row.change_low)), Cell(machine(row.change_high))});
     }
     return render_csv(table);
 }
@@ -213,18 +204,20 @@ std::string compare_markdown(const CompareReport& report) {
     const int p = report.precision;
     const std::string unit = unit_of(c);
     std::string heading;
-    const std::string result = result_name(c);
-    if (result == "faster") heading = format_speedup(c.speedup, p) + " faster end to end";
-    else if (result == "slower") heading = signed_percent(c.change_of_total) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
-    else if (result == "noise") heading = "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
+    if (c.result == PhaseStatus::faster) heading = format_speedup(c.speedup, p) + " faster end to end";
+    else if (c.result == PhaseStatus::slower)
+        heading = signed_percent(c.change_of_total) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
+    else if (c.result == PhaseStatus::noise)
+        heading = "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
     else heading = "no change end to end";
     std::string out = "### amdahl compare: " + heading + "\n\n";
-    out += fmt::format("**{} {} \xe2\x86\x92 {} {}**: {} {} ({} of the before total), speedup **{}**", format_time(c.before_total.median, p),
-                       unit, format_time(c.after_total.median, p), unit, signed_time(c.change, p), unit,
-                       signed_percent(c.change_of_total), format_speedup(c.speedup, p));
+    out += fmt::format("**{} {} \xe2\x86\x92 {} {}**: {} {} ({} of the before total), speedup **{}**",
+                       format_time(c.before_total.median, p), unit, format_time(c.after_total.median, p), unit,
+                       signed_time(c.change, p), unit, signed_percent(c.change_of_total), format_speedup(c.speedup, p));
     if (several_runs(c)) {
-        out += fmt::format(" (medians of {} and {} runs; change interval {} {}, confidence at least {})", c.before_total.runs,
-                           c.after_total.runs, interval_text(c.change_low, c.change_high, p), unit, percent_of(c.confidence));
+        out += fmt::format(" (medians of {} and {} runs; change interval {} {}, confidence at least {})",
+                           c.before_total.runs, c.after_total.runs, interval_text(c.change_low, c.change_high, p), unit,
+                           percent_of(c.confidence));
     }
     out += ". Amdahl's law from the local speedups predicts " + format_speedup(c.predicted_speedup, p) +
            (c.consistent ? " (consistent)." : " (**inconsistent** with the totals).") + "\n\n";
@@ -233,10 +226,12 @@ std::string compare_markdown(const CompareReport& report) {
         out += "\n**Gates**\n\n";
         std::size_t failed = 0;
         for (const GateResult& gate : report.gates) {
-            out += std::string(gate.passed ? "- \xe2\x9c\x85 `" : "- \xe2\x9d\x8c `") + printable(gate.gate) + "`: " + gate.detail + "\n";
+            out += std::string(gate.passed ? "- \xe2\x9c\x85 `" : "- \xe2\x9d\x8c `") + printable(gate.gate) +
+                   "`: " + gate.detail + "\n";
             if (!gate.passed) ++failed;
         }
-        out += fmt::format("\n**Verdict: {} {}**\n", failed == 0 ? "\xe2\x9c\x85" : "\xe2\x9d\x8c", gates_summary(report.gates));
+        out += fmt::format("\n**Verdict: {} {}**\n", failed == 0 ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
+                           gates_summary(report.gates));
     }
     return out;
 }
@@ -253,7 +248,7 @@ std::string compare_json(const CompareReport& report) {
     json.end_array();
     json.field("before_total", c.before_total.median).field("after_total", c.after_total.median);
     json.field("speedup", c.speedup).field("change", c.change).field("change_fraction_of_total", c.change_of_total);
-    json.field("result", result_name(c));
+    json.field("result", status_name(c.result));
     json.field("before_runs", c.before_total.runs).field("after_runs", c.after_total.runs);
     json.field("before_total_low", c.before_total.low).field("before_total_high", c.before_total.high);
     json.field("before_confidence", c.before_total.confidence);
@@ -281,7 +276,11 @@ std::string compare_json(const CompareReport& report) {
     json.end_array().key("gates").begin_array();
     bool passed = true;
     for (const GateResult& gate : report.gates) {
-        json.begin_object().field("gate", gate.gate).field("passed", gate.passed).field("detail", gate.detail).end_object();
+        json.begin_object()
+            .field("gate", gate.gate)
+            .field("passed", gate.passed)
+            .field("detail", gate.detail)
+            .end_object();
         passed = passed && gate.passed;
     }
     json.end_array().field("passed", passed);

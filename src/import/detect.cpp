@@ -15,7 +15,7 @@ bool has(std::string_view text, std::string_view part) { return text.find(part) 
 std::optional<InputFormat> detect_csv_header(std::string_view line) {
     // nsys stats: "Time (%),Total Time (ns),Instances,Avg (ns),...,Name" and older
     // "Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name"; memory ops use Count/Operation.
-    if (has(line, "Total Time") && (has(line, "Instances") || has(line, "Count") || has(line, "Num Calls")) &&
+    if (has(line, "Total Time") && (has(line, "Instances") || has(line, "Count") || has(line, "Operations") || has(line, "Num Calls")) &&
         (has(line, "Name") || has(line, "Operation") || has(line, "Range")))
         return InputFormat::nsys;
     // rocprofv3 *_stats.csv and legacy results.stats.csv.
@@ -73,7 +73,8 @@ std::optional<InputFormat> detect_profiler_format(std::string_view content) {
             ++other_lines;
         }
     }
-    if (folded_lines > 0 && any_semicolon && other_lines == 0) return InputFormat::folded;
+    // Folded stacks: stack lines with counts, allowing a few stray lines (flamegraph.pl skips them).
+    if (folded_lines > 0 && any_semicolon && other_lines * 4 <= folded_lines) return InputFormat::folded;
     return std::nullopt;
 }
 

@@ -66,7 +66,7 @@ std::string plural(std::size_t n, const std::string& word) { return std::to_stri
 }  // namespace
 
 Profile read_folded(std::string_view content, const std::string& source, const ImportOptions& options) {
-    if (options.depth && options.leaf) throw Error("--leaf", "choose --depth N or --leaf, not both");
+    if (options.depth && options.leaf) throw Error("--depth", "choose --depth N or --leaf, not both");
     if (options.depth && *options.depth < 1) throw Error("--depth", "must be 1 or more (got " + std::to_string(*options.depth) + ")");
     double period = 1;
     Unit unit = Unit::ms;
@@ -127,7 +127,7 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         } else {
             std::string shared;
             for (std::size_t i = 0; i < common; ++i) shared += (i ? ";" : "") + std::string(prefix[i]);
-            how = "the first frame below '" + shared + "', which every sample starts with (--depth " +
+            how = "the first frame below '" + printable(shared) + "', which every sample starts with (--depth " +
                   std::to_string(common + 1) + " without the common part; give --depth N or --leaf to choose)";
         }
     } else if (options.leaf) {

@@ -82,7 +82,7 @@ std::string join(const std::vector<std::string>& names) {
     std::string text;
     for (std::size_t i = 0; i < names.size(); ++i) {
         if (i > 0) text += i + 1 == names.size() ? " and " : ", ";
-        text += names[i];
+        text += printable(names[i]);  // domain and group names come from the file
     }
     return text;
 }
@@ -110,7 +110,7 @@ public:
             for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.where);
         }
         std::vector<std::string> notes;
-        notes.push_back(source_ + ": phases from the " + join(used) + " section" + (used.size() > 1 ? "s" : "") +
+        notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") +
                         " (" + lane_words_ + ")" + (left.empty() ? "" : "; left out: " + join(left)) +
                         (left.empty() ? "" : " (choose with --lane gpu or --lane cpu)"));
         if (!skipped_groups_.empty()) {

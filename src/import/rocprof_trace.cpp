@@ -81,14 +81,14 @@ std::int64_t parse_timestamp(std::string_view text, const std::string& where, st
     std::int64_t value = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec == std::errc() && ptr == text.data() + text.size()) {
-        if (value < 0) throw Error(where, "column '" + std::string(column) + "' must be >= 0 (got '" + printable(text) + "')");
+        if (value < 0) throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
         return value;
     }
     double decimal = 0;
     if (!parse_double(text, decimal) || decimal >= 9.2e18) {
-        throw Error(where, "column '" + std::string(column) + "' must be a timestamp in ns (got '" + printable(text) + "')");
+        throw Error(where, "column '" + printable(column) + "' must be a timestamp in ns (got '" + printable(text) + "')");
     }
-    if (decimal < 0) throw Error(where, "column '" + std::string(column) + "' must be >= 0 (got '" + printable(text) + "')");
+    if (decimal < 0) throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
     return static_cast<std::int64_t>(decimal);
 }
 

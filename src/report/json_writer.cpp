@@ -1,10 +1,29 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 
 #include "amdahl/report.hpp"
 
 namespace amdahl {
+
+namespace {
+// Length of the valid UTF-8 sequence at text[i], or 0 when there is none.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+    const unsigned char c = byte(0);
+    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return 0;
+    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF
+    // (Unicode Table 3-7), which JSON readers reject.
+    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (byte(1) < low || byte(1) > high) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if ((byte(k) & 0xC0) != 0x80) return 0;
+    return length;
+}
+}  // namespace
 
 void JsonWriter::newline() {
     out_ += '\n';
@@ -56,7 +75,13 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 
 JsonWriter& JsonWriter::value(double number) {
     before_value();
-    out_ += std::isfinite(number) ? shortest(number) : "null";
+    if (!std::isfinite(number)) {
+        out_ += "null";
+    } else if (number == 0) {
+        out_ += '0';  // no "-0"
+    } else {
+        fmt::format_to(std::back_inserter(out_), "{}", number);  // shortest round-trip text, in place
+    }
     return *this;
 }
 
@@ -94,6 +119,18 @@ JsonWriter& JsonWriter::value(std::string_view text) {
     before_value();
     out_ += '"';
     for (std::size_t i = 0; i < text.size(); ++i) {
+        // Copy runs of plain ASCII at once; escape the rest one byte at a time.
+        std::size_t run = i;
+        while (run < text.size()) {
+            const auto b = static_cast<unsigned char>(text[run]);
+            if (b < 0x20 || b >= 0x7F || b == '"' || b == '\\') break;
+            ++run;
+        }
+        if (run > i) {
+            out_.append(text.data() + i, run - i);
+            i = run;
+            if (i == text.size()) break;
+        }
         const auto c = static_cast<unsigned char>(text[i]);
         switch (c) {
             case '"': out_ += "\\\""; break;
@@ -104,6 +141,15 @@ JsonWriter& JsonWriter::value(std::string_view text) {
             default:
                 if (c < 0x20 || c == 0x7F) {
                     out_ += fmt::format("\\u{:04x}", c);
+                } else if (c >= 0x80) {
+                    // JSON is UTF-8: a byte that does not start a valid sequence becomes U+FFFD.
+                    const std::size_t length = utf8_sequence_length(text, i);
+                    if (length == 0) {
+                        out_ += "\xEF\xBF\xBD";
+                    } else {
+                        out_.append(text.substr(i, length));
+                        i += length - 1;
+                    }
                 } else {
                     out_ += static_cast<char>(c);
                 }

@@ -1,0 +1,311 @@
+#include "harness.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <unordered_set>
+
+#include "amdahl/error.hpp"
+#include "amdahl/evaluate.hpp"
+#include "amdahl/io.hpp"
+#include "amdahl/report.hpp"
+#include "amdahl/speedup.hpp"
+#include "cli/run.hpp"
+
+namespace amdahl::fuzz {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) { throw Finding(what); }
+
+void require(bool condition, const std::string& what) {
+    if (!condition) fail(what);
+}
+
+// Import options vary with the input's size, so one corpus reaches the lane, grouping, window,
+// rename and folded-stack paths without a header byte that real files lack.
+ImportOptions import_options(std::size_t size) {
+    ImportOptions options;
+    switch (size % 8) {
+        case 0: break;
+        case 1: options.lane = Lane::gpu; break;
+        case 2: options.lane = Lane::cpu; options.group_by = "cat"; break;
+        case 3: options.lane = Lane::all; options.group_by = "regex:^([A-Za-z]+)"; break;
+        case 4: options.leaf = true; options.depth = 2; break;
+        case 5:
+            options.depth = 1;
+            options.sample_period = Quantity{1, Unit::ms, false};
+            options.timeunit = Unit::us;
+            options.total = Quantity{1, Unit::s, false};
+            break;
+        case 6: options.window = "[Ss]tep|main"; break;
+        case 7: options.renames = {{"^(gemm|GEMM).*", "gemm"}, {"a", "A"}}; break;
+    }
+    return options;
+}
+
+// What every profile a reader returns must satisfy, whatever it was fed.
+void check_profile(const Profile& profile, const std::string& what) {
+    require(!profile.phases.empty(), what + ": a profile with no phases");
+    std::unordered_set<std::string_view> names;
+    for (const Phase& phase : profile.phases) {
+        require(!phase.name.empty(), what + ": a phase with an empty name");
+        require(names.insert(phase.name).second, what + ": duplicate phase name '" + phase.name + "'");
+        require(std::isfinite(phase.time) && phase.time >= 0, what + ": phase '" + phase.name + "' has time " +
+                                                                  std::to_string(phase.time));
+        if (phase.active_time) {
+            require(std::isfinite(*phase.active_time), what + ": phase '" + phase.name + "' has a non-finite active time");
+            require(*phase.active_time >= phase.time * (1 - 1e-12),
+                    what + ": phase '" + phase.name + "' is active for less than its exclusive time");
+        }
+    }
+    const double total = profile.total();
+    require(std::isfinite(total) && total > 0, what + ": total " + std::to_string(total));
+    for (const Overlap& overlap : profile.overlaps)
+        require(std::isfinite(overlap.time) && overlap.time >= 0, what + ": an overlap with time " +
+                                                                     std::to_string(overlap.time));
+    for (double run : profile.runs) require(std::isfinite(run) && run > 0, what + ": a run of " + std::to_string(run));
+}
+
+// The law's invariants on one evaluation: S <= ceiling, no NaN, and no saving from a slowdown.
+void check_evaluation(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
+    Evaluation result;
+    try {
+        result = evaluate(profile, specs);
+    } catch (const Error&) {
+        return;
+    }
+    const double total = profile.total();
+    require(std::fabs(result.baseline_time - total) <= 1e-9 * total, "evaluate: baseline differs from the profile's total");
+    require(!std::isnan(result.new_time) && result.new_time >= 0, "evaluate: new time " + std::to_string(result.new_time));
+    require(!std::isnan(result.speedup) && result.speedup >= 0, "evaluate: speedup " + std::to_string(result.speedup));
+    require(!std::isnan(result.ceiling) && result.ceiling >= 1 - 1e-12, "evaluate: ceiling " + std::to_string(result.ceiling));
+    require(result.speedup <= result.ceiling * (1 + 1e-9), "evaluate: speedup " + std::to_string(result.speedup) +
+                                                                " above the ceiling " + std::to_string(result.ceiling));
+    require(result.affected_fraction >= 0 && result.affected_fraction <= 1 + 1e-12, "evaluate: affected fraction out of [0, 1]");
+    const bool no_slowdown = std::all_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.factor.value >= 1; });
+    if (no_slowdown && std::isfinite(result.new_time))
+        require(result.new_time <= total * (1 + 1e-12), "evaluate: a speedup made the whole slower");
+    if (result.overlap_range) {
+        const OverlapRange& range = *result.overlap_range;
+        require(!std::isnan(range.low_saved) && !std::isnan(range.high_saved), "evaluate: NaN in the overlap range");
+    }
+}
+
+std::string as_written(std::string_view text) {
+    JsonWriter json;
+    json.value(text);
+    return json.str();
+}
+
+// A written profile reads back as the same phases.
+void check_round_trip(const Profile& profile, const std::string& what) {
+    const std::string json = profile_to_json(profile);
+    Profile back;
+    try {
+        back = parse_profile(json, "round-trip.json", InputFormat::json);
+    } catch (const Error& e) {
+        fail(what + ": its JSON does not read back: " + e.what() + "\n" + json);
+    }
+    require(back.unit == profile.unit, what + ": the unit changed in the round trip");
+    require(back.phases.size() == profile.phases.size(), what + ": " + std::to_string(profile.phases.size()) +
+                                                             " phases became " + std::to_string(back.phases.size()));
+    for (std::size_t i = 0; i < back.phases.size(); ++i) {
+        const Phase& a = profile.phases[i];
+        const Phase& b = back.phases[i];
+        // JSON holds UTF-8 only: the writer shows an invalid byte as U+FFFD, so compare as written.
+        require(as_written(a.name) == as_written(b.name) && as_written(a.kind) == as_written(b.kind), what + ": phase " + std::to_string(i) + " '" + printable(a.name) +
+                                                          "' (kind '" + printable(a.kind) + "') reads back as '" +
+                                                          printable(b.name) + "' (kind '" + printable(b.kind) + "')");
+        require(a.time == b.time, what + ": phase '" + a.name + "' changed time in the round trip");
+        require(a.active_time.value_or(a.time) == b.active_time.value_or(b.time),
+                what + ": phase '" + a.name + "' changed active time in the round trip");
+    }
+}
+
+const std::vector<std::string> fixed_specs = {"*=2", "*=inf", "kind:*=-30%", "unattributed=10"};
+
+void check_profile_input(InputFormat format, std::string_view data) {
+    (void)sniff_format(data);
+    const std::string what = std::string(input_format_name(format)) + " profile";
+    Profile profile;
+    try {
+        profile = parse_profile(data, "fuzz", format, import_options(data.size()));
+    } catch (const Error&) {
+        return;
+    }
+    check_profile(profile, what);
+    for (const auto& text : fixed_specs) check_evaluation(profile, {parse_speedup(text)});
+    try {
+        check_evaluation(profile, {parse_speedup(profile.phases.front().name + "=10")});
+    } catch (const Error&) {  // a name such as " " is no selector
+    }
+    check_round_trip(profile, what);
+}
+
+Profile fixed_profile() {
+    Profile profile;
+    profile.source = "fixed";
+    const auto add = [&](std::string name, std::string kind, double time) {
+        profile.phases.push_back(Phase{std::move(name), std::move(kind), time, "fixed", std::nullopt});
+    };
+    add("Host\xe2\x86\x92" "device input copy", "copy", 18);
+    add("gemm_qkv", "kernel", 34);
+    add("attention_softmax", "kernel", 21);
+    add("layernorm", "kernel", 6);
+    add("idle", "", 0);
+    add(unattributed_phase, unattributed_phase, 5);
+    return profile;
+}
+
+// Each line is a speedup (up to 8, evaluated together); the whole input also goes to each parser.
+void check_speedup_input(std::string_view data) {
+    try {
+        const Factor factor = parse_factor(data);
+        require(factor.value > 0 && !std::isnan(factor.value), "parse_factor accepted " + std::to_string(factor.value));
+    } catch (const Error&) {
+    }
+    try {
+        (void)parse_selector(data);
+    } catch (const Error&) {
+    }
+    std::vector<SpeedupSpec> specs;
+    for (std::size_t pos = 0; pos <= data.size() && specs.size() < 8;) {
+        auto end = data.find('\n', pos);
+        if (end == std::string_view::npos) end = data.size();
+        try {
+            SpeedupSpec spec = parse_speedup(data.substr(pos, end - pos));
+            require(spec.factor.value > 0 && !std::isnan(spec.factor.value), "parse_speedup accepted a factor <= 0 or NaN");
+            require(!spec.effort || (*spec.effort > 0 && std::isfinite(*spec.effort)), "parse_speedup accepted a bad effort");
+            specs.push_back(std::move(spec));
+        } catch (const Error&) {
+        }
+        pos = end + 1;
+    }
+    if (!specs.empty()) check_evaluation(fixed_profile(), specs);
+}
+
+// Files the command line may name: "@json" in the input becomes examples/transformer_step.json.
+const std::map<std::string, std::string, std::less<>>& cli_files() {
+    static const std::map<std::string, std::string, std::less<>> files = {
+        {"@json", "examples/transformer_step.json"},
+        {"@csv", "examples/transformer_step.csv"},
+        {"@md", "examples/transformer_step.md"},
+        {"@txt", "examples/transformer_step.txt"},
+        {"@tsv", "examples/training_iteration.tsv"},
+        {"@runs", "examples/scaling_runs.csv"},
+        {"@speedups", "examples/scaling_speedups.json"},
+        {"@before", "examples/compare/before.json"},
+        {"@after", "examples/compare/after.json"},
+        {"@before_runs", "examples/compare/before_runs.json"},
+        {"@after_runs", "examples/compare/after_runs.json"},
+        {"@trace", "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json"},
+        {"@kineto", "tests/data/profilers/pytorch-chrome-trace/hta_base.json"},
+        {"@folded", "tests/data/profilers/folded-stacks/speedscope_simple.txt"},
+        {"@nsys", "tests/data/profilers/nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv"},
+        {"@rocprof", "tests/data/profilers/rocprofv3/rocm-systems-2025/kernel_trace.csv"},
+        {"@summary", "tests/data/profilers/handmade/rocprofv3_summary_usec.txt"},
+    };
+    return files;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+bool starts_with_json_format(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json"))
+            return true;
+    }
+    return false;
+}
+
+// The input is argv (without the program name), split on NUL or newline; standard input is the
+// example JSON profile. Inputs that could write a file (import -o) or touch a device are skipped.
+void check_cli_input(std::string_view data) {
+    std::vector<std::string> args;
+    for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
+        auto end = data.find_first_of(std::string_view("\0\n", 2), pos);
+        if (end == std::string_view::npos) end = data.size();
+        if (pos == end && end == data.size() && !args.empty()) break;  // a final separator ends the list
+        std::string arg(data.substr(pos, end - pos));
+        if (const auto file = cli_files().find(arg); file != cli_files().end())
+            arg = std::string(AMDAHL_SOURCE_DIR) + "/" + file->second;
+        args.push_back(std::move(arg));
+        pos = end + 1;
+    }
+    const bool imports = std::find(args.begin(), args.end(), "import") != args.end();
+    for (const std::string& arg : args) {
+        if (arg.find("/dev/") != std::string::npos || arg.find("/proc/") != std::string::npos ||
+            arg.find("/sys/") != std::string::npos)
+            return;
+        // import's -o/--output, also as part of a cluster of short options ("-xo FILE").
+        if (imports && (arg.starts_with("--o") || (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
+                                                   arg.find('o') != std::string::npos)))
+            return;
+    }
+    std::vector<const char*> argv{"amdahl"};
+    for (const auto& arg : args) argv.push_back(arg.c_str());
+    static const std::string stdin_profile = slurp(std::string(AMDAHL_SOURCE_DIR) + "/examples/transformer_step.json");
+    std::istringstream in(stdin_profile);
+    std::ostringstream out, err;
+    const int code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+    require(code >= 0 && code <= 2, "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str());
+    if (code != 2 && starts_with_json_format(args) && !out.str().empty()) {
+        try {
+            (void)nlohmann::json::parse(out.str());
+        } catch (const nlohmann::json::exception& e) {
+            fail(std::string("cli: --format json wrote text that is not JSON: ") + e.what() + "\n" + out.str());
+        }
+    }
+}
+
+const std::map<std::string, std::vector<InputFormat>, std::less<>>& profile_targets() {
+    static const std::map<std::string, std::vector<InputFormat>, std::less<>> targets = {
+        {"fuzz_json", {InputFormat::json}},
+        {"fuzz_csv", {InputFormat::csv, InputFormat::tsv}},
+        {"fuzz_markdown", {InputFormat::markdown}},
+        {"fuzz_text", {InputFormat::text}},
+        {"fuzz_chrome_trace", {InputFormat::chrome_trace}},
+        {"fuzz_nsys", {InputFormat::nsys}},
+        {"fuzz_rocprof", {InputFormat::rocprof_stats, InputFormat::rocprof_trace, InputFormat::rocprof_summary}},
+        {"fuzz_folded", {InputFormat::folded}},
+    };
+    return targets;
+}
+
+}  // namespace
+
+const std::vector<std::string>& target_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all;
+        for (const auto& [name, formats] : profile_targets()) all.push_back(name);
+        all.push_back("fuzz_speedup");
+        all.push_back("fuzz_cli");
+        return all;
+    }();
+    return names;
+}
+
+void check_input(std::string_view target, std::string_view data) {
+    if (const auto found = profile_targets().find(target); found != profile_targets().end()) {
+        for (InputFormat format : found->second) check_profile_input(format, data);
+    } else if (target == "fuzz_speedup") {
+        check_speedup_input(data);
+    } else if (target == "fuzz_cli") {
+        check_cli_input(data);
+    } else {
+        throw std::invalid_argument("no fuzz target named '" + std::string(target) + "'");
+    }
+}
+
+}  // namespace amdahl::fuzz

@@ -1,0 +1,29 @@
+#pragma once
+// What each fuzz target does with one input, shared by the libFuzzer targets (fuzz_target.cpp)
+// and the regression test that replays tests/data/fuzz-regressions/ (tests/fuzz_regressions_test.cpp).
+//
+// An input may be rejected with amdahl::Error: the harness catches that. Anything else is a
+// finding: another exception escapes (uncaught in a fuzz target, so libFuzzer reports it as a
+// crash), and so does a Finding when the harness sees a wrong result: a profile that breaks its own
+// invariants, a written profile that does not read back the same, a speedup past its ceiling, the
+// command line exiting 3 (internal error) or writing JSON that does not parse.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amdahl::fuzz {
+
+struct Finding : std::logic_error {
+    using std::logic_error::logic_error;
+};
+
+/// The targets: fuzz_json, fuzz_csv, fuzz_markdown, fuzz_text, fuzz_chrome_trace, fuzz_nsys,
+/// fuzz_rocprof, fuzz_folded, fuzz_speedup, fuzz_cli.
+const std::vector<std::string>& target_names();
+
+/// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws
+/// Finding (or lets any other exception through) for a bug. Never writes files.
+void check_input(std::string_view target, std::string_view data);
+
+}  // namespace amdahl::fuzz

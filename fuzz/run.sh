@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs one fuzz target from build-fuzz/ for SECONDS on its seeds and its growing corpus, with
+# the dictionary that suits it. Usage: fuzz/run.sh TARGET SECONDS [libFuzzer options...]
+# Crashes land in build-fuzz/findings/TARGET/; the corpus in build-fuzz/corpus/TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=$1 seconds=$2; shift 2
+build=${AMDAHL_FUZZ_BUILD:-build-fuzz}
+case $target in
+  fuzz_json) dict=json ;;
+  fuzz_chrome_trace) dict=trace ;;
+  fuzz_csv | fuzz_markdown | fuzz_text | fuzz_nsys | fuzz_rocprof) dict=table ;;
+  fuzz_folded) dict=folded ;;
+  fuzz_speedup) dict=speedup ;;
+  fuzz_cli) dict=cli ;;
+  *) echo "unknown fuzz target '$target'" >&2; exit 2 ;;
+esac
+[ -d "$build/seeds/$target" ] || fuzz/seed.sh "$build/seeds" >/dev/null
+mkdir -p "$build/corpus/$target" "$build/findings/$target"
+# The first directory receives new inputs; the seeds stay as they are.
+exec "$build/fuzz/$target" "$build/corpus/$target" "$build/seeds/$target" \
+  -dict="fuzz/dict/$dict.dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  -artifact_prefix="$build/findings/$target/" -print_final_stats=1 "$@"

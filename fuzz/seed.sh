@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the seed corpora, one directory per fuzz target, from tests/data/, examples/, the
+# regression inputs and fuzz/seeds/. Usage: fuzz/seed.sh [DIR] (default build-fuzz/seeds; never
+# committed). Files are cut at 32 KiB so the fuzzer mutates small inputs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build-fuzz/seeds}
+max_bytes=32768
+
+# add TARGET FILE...: copies each file into TARGET's corpus, named by its content's hash.
+add() {
+  local target=$1; shift
+  mkdir -p "$out/$target"
+  local file hash
+  for file in "$@"; do
+    [ -f "$file" ] || continue
+    hash=$(head -c "$max_bytes" "$file" | sha1sum | cut -c1-16)
+    head -c "$max_bytes" "$file" >"$out/$target/$hash"
+  done
+}
+
+# add_lines TARGET FILE: each line of FILE is one input; with words=1 its words become NUL-free
+# newline-separated arguments (fuzz_cli splits its input on newlines).
+add_lines() {
+  local target=$1 file=$2 line tmp
+  tmp=$(mktemp)
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    if [ "$target" = fuzz_cli ]; then printf '%s' "$line" | tr ' ' '\n' >"$tmp"; else printf '%s' "$line" >"$tmp"; fi
+    add "$target" "$tmp"
+  done <"$file"
+  # Every line at once as well: several speedups evaluated together.
+  [ "$target" = fuzz_cli ] || add "$target" "$file"
+  rm -f "$tmp"
+}
+
+rm -rf "$out"
+mapfile -t examples < <(find examples -type f | sort)
+mapfile -t profilers < <(find tests/data/profilers -type f ! -name README.txt | sort)
+for target in fuzz_json fuzz_csv fuzz_markdown fuzz_text fuzz_chrome_trace fuzz_nsys fuzz_rocprof fuzz_folded; do
+  # Every profile and profiler file seeds every reader: misread formats are inputs too.
+  add "$target" "${examples[@]}" "${profilers[@]}"
+done
+add_lines fuzz_speedup fuzz/seeds/speedup.txt
+add_lines fuzz_cli fuzz/seeds/cli.txt
+# Inputs that once found bugs.
+for dir in tests/data/fuzz-regressions/*/; do
+  [ -d "$dir" ] || continue
+  mapfile -t files < <(find "$dir" -type f | sort)
+  add "$(basename "$dir")" "${files[@]}"
+done
+for dir in "$out"/*/; do echo "$(basename "$dir"): $(find "$dir" -type f | wc -l) seeds"; done

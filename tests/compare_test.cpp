@@ -1,0 +1,659 @@
+// amdahl compare: the attribution adds up, phases match (renamed, added, removed), units convert,
+// gates exit as documented, noise and run-to-run intervals keep small changes out of the verdict,
+// every format, and every input error.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>  // only to read the JSON report back
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <sstream>
+
+#include "amdahl/compare.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+const std::string before_path = test::source_path("examples/compare/before.json");
+const std::string after_path = test::source_path("examples/compare/after.json");
+
+Profile make_profile(const std::vector<std::pair<std::string, double>>& phases, std::vector<double> runs = {}) {
+    Profile profile;
+    profile.source = "generated";
+    for (const auto& [name, time] : phases) {
+        Phase phase;
+        phase.name = name;
+        phase.kind = "kernel";
+        phase.time = time;
+        profile.phases.push_back(std::move(phase));
+    }
+    profile.runs = std::move(runs);
+    return profile;
+}
+
+CompareSide side(std::vector<Profile> runs) { return CompareSide{std::move(runs)}; }
+
+nlohmann::json json_of(const test::RunResult& r) {
+    INFO(r.err);
+    REQUIRE(r.exit_code <= 1);
+    return nlohmann::json::parse(r.out);
+}
+
+const nlohmann::json& json_phase(const nlohmann::json& report, const std::string& name) {
+    for (const auto& phase : report["phases"])
+        if (phase["name"] == name) return phase;
+    FAIL("no phase " << name);
+    throw;
+}
+
+// The last line of `text` (without its newline).
+std::string last_line(const std::string& text) {
+    std::string trimmed = text;
+    while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+    return trimmed.substr(trimmed.rfind('\n') == std::string::npos ? 0 : trimmed.rfind('\n') + 1);
+}
+
+// Writes `count` JSON profiles named prefix-<i>.json into a fresh directory; returns its glob.
+std::string write_runs(const std::string& dir_name, const std::vector<std::pair<double, double>>& phase_times) {
+    const auto dir = std::filesystem::path(test::write_temp("compare_" + dir_name + "_marker", "")).parent_path() /
+                     ("compare_" + dir_name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (std::size_t i = 0; i < phase_times.size(); ++i) {
+        std::ostringstream content;
+        content.precision(17);
+        content << R"({"unit": "ms", "phases": {"compute": )" << phase_times[i].first << R"(, "io": )"
+                << phase_times[i].second << "}}";
+        test::write_temp("compare_" + dir_name + "/run" + std::to_string(i) + ".json", content.str());
+    }
+    return (dir / "*.json").string();
+}
+
+}  // namespace
+
+TEST_CASE("compare: contributions add up to the end-to-end change on random profiles", "[compare]") {
+    std::mt19937 rng(5052026);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::uniform_int_distribution<int> phase_count(1, 12), magnitude(-3, 6);
+    for (int round = 0; round < 2000; ++round) {
+        std::vector<std::pair<std::string, double>> before, after;
+        CompareOptions options;
+        int added = 0, removed = 0, renamed = 0;
+        const int phases = phase_count(rng);
+        for (int i = 0; i < phases; ++i) {
+            const std::string name = "p" + std::to_string(i);
+            const double time = unit(rng) * std::pow(10.0, magnitude(rng));
+            before.emplace_back(name, time);
+            const double pick = unit(rng);
+            if (pick < 0.15) {
+                ++removed;
+            } else if (pick < 0.25) {
+                after.emplace_back("renamed_" + name, time * 3 * unit(rng));
+                options.renames.emplace_back(name, "renamed_" + name);
+                ++renamed;
+            } else {
+                after.emplace_back(name, time * 3 * unit(rng));
+            }
+            if (unit(rng) < 0.15) {
+                after.emplace_back("new" + std::to_string(i), unit(rng) * std::pow(10.0, magnitude(rng)));
+                ++added;
+            }
+        }
+        if (after.empty()) after.emplace_back("only_after", 1.0);
+        bool after_positive = false;
+        for (const auto& phase : after) after_positive = after_positive || phase.second > 0;
+        if (!after_positive) continue;
+        if (std::none_of(before.begin(), before.end(), [](const auto& p) { return p.second > 0; })) continue;
+        if (after.size() == 1 && after[0].first == "only_after") ++added;
+
+        const Comparison c = compare(side({make_profile(before)}), side({make_profile(after)}), options);
+        INFO("round " << round);
+        // Independent sums in long double.
+        long double before_sum = 0, after_sum = 0, contributions = 0;
+        for (const auto& phase : before) before_sum += phase.second;
+        for (const auto& phase : after) after_sum += phase.second;
+        int seen_added = 0, seen_removed = 0, seen_renamed = 0;
+        for (const auto& row : c.phases) {
+            REQUIRE(row.status != PhaseStatus::residual);  // the phases are the totals
+            contributions += row.change;
+            seen_added += row.status == PhaseStatus::added;
+            seen_removed += row.status == PhaseStatus::removed;
+            seen_renamed += !row.before_name.empty() && row.before_name != row.name;
+            CHECK(row.contribution_of_total == Approx(row.change / static_cast<double>(before_sum)).epsilon(1e-12));
+        }
+        const double scale = static_cast<double>(std::max(before_sum, after_sum));
+        CHECK(c.before_total.median == Approx(static_cast<double>(before_sum)).epsilon(1e-14));
+        CHECK(c.after_total.median == Approx(static_cast<double>(after_sum)).epsilon(1e-14));
+        // Exactly: the report's change is the sum of the contributions, and the change of the totals.
+        CHECK(std::fabs(static_cast<double>(contributions) - c.change) <= 1e-14 * scale);
+        CHECK(std::fabs(static_cast<double>(after_sum - before_sum) - c.change) <= 1e-14 * scale);
+        CHECK(c.speedup == Approx(static_cast<double>(before_sum / after_sum)).epsilon(1e-13));
+        // Phases that add up to their totals: Amdahl's prediction is the measurement.
+        CHECK(c.predicted_speedup == Approx(c.speedup).epsilon(1e-12));
+        CHECK(c.consistent);
+        CHECK(seen_added == added);
+        CHECK(seen_removed == removed);
+        CHECK(seen_renamed == renamed);
+        CHECK(c.phases.size() == before.size() + static_cast<std::size_t>(added));
+    }
+}
+
+TEST_CASE("compare: phases added, removed and renamed", "[compare][cli]") {
+    auto report = json_of(test::run_cli({"compare", before_path, after_path, "--format", "json"}));
+    const auto& removed = json_phase(report, "attention_softmax");
+    CHECK(removed["status"] == "removed");
+    CHECK(removed["after"] == 0);
+    CHECK(removed["change"] == -21);
+    CHECK(removed["local_speedup"].is_null());  // infinite
+    const auto& added = json_phase(report, "flash_attention");
+    CHECK(added["status"] == "added");
+    CHECK(added["before_name"].is_null());
+    CHECK(added["contribution"] == 5);
+    CHECK(added["change_fraction_of_phase"].is_null());  // grew from nothing
+    // As a diff reads: the removed phase, then the phase added in its place.
+    std::vector<std::string> order;
+    for (const auto& phase : report["phases"]) order.push_back(phase["name"]);
+    CHECK(order == std::vector<std::string>{"Host→device input copy", "gemm_qkv", "attention_softmax",
+                                            "flash_attention", "gemm_proj", "layernorm", "elementwise_gelu",
+                                            "Host launch gaps / framework overhead"});
+
+    report = json_of(test::run_cli(
+        {"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention", "--format", "json"}));
+    CHECK(report["phases"].size() == 7);
+    const auto& renamed = json_phase(report, "flash_attention");
+    CHECK(renamed["before_name"] == "attention_softmax");
+    CHECK(renamed["status"] == "faster");
+    CHECK(renamed["change"].get<double>() == Approx(-16));
+    CHECK(renamed["local_speedup"].get<double>() == Approx(4.2));
+    CHECK(renamed["change_fraction_of_phase"].get<double>() == Approx(-16.0 / 21));
+    CHECK(renamed["contribution_fraction_of_total"].get<double>() == Approx(-0.16));
+    CHECK(report["speedup"].get<double>() == Approx(100 / 84.7));
+
+    auto table = test::run_cli({"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention"});
+    REQUIRE(table.exit_code == 0);
+    CHECK_THAT(
+        table.out,
+        Contains(
+            "attention_softmax → flash_attention    faster            21.0         5.0        -16.0      -76.2%        4.2000x      -16.0%"));
+
+    // A rename whose old name also stays in AFTER: the old name there is a new phase.
+    const auto b = test::write_temp("compare_rename_before.json", R"({"phases": {"a": 10, "b": 5}})");
+    const auto a = test::write_temp("compare_rename_after.json", R"({"phases": {"a": 2, "a2": 9, "b": 5}})");
+    report = json_of(test::run_cli({"compare", b, a, "--rename", "a=a2", "--format", "json"}));
+    CHECK(json_phase(report, "a2")["before_name"] == "a");
+    CHECK(json_phase(report, "a")["status"] == "added");
+}
+
+TEST_CASE("compare: a ns CSV against a ms JSON is converted to BEFORE's unit", "[compare][cli]") {
+    const auto after_ns = test::write_temp("compare_after_ns.csv",
+                                           "name,kind,duration_ns\n\"Host→device input copy\",copy,18000000\n"
+                                           "gemm_qkv,kernel,34100000\nflash_attention,kernel,5000000\n"
+                                           "gemm_proj,kernel,12000000\nlayernorm,kernel,6600000\n"
+                                           "elementwise_gelu,kernel,4000000\n"
+                                           "Host launch gaps / framework overhead,overhead,5000000\n");
+    auto r = test::run_cli(
+        {"compare", before_path, after_ns, "--rename", "attention_softmax=flash_attention", "--format", "json"});
+    auto report = json_of(r);
+    CHECK(report["unit"] == "ms");
+    CHECK(report["after_total"].get<double>() == Approx(84.7));
+    CHECK(json_phase(report, "flash_attention")["after"].get<double>() == Approx(5));
+    CHECK(json_phase(report, "gemm_proj")["status"] == "unchanged");  // 12 ms == 12,000,000 ns
+    CHECK_THAT(r.err, Contains("note: " + after_ns + " is in ns; its times are converted to ms, the unit of BEFORE"));
+
+    // The other way round: BEFORE in ns sets the unit; --unit overrides it without a note.
+    r = test::run_cli(
+        {"compare", after_ns, before_path, "--rename", "flash_attention=attention_softmax", "--format", "json"});
+    report = json_of(r);
+    CHECK(report["unit"] == "ns");
+    CHECK(report["after_total"].get<double>() == Approx(100e6));
+    r = test::run_cli({"compare", after_ns, before_path, "--unit", "s", "--format", "json"});
+    report = json_of(r);
+    CHECK(report["unit"] == "s");
+    CHECK(report["before_total"].get<double>() == Approx(0.0847));
+    CHECK_THAT(r.err, !Contains("converted"));
+}
+
+TEST_CASE("compare: gates pass and fail with exit codes, the verdict last on stderr", "[compare][cli][gates]") {
+    const std::vector<std::string> base{"compare", before_path, after_path, "--rename",
+                                        "attention_softmax=flash_attention"};
+    const auto run = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return test::run_cli(args);
+    };
+    SECTION("--fail-if-slower") {
+        auto r = run({"--fail-if-slower", "2%"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "  pass  --fail-if-slower 2%: end to end -15.3% of the before total (100.0 → 84.7 ms): not more than 2%"));
+        CHECK(last_line(r.err) == "verdict: pass, the gate passed");
+        // The same change backwards is an 18.1% slowdown.
+        r = test::run_cli({"compare", after_path, before_path, "--rename", "flash_attention=attention_softmax",
+                           "--fail-if-slower", "2%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(
+            r.err,
+            Contains(
+                "gate failed: --fail-if-slower 2%: end to end +18.1% of the before total (84.7 → 100.0 ms): more than 2%"));
+        CHECK(last_line(r.err) == "verdict: FAIL, the gate failed");
+        r = test::run_cli({"compare", after_path, before_path, "--fail-if-slower", "19%"});
+        CHECK(r.exit_code == 0);
+    }
+    SECTION("--fail-if-phase-slower with names, globs and kinds") {
+        auto r = run({"--fail-if-phase-slower", "layernorm=5%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "  FAIL  --fail-if-phase-slower layernorm=5%: layernorm +10.0% of phase (6.0 → 6.6 ms): more than 5%"));
+        CHECK(last_line(r.err) == "verdict: FAIL, the gate failed");
+        CHECK(run({"--fail-if-phase-slower", "layernorm=10.5%"}).exit_code == 0);
+        r = run({"--fail-if-phase-slower", "kind:kernel=5%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err, Contains("layernorm +10.0% of phase"));
+        CHECK_THAT(r.err, !Contains("gemm_qkv"));
+        r = run({"--fail-if-phase-slower", "gemm_*=1%"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "--fail-if-phase-slower gemm_*=1%: 2 phases, the largest change: gemm_qkv +0.29% of phase (34.0 → 34.1 ms): not more than 1%"));
+        // A renamed phase answers to its old name too.
+        CHECK(run({"--fail-if-phase-slower", "attention_softmax=0%"}).exit_code == 0);
+        // Repeatable; each gate reported.
+        r = run({"--fail-if-phase-slower", "gemm_*=1%", "--fail-if-phase-slower", "layernorm=5%", "--fail-if-slower",
+                 "0%"});
+        CHECK(r.exit_code == 1);
+        CHECK(last_line(r.err) == "verdict: FAIL, 1 of 3 gates failed");
+        // A phase only in AFTER grew from nothing: it fails a gate that selects it.
+        r = test::run_cli({"compare", before_path, after_path, "--fail-if-phase-slower", "flash_*=50%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err, Contains("flash_attention is new in AFTER (5.0 ms): slower than any percentage"));
+    }
+    SECTION("--require-speedup") {
+        auto r = run({"--require-speedup", "1.1"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("pass  --require-speedup 1.1: end to end 1.1806x: at least the required 1.1000x"));
+        r = run({"--require-speedup", "1.2x"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err,
+                   Contains("gate failed: --require-speedup 1.2x: end to end 1.1806x: below the required 1.2000x"));
+        CHECK(last_line(r.err) == "verdict: FAIL, the gate failed");
+    }
+    SECTION("no gate: no verdict") {
+        const auto r = run({});
+        CHECK(r.exit_code == 0);
+        CHECK(r.err.empty());
+    }
+}
+
+TEST_CASE("compare: --noise marks small changes and keeps them out of the verdict", "[compare][cli][gates]") {
+    const std::vector<std::string> base{"compare", before_path, after_path, "--rename",
+                                        "attention_softmax=flash_attention"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return test::run_cli(args);
+    };
+    auto report = json_of(with({"--format", "json"}));
+    CHECK(json_phase(report, "gemm_qkv")["status"] == "slower");  // +0.3%
+    report = json_of(with({"--format", "json", "--noise", "1%"}));
+    CHECK(json_phase(report, "gemm_qkv")["status"] == "noise");
+    CHECK(json_phase(report, "layernorm")["status"] == "slower");  // +10% is not noise
+    CHECK(report["noise"].get<double>() == Approx(0.01));
+    CHECK(with({"--fail-if-phase-slower", "gemm_qkv=0%"}).exit_code == 1);
+    auto r = with({"--fail-if-phase-slower", "gemm_qkv=0%", "--noise", "1%"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("gemm_qkv +0.29% of phase (34.0 → 34.1 ms): within --noise 1%, counted as no change"));
+
+    // End to end: a 0.5% slowdown.
+    const auto b = test::write_temp("compare_noise_before.json", R"({"phases": {"step": 200}})");
+    const auto a = test::write_temp("compare_noise_after.json", R"({"phases": {"step": 201}})");
+    r = test::run_cli({"compare", b, a, "--fail-if-slower", "0%"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Contains("result:    slower"));
+    r = test::run_cli({"compare", b, a, "--fail-if-slower", "0%", "--noise", "1%", "--require-speedup", "1"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("result:    no clear change: within --noise 1%"));
+    CHECK_THAT(r.out, Contains("total  noise"));
+    r = test::run_cli({"compare", b, a, "--noise", "0.4%", "--fail-if-slower", "0%"});
+    CHECK(r.exit_code == 1);  // 0.5% is above a 0.4% noise floor
+}
+
+TEST_CASE("compare: the median's interval is the standard order-statistic interval", "[compare][stats]") {
+    // 95% distribution-free confidence intervals for the median, [x_(j), x_(n+1-j)], from the
+    // published tables (e.g. Conover, Practical Nonparametric Statistics, table A3); n <= 8 takes
+    // the range.
+    const std::vector<std::pair<std::size_t, std::size_t>> table{{6, 1},  {7, 1},  {8, 1},  {9, 2},  {10, 2},
+                                                                 {11, 2}, {12, 3}, {13, 3}, {14, 3}, {15, 4},
+                                                                 {16, 4}, {17, 5}, {18, 5}, {19, 5}, {20, 6}};
+    std::mt19937 rng(11);
+    for (const auto& [n, j] : table) {
+        std::vector<double> values;
+        for (std::size_t i = 1; i <= n; ++i) values.push_back(static_cast<double>(i) * 10);
+        std::shuffle(values.begin(), values.end(), rng);
+        const Spread s = median_interval(values);
+        INFO("n = " << n);
+        CHECK(s.runs == n);
+        CHECK(s.low == static_cast<double>(j) * 10);
+        CHECK(s.high == static_cast<double>(n + 1 - j) * 10);
+        CHECK(s.median == Approx(static_cast<double>(n + 1) * 5));
+        CHECK(s.confidence >= 0.95);
+    }
+    // Fewer runs: the range, with the coverage it has, 1 - 2^(1-n).
+    CHECK(median_interval({3, 1, 2, 4}).confidence == Approx(0.875));
+    CHECK(median_interval({3, 1, 2, 4}).low == 1);
+    CHECK(median_interval({3, 1, 2, 4}).high == 4);
+    CHECK(median_interval({3, 1, 2, 4}).median == 2.5);
+    CHECK(median_interval({5, 7}).confidence == Approx(0.5));
+    const Spread one = median_interval({42});
+    CHECK(one.median == 42);
+    CHECK(one.low == 42);
+    CHECK(one.high == 42);
+    CHECK(one.confidence == 0);
+    // Many runs: no overflow, and the interval narrows around the median.
+    std::vector<double> many(5001);
+    for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<double>(i);
+    const Spread wide = median_interval(many);
+    CHECK(wide.median == 2500);
+    CHECK(wide.low > 2400);
+    CHECK(wide.high < 2600);
+    CHECK(wide.confidence == Approx(0.95).margin(0.01));
+}
+
+TEST_CASE("compare: the interval holds the true median as often as it claims", "[compare][stats]") {
+    // Skewed run times (exponential, median ln 2), as benchmark noise often is.
+    std::mt19937 rng(20260505);
+    std::exponential_distribution<double> noise(1.0);
+    const double true_median = std::log(2.0);
+    for (std::size_t n : {4, 7, 10, 25}) {
+        const int trials = 20000;
+        int covered = 0;
+        double claimed = 0;
+        for (int t = 0; t < trials; ++t) {
+            std::vector<double> runs(n);
+            for (auto& v : runs) v = noise(rng);
+            const Spread s = median_interval(runs);
+            covered += s.low <= true_median && true_median <= s.high;
+            claimed = s.confidence;
+        }
+        INFO("n = " << n << ", claimed " << claimed);
+        CHECK(static_cast<double>(covered) / trials == Approx(claimed).margin(0.01));
+    }
+}
+
+TEST_CASE("compare: several runs per side, from a glob and from a runs array", "[compare][cli][runs]") {
+    // Nine runs per side of a two-phase program: run-to-run noise of about 2%.
+    std::mt19937 rng(424242);
+    std::normal_distribution<double> jitter(0.0, 0.02);
+    const auto runs = [&](double compute, double io) {
+        std::vector<std::pair<double, double>> out;
+        for (int i = 0; i < 9; ++i) out.emplace_back(compute * (1 + jitter(rng)), io * (1 + jitter(rng)));
+        return out;
+    };
+    const auto totals = [](const std::vector<std::pair<double, double>>& data) {
+        std::vector<double> out;
+        for (const auto& [compute, io] : data) out.push_back(compute + io);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const auto before = runs(80, 20), same = runs(80, 20), slower = runs(92, 20);
+    const std::string before_glob = write_runs("before", before);
+    const std::string same_glob = write_runs("same", same);
+    const std::string slower_glob = write_runs("slower", slower);
+
+    auto report = json_of(test::run_cli({"compare", before_glob, same_glob, "--format", "json"}));
+    const auto b = totals(before), s = totals(same);
+    // n = 9: the median is the 5th run, the 95% interval runs from the 2nd to the 8th.
+    CHECK(report["before_runs"] == 9);
+    CHECK(report["before_sources"].size() == 9);
+    CHECK(report["before_total"].get<double>() == Approx(b[4]).epsilon(1e-12));
+    CHECK(report["before_total_low"].get<double>() == Approx(b[1]).epsilon(1e-12));
+    CHECK(report["before_total_high"].get<double>() == Approx(b[7]).epsilon(1e-12));
+    CHECK(report["after_total"].get<double>() == Approx(s[4]).epsilon(1e-12));
+    CHECK(report["change_low"].get<double>() == Approx(s[1] - b[7]).epsilon(1e-12));
+    CHECK(report["change_high"].get<double>() == Approx(s[7] - b[1]).epsilon(1e-12));
+    CHECK(report["speedup_low"].get<double>() == Approx(b[1] / s[7]).epsilon(1e-12));
+    CHECK(report["before_confidence"].get<double>() == Approx(1 - 2 * 10.0 / 512));
+    CHECK(report["interval_confidence"].get<double>() == Approx(std::pow(1 - 2 * 10.0 / 512, 2)));
+    CHECK(report["result"] == "noise");  // same program: the interval includes no change
+    // Contributions (phases plus the time the phase medians leave out) add up to the change.
+    double sum = 0;
+    for (const auto& phase : report["phases"]) sum += phase["contribution"].get<double>();
+    CHECK(sum == Approx(report["change"].get<double>()).margin(1e-9));
+    CHECK(report["change"].get<double>() == Approx(s[4] - b[4]).margin(1e-9));
+
+    // The same program does not fail a 1% gate; a 12% slowdown does, far beyond the spread.
+    auto r =
+        test::run_cli({"compare", before_glob, same_glob, "--fail-if-slower", "1%", "--fail-if-phase-slower", "*=2%"});
+    CHECK(r.exit_code == 0);
+    r = test::run_cli(
+        {"compare", before_glob, slower_glob, "--fail-if-slower", "1%", "--fail-if-phase-slower", "compute=5%"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Contains("gate failed: --fail-if-slower 1%: end to end +"));
+    CHECK_THAT(r.err, Contains("interval +"));
+    CHECK_THAT(r.err, Contains("gate failed: --fail-if-phase-slower compute=5%: compute +"));
+    CHECK(last_line(r.err) == "verdict: FAIL, 2 of 2 gates failed");
+    // A slowdown the spread cannot rule out is not a failure: 12% slower, gate at 11%.
+    r = test::run_cli({"compare", before_glob, slower_glob, "--fail-if-slower", "11%", "--format", "json"});
+    report = json_of(r);
+    const auto w = totals(slower);
+    const bool clear = (w[1] - b[7]) / b[4] > 0.11;
+    CHECK(r.exit_code == (clear ? 1 : 0));
+    CHECK(report["gates"][0]["passed"] == !clear);
+
+    // The table shows each side's runs and the interval.
+    r = test::run_cli({"compare", before_glob, same_glob});
+    CHECK_THAT(r.out, Contains("median of 9 runs (9 files: "));
+    CHECK_THAT(r.out, Contains("96.1% confidence for the median"));
+    CHECK_THAT(r.out, Contains("change interval (ms)"));
+
+    // A JSON profile with a runs array: 7 runs, the range.
+    const std::string runs_before = test::source_path("examples/compare/before_runs.json");
+    const std::string runs_after = test::source_path("examples/compare/after_runs.json");
+    report = json_of(test::run_cli({"compare", runs_before, runs_after, "--format", "json"}));
+    CHECK(report["before_runs"] == 7);
+    CHECK(report["before_total"].get<double>() == Approx(100.2));
+    CHECK(report["before_total_low"].get<double>() == Approx(99.5));
+    CHECK(report["before_total_high"].get<double>() == Approx(101.2));
+    CHECK(report["after_total"].get<double>() == Approx(99.6));
+    CHECK(report["before_confidence"].get<double>() == Approx(1 - 2.0 / 128));
+    CHECK(report["consistent"] == true);
+    CHECK(json_phase(report, "(outside the phases)")["status"] == "residual");
+    CHECK(test::run_cli({"compare", runs_before, runs_after, "--fail-if-slower", "0%"}).exit_code == 0);
+    CHECK(test::run_cli({"compare", runs_before, runs_after, "--require-speedup", "1.05"}).exit_code == 1);
+}
+
+TEST_CASE("compare: runs that disagree with the phases are reported", "[compare][cli][runs]") {
+    const auto b =
+        test::write_temp("compare_incons_before.json", R"({"runs": [100, 101, 99], "phases": {"a": 60, "b": 40}})");
+    const auto a =
+        test::write_temp("compare_incons_after.json", R"({"runs": [80, 81, 79], "phases": {"a": 50, "b": 40}})");
+    const auto r = test::run_cli({"compare", b, a, "--format", "json"});
+    const auto report = json_of(r);
+    CHECK(report["consistent"] == false);
+    CHECK(report["speedup"].get<double>() == Approx(1.25));
+    CHECK(report["predicted_speedup"].get<double>() == Approx(100.0 / 90));
+    CHECK(json_phase(report, "(outside the phases)")["change"].get<double>() == Approx(-10));
+    CHECK_THAT(
+        r.err,
+        Contains(
+            "note: the local speedups predict 1.1111x end to end by Amdahl's law, but the totals measure 1.2500x"));
+    CHECK(report["notes"].size() == 1);
+}
+
+TEST_CASE("compare: every output format", "[compare][cli][formats]") {
+    const std::vector<std::string> base{"compare",
+                                        before_path,
+                                        after_path,
+                                        "--rename",
+                                        "attention_softmax=flash_attention",
+                                        "--fail-if-phase-slower",
+                                        "layernorm=5%",
+                                        "--require-speedup",
+                                        "1.1"};
+    const auto in = [&](const std::string& format) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), {"--format", format});
+        return test::run_cli(args);
+    };
+    SECTION("table") {
+        const auto r = in("table");
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(
+            r.out,
+            StartsWith(
+                "phase                                  status     before (ms)  after (ms)  change (ms)  % of phase  local speedup  % of total\n"));
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "\ntotal                                  faster           100.0        84.7        -15.3      -15.3%        1.1806x      -15.3%\n"));
+        CHECK_THAT(r.out, Contains("speedup:   1.1806x end to end (before / after)\n"));
+        CHECK_THAT(r.out, Contains("predicted: 1.1806x by Amdahl's law"));
+        CHECK_THAT(r.out, Contains("consistent with the totals"));
+    }
+    SECTION("json") {
+        const auto r = in("json");
+        CHECK(r.exit_code == 1);
+        const auto report = json_of(r);
+        for (const char* key : {"schema_version", "command", "unit", "before_total", "after_total", "speedup", "change",
+                                "phases", "gates", "predicted_speedup", "consistent", "result"})
+            CHECK(report.contains(key));
+        CHECK(report["schema_version"] == 1);
+        CHECK(report["command"] == "compare");
+        for (const auto& phase : report["phases"])
+            for (const char* key : {"name", "before", "after", "change", "local_speedup", "contribution", "status"})
+                CHECK(phase.contains(key));
+        REQUIRE(report["gates"].size() == 2);
+        CHECK(report["gates"][0]["gate"] == "--fail-if-phase-slower layernorm=5%");
+        CHECK(report["gates"][0]["passed"] == false);
+        CHECK(report["gates"][0]["detail"] == "layernorm +10.0% of phase (6.0 → 6.6 ms): more than 5%");
+        CHECK(report["gates"][1]["passed"] == true);
+        CHECK(report["passed"] == false);
+        CHECK(last_line(r.err) == "verdict: FAIL, 1 of 2 gates failed");
+    }
+    SECTION("csv") {
+        const auto r = in("csv");
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(
+            r.out,
+            StartsWith("name,before_name,kind,status,before_ms,after_ms,change_ms,change_pct_of_phase,local_speedup,"
+                       "contribution_ms,contribution_pct_of_total,before_low_ms,before_high_ms,after_low_ms,"
+                       "after_high_ms,change_low_ms,change_high_ms\n"));
+        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 8);  // header + 7 phases, no total row
+        CHECK_THAT(r.out, Contains("\nflash_attention,attention_softmax,kernel,faster,21,5,-16,"));
+        CHECK_THAT(r.err, Contains("gate FAILED: --fail-if-phase-slower layernorm=5%"));
+        CHECK_THAT(r.err, Contains("gate passed: --require-speedup 1.1"));
+        CHECK(last_line(r.err) == "verdict: FAIL, 1 of 2 gates failed");
+    }
+    SECTION("md") {
+        const auto r = in("md");
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.out,
+                   StartsWith("### amdahl compare: 1.1806x faster end to end\n\n**100.0 ms → 84.7 ms**: -15.3 ms "
+                              "(-15.3% of the before total), speedup **1.1806x**."));
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "\n| phase | status | before (ms) | after (ms) | change (ms) | % of phase | local speedup | % of total |\n"
+                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"));
+        CHECK_THAT(
+            r.out,
+            Contains(
+                "| attention_softmax → flash_attention | faster | 21.0 | 5.0 | -16.0 | -76.2% | 4.2000x | -16.0% |\n"));
+        CHECK_THAT(r.out, Contains("- ❌ `--fail-if-phase-slower layernorm=5%`: layernorm +10.0% of phase"));
+        CHECK_THAT(r.out, Contains("- ✅ `--require-speedup 1.1`: end to end 1.1806x"));
+        CHECK_THAT(r.out, EndsWith("**Verdict: ❌ 1 of 2 gates failed**\n"));
+        CHECK(last_line(r.err) == "verdict: FAIL, 1 of 2 gates failed");
+    }
+}
+
+TEST_CASE("compare: one side from standard input", "[compare][cli]") {
+    const auto r = test::run_cli({"compare", before_path, "-", "--format", "json"},
+                                 R"({"phases": {"gemm_qkv": 50, "attention_softmax": 21}})");
+    const auto report = json_of(r);
+    CHECK(report["after_sources"][0] == "-");
+    CHECK(report["after_total"] == 71);
+}
+
+TEST_CASE("compare: bad input exits 2 with one message", "[compare][cli][errors]") {
+    const auto empty = test::write_temp("compare_empty.json", "  \n");
+    const auto over = test::write_temp("compare_over_total.json", R"({"total": 90, "phases": {"a": 60, "b": 40}})");
+    const auto bad_runs = test::write_temp("compare_bad_runs.json", R"({"runs": 100, "phases": {"a": 60}})");
+    const auto zero_run = test::write_temp("compare_zero_run.json", R"({"runs": [100, 0], "phases": {"a": 60}})");
+    const std::string missing_glob = test::source_path("examples/compare/nothing-*.json");
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::vector<Case> cases{
+        {{"compare", before_path},
+         "error: compare: needs two profiles, BEFORE and AFTER (got only '" + before_path + "')"},
+        {{"compare"}, "error: compare: needs two profiles, BEFORE and AFTER (got none)"},
+        {{"compare", before_path, after_path, before_path},
+         "error: compare: expects two profiles, BEFORE and AFTER (got 3); quote a glob such as 'before/*.json'"},
+        {{"compare", "-", "-"}, "error: compare: only one of BEFORE and AFTER can be read from standard input (-)"},
+        {{"compare", before_path, empty}, "error: " + empty + ": empty input: no phases"},
+        {{"compare", over, after_path},
+         "error: " + over + ": total: phases add up to 100 ms, more than the total 90 ms"},
+        {{"compare", before_path, bad_runs},
+         "error: " + bad_runs + ": runs: expected a non-empty array of end-to-end times (got 100)"},
+        {{"compare", before_path, zero_run}, "error: " + zero_run + ": runs[1]: run time must be > 0 (got 0)"},
+        {{"compare", missing_glob, after_path}, "error: " + missing_glob + ": no file matches this pattern (BEFORE)"},
+        {{"compare", before_path, "/no/such/profile.json"}, "error: /no/such/profile.json: no such file"},
+        {{"compare", before_path, after_path, "--fail-if-slower", "abc"},
+         "error: --fail-if-slower: expected a percentage >= 0 such as 2% (got 'abc')"},
+        {{"compare", before_path, after_path, "--fail-if-slower", "2"},
+         "error: --fail-if-slower: expected a percentage >= 0 such as 2% (got '2')"},
+        {{"compare", before_path, after_path, "--fail-if-slower=-2%"},
+         "error: --fail-if-slower: expected a percentage >= 0 such as 2% (got '-2%')"},
+        {{"compare", before_path, after_path, "--fail-if-phase-slower", "layernorm"},
+         "error: --fail-if-phase-slower: expected SELECTOR=PERCENT such as attention_softmax=5% (got 'layernorm')"},
+        {{"compare", before_path, after_path, "--fail-if-phase-slower", "layernorm=5"},
+         "error: --fail-if-phase-slower: 'layernorm=5': expected a percentage >= 0 such as 2% (got '5')"},
+        {{"compare", before_path, after_path, "--fail-if-phase-slower", "layernrom=5%"},
+         "error: --fail-if-phase-slower: selector 'layernrom' matches no phase; did you mean 'layernorm'?"},
+        {{"compare", before_path, after_path, "--require-speedup", "fast"},
+         "error: --require-speedup: expected a speedup > 0 such as 1.1 or 1.1x (got 'fast')"},
+        {{"compare", before_path, after_path, "--noise", "1"},
+         "error: --noise: expected a percentage >= 0 such as 2% (got '1')"},
+        {{"compare", before_path, after_path, "--rename", "attention_softmax"},
+         "error: --rename: expected OLD=NEW, a BEFORE phase name and its AFTER name (got 'attention_softmax')"},
+        {{"compare", before_path, after_path, "--rename", "=flash_attention"}, "error: --rename: expected OLD=NEW"},
+        {{"compare", before_path, after_path, "--rename", "atention_softmax=flash_attention"},
+         "error: --rename: 'atention_softmax=flash_attention': 'atention_softmax' is not a phase of BEFORE; did you mean 'attention_softmax'?"},
+        {{"compare", before_path, after_path, "--rename", "attention_softmax=flash"},
+         "error: --rename: 'attention_softmax=flash': 'flash' is not a phase of AFTER; did you mean 'flash_attention'?"},
+        {{"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention", "--rename",
+          "layernorm=flash_attention"},
+         "error: --rename: two phases are renamed to 'flash_attention'"},
+        {{"compare", before_path, after_path, "--unit", "weeks"}, "error: --unit: unknown unit 'weeks'"},
+    };
+    for (const auto& c : cases) {
+        INFO((c.args.size() > 3 ? c.args[3] + " " + c.args.back() : c.args.back()));
+        const auto r = test::run_cli(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK_THAT(r.err, StartsWith(c.message));
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
+
+TEST_CASE("compare: the built binary expands a quoted glob and exits 1 on a failed gate", "[compare][binary]") {
+    const std::string dir = test::source_path("examples/compare");
+    auto r = test::run_binary("compare '" + dir + "/before*.json' '" + dir + "/after.json' --format json");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"before_runs\": 8"));  // before.json (1) and before_runs.json (7)
+    r = test::run_binary("compare '" + dir + "/before.json' '" + dir +
+                         "/after.json' --fail-if-phase-slower 'layernorm=5%'");
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, EndsWith("verdict: FAIL, the gate failed\n"));
+}

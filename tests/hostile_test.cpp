@@ -1,0 +1,116 @@
+// Hostile and extreme input: each is a clear error with exit code 2, or a correct answer; never a
+// crash, a hang, raw terminal escapes, or a number that is not finite.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "amdahl/evaluate.hpp"
+#include "amdahl/io.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+
+namespace {
+bool has_escape(const std::string& text) { return text.find('\x1b') != std::string::npos; }
+}  // namespace
+
+TEST_CASE("hostile: deeply nested JSON is refused before it can exhaust the stack", "[hostile]") {
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    auto r = test::run_cli({"eval", "-", "--input-format", "json"}, deep);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("<stdin>:1:257: JSON nested deeper than 256 levels"));
+
+    // Nesting inside a trace event's "args" is skipped without recursion.
+    const std::string trace = R"({"traceEvents": [{"ph": "X", "name": "k", "ts": 0, "dur": 5, "args": )" +
+                              std::string(100000, '[') + std::string(100000, ']') + "}]}";
+    r = test::run_cli({"eval", "-"}, trace);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("speedup:           1.0000x"));
+}
+
+TEST_CASE("hostile: one huge line with no newline", "[hostile]") {
+    const auto r = test::run_cli({"eval", "-"}, std::string(16 << 20, 'a'));
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("<stdin>: no table rows (lines ending in a number) found"));
+}
+
+TEST_CASE("hostile: /dev/zero on stdin stops at the first NUL byte", "[hostile]") {
+    const std::string err = test::write_temp("zero.err", "");
+    const std::string command = std::string("'") + AMDAHL_BINARY + "' eval - </dev/zero 2>'" + err + "' >/dev/null";
+    const int status = std::system(command.c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    std::ifstream in(err);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK_THAT(text.str(), Contains("<stdin>: binary data (a NUL byte at offset 0)"));
+}
+
+TEST_CASE("hostile: invalid UTF-8 and escape sequences never reach the terminal raw", "[hostile]") {
+    const std::string profile = test::write_temp("names.csv", "name,time\n\"bad\xff\xfename\",5\n\"esc\x1b[31mred\",3\n");
+    auto r = test::run_cli({"eval", profile});
+    REQUIRE(r.exit_code == 0);
+    CHECK_FALSE(has_escape(r.out));
+    CHECK_THAT(r.out, Contains("bad\\xFF\\xFEname"));
+    CHECK_THAT(r.out, Contains("esc\\x1B[31mred"));
+    // JSON stays valid UTF-8: bad bytes become U+FFFD, control characters \u escapes.
+    r = test::run_cli({"eval", profile, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"bad\xEF\xBF\xBD\xEF\xBF\xBDname\""));
+    CHECK_THAT(r.out, Contains("\"esc\\u001b[31mred\""));
+    // Errors that quote a name escape it too.
+    r = test::run_cli({"eval", profile, "-s", "esc\x1b[31mred=0"});
+    CHECK(r.exit_code == 2);
+    CHECK_FALSE(has_escape(r.err));
+    r = test::run_cli({"eval", profile, "-s", "nope\x1b[2J=2"});
+    CHECK(r.exit_code == 2);
+    CHECK_FALSE(has_escape(r.err));
+}
+
+TEST_CASE("hostile: tiny and huge times give finite answers or a clear error", "[hostile]") {
+    auto r = test::run_cli({"eval", "-", "-s", "a=10", "--format", "json"}, "name,time\na,1e-300\nb,1e-300\n");
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"speedup\": 1.8181818181818181"));
+    r = test::run_cli({"eval", "-", "-s", "a=10", "--format", "json"}, "name,time\na,1e300\nb,1e300\n");
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"speedup\": 1.8181818181818181"));
+    CHECK_THAT(r.out, !Contains("inf") && !Contains("nan"));
+    r = test::run_cli({"eval", "-"}, "name,time\na,1e308\nb,1e308\n");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("the phases add up to more than a double can hold"));
+    r = test::run_cli({"eval", "-", "-s", "a=1e-300"}, "name,time\na,1e10\nb,1\n");
+    CHECK(r.exit_code == 2);  // a slowdown that makes the run longer than a double: refused
+    CHECK_THAT(r.err, Contains("not a finite number"));
+}
+
+TEST_CASE("hostile: a million phases and a million selectors", "[hostile]") {
+    constexpr int count = 1'000'000;
+    std::string csv = "name,time\n";
+    csv.reserve(20u << 20);
+    std::vector<std::string> args{"eval", "-", "--format", "json"};
+    args.reserve(2 * count + 4);
+    for (int i = 0; i < count; ++i) {
+        csv += "p" + std::to_string(i) + "," + std::to_string(i % 7 + 1) + "\n";
+        args.push_back("-s");
+        args.push_back("p" + std::to_string(i) + "=2");
+    }
+    const auto r = test::run_cli(args, csv);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"speedup\": 2,"));
+    CHECK_THAT(r.out, Contains("\"affected_fraction\": 1,"));
+}
+
+TEST_CASE("hostile: output to a closed pipe is quiet", "[hostile]") {
+    std::string csv = "name,time\n";
+    for (int i = 0; i < 200000; ++i) csv += "p" + std::to_string(i) + ",1\n";
+    const std::string profile = test::write_temp("wide.csv", csv);
+    const std::string err = test::write_temp("pipe.err", "");
+    const std::string command = std::string("'") + AMDAHL_BINARY + "' eval '" + profile + "' 2>'" + err + "' | head -1 >/dev/null";
+    CHECK(std::system(command.c_str()) == 0);
+    std::ifstream in(err);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str().empty());
+}
