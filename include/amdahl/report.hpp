@@ -2,6 +2,7 @@
 /// \file The one table model every command's output goes through, its renderers (text, CSV,
 /// Markdown), and a small JSON writer. Commands build a Table; the format picks the renderer.
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,9 +53,14 @@ std::string shortest(double value);
 /// Builds JSON text. Non-finite numbers are written as null.
 class JsonWriter {
 public:
-    JsonWriter& begin_object();
+    /// With a sink, finished text is written to it as the writer goes, so a report of a million
+    /// phases never sits whole in memory; str() then returns only the rest.
+    explicit JsonWriter(std::ostream* sink = nullptr) : sink_(sink) {}
+
+    /// `one_line`: the container and everything in it on one line (rows of a long list).
+    JsonWriter& begin_object(bool one_line = false);
     JsonWriter& end_object();
-    JsonWriter& begin_array();
+    JsonWriter& begin_array(bool one_line = false);
     JsonWriter& end_array();
     JsonWriter& key(std::string_view name);
     JsonWriter& value(double number);
@@ -82,10 +88,16 @@ public:
     }
 
 private:
+    struct Level {
+        bool first = true;      // no element written yet
+        bool one_line = false;
+    };
     void before_value();
     void newline();
+    JsonWriter& close(char bracket);
+    std::ostream* sink_;
     std::string out_;
-    std::vector<bool> first_;  // per open container: no element written yet
+    std::vector<Level> levels_;
     bool after_key_ = false;
 };
 

@@ -80,9 +80,9 @@ std::string summary_text(const Profile& profile, const Evaluation& r, int precis
     return render_summary(items);
 }
 
-std::string json_report(const Profile& profile, const std::vector<SpeedupSpec>& specs, const Evaluation& r,
-                        const std::vector<std::string>& explanation) {
-    JsonWriter json;
+void write_json_report(std::ostream& out, const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                       const Evaluation& r, const std::vector<std::string>& explanation) {
+    JsonWriter json(&out);
     json.begin_object();
     json.field("schema_version", 1).field("command", "eval");
     json.field("profile", profile.name).field("source", profile.source);
@@ -116,7 +116,7 @@ std::string json_report(const Profile& profile, const std::vector<SpeedupSpec>& 
     json.key("phases").begin_array();
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         const Phase& phase = profile.phases[i];
-        json.begin_object().field("name", phase.name).field("kind", phase.kind);
+        json.begin_object(true).field("name", phase.name).field("kind", phase.kind);
         json.field("time", phase.time).field("share", phase.time / r.baseline_time);
         json.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
         json.field("saved", r.phases[i].saved).end_object();
@@ -133,7 +133,7 @@ std::string json_report(const Profile& profile, const std::vector<SpeedupSpec>& 
         json.end_array();
     }
     json.end_object();
-    return json.str();
+    out << json.str();
 }
 
 int run_eval(const EvalOptions& options, Context& context) {
@@ -161,7 +161,7 @@ int run_eval(const EvalOptions& options, Context& context) {
     const std::vector<std::string> explanation =
         options.explain ? explain_eval(profile, specs, result, precision) : std::vector<std::string>{};
     if (format == OutputFormat::json) {
-        context.out << json_report(profile, specs, result, explanation);
+        write_json_report(context.out, profile, specs, result, explanation);
     } else {
         context.out << render(phase_table(profile, result, precision), format);
         // CSV and Markdown are the bare phase table (data); the arithmetic then goes to stderr.

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
 #include <iterator>
 
@@ -27,7 +28,7 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 
 void JsonWriter::newline() {
     out_ += '\n';
-    out_.append(first_.size() * 2, ' ');
+    out_.append(levels_.size() * 2, ' ');
 }
 
 void JsonWriter::before_value() {
@@ -35,40 +36,49 @@ void JsonWriter::before_value() {
         after_key_ = false;
         return;
     }
-    if (!first_.empty()) {
-        if (!first_.back()) out_ += ',';
-        first_.back() = false;
-        newline();
-    }
+    if (levels_.empty()) return;
+    Level& level = levels_.back();
+    if (!level.first) out_ += level.one_line ? ", " : ",";
+    if (!level.one_line) newline();
+    level.first = false;
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::begin_object(bool one_line) {
     before_value();
     out_ += '{';
-    first_.push_back(true);
+    levels_.push_back({true, one_line || (!levels_.empty() && levels_.back().one_line)});
     return *this;
 }
 
-JsonWriter& JsonWriter::end_object() {
-    const bool empty = first_.back();
-    first_.pop_back();
-    if (!empty) newline();
-    out_ += '}';
+JsonWriter& JsonWriter::end_object() { return close('}'); }
+
+JsonWriter& JsonWriter::close(char bracket) {
+    const Level level = levels_.back();
+    levels_.pop_back();
+    if (!level.first && !level.one_line) newline();
+    out_ += bracket;
+    if (sink_ && out_.size() > (1 << 16)) {
+        sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
+        out_.clear();
+    }
     return *this;
 }
 
-JsonWriter& JsonWriter::begin_array() {
+JsonWriter& JsonWriter::begin_array(bool one_line) {
     before_value();
     out_ += '[';
-    first_.push_back(true);
+    levels_.push_back({true, one_line || (!levels_.empty() && levels_.back().one_line)});
     return *this;
 }
 
-JsonWriter& JsonWriter::end_array() { return end_object(), out_.back() = ']', *this; }
+JsonWriter& JsonWriter::end_array() { return close(']'); }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-    value(name);
-    out_ += ": ";
+    // Keys are amdahl's own snake_case names: nothing to escape.
+    before_value();
+    out_ += '"';
+    out_ += name;
+    out_ += "\": ";
     after_key_ = true;
     return *this;
 }
@@ -80,7 +90,7 @@ JsonWriter& JsonWriter::value(double number) {
     } else if (number == 0) {
         out_ += '0';  // no "-0"
     } else {
-        fmt::format_to(std::back_inserter(out_), "{}", number);  // shortest round-trip text, in place
+        out_ += shortest(number);
     }
     return *this;
 }

@@ -15,7 +15,7 @@ std::string profile_to_json(const Profile& profile) {
     if (profile.summary_only) json.field("summary_only", true);
     json.key("phases").begin_array();
     for (const Phase& phase : profile.phases) {
-        json.begin_object().field("name", phase.name).field("time", phase.time);
+        json.begin_object(true).field("name", phase.name).field("time", phase.time);
         if (!phase.kind.empty()) json.field("kind", phase.kind);
         if (phase.active_time && *phase.active_time != phase.time) json.field("active_time", *phase.active_time);
         json.end_object();

@@ -1,6 +1,8 @@
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "amdahl/report.hpp"
 
@@ -94,7 +96,9 @@ std::string printable(std::string_view text) {
 
 std::string shortest(double value) {
     if (value == 0) return "0";  // no "-0"
-    return fmt::format("{}", value);
+    // fmt's Dragonbox, with the format compiled: the shortest text that reads back the same.
+    char text[32];
+    return std::string(text, fmt::format_to(text, FMT_COMPILE("{}"), value));
 }
 
 namespace {
