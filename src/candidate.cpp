@@ -41,7 +41,7 @@ std::vector<Candidate> phase_candidates(const Profile& profile, const std::vecto
     std::vector<bool> picked(profile.phases.size(), only.empty());
     if (only.empty()) {
         for (std::size_t i = 0; i < profile.phases.size(); ++i)
-            picked[i] = profile.phases[i].name != unattributed_phase;
+            picked[i] = !is_bookkeeping_phase(profile.phases[i]);
     }
     for (const auto& selector : only) {
         for (std::size_t i : select_phases(profile, selector)) picked[i] = true;

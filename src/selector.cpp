@@ -30,12 +30,18 @@ std::string quote_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
+bool is_bookkeeping_phase(const Phase& phase) {
+    return phase.name == unattributed_phase || phase.name == idle_phase || phase.name == overlapped_phase;
+}
+
 bool Selector::matches(const Phase& phase) const {
+    // Time amdahl itself accounts for (unattributed, idle, overlapped) is no one's work to speed
+    // up: only a selector that names it picks it.
     switch (type) {
         case Type::name: return phase.name == pattern;
-        case Type::all: return phase.name != unattributed_phase;
-        case Type::glob: return phase.name != unattributed_phase && glob_match(pattern, phase.name);
-        case Type::kind: return phase.name != unattributed_phase && glob_match(pattern, phase.kind);
+        case Type::all: return !is_bookkeeping_phase(phase);
+        case Type::glob: return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.name);
+        case Type::kind: return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.kind);
     }
     return false;
 }

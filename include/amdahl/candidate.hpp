@@ -25,7 +25,7 @@ struct Proposal {
     SpeedupSpec spec;
 };
 
-/// Every phase picked by `only` (every phase but "unattributed" when empty), each at `factor`.
+/// Every phase picked by `only` (every phase but the bookkeeping ones when empty), each at `factor`.
 /// Throws amdahl::Error for a selector that matches nothing.
 std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor);
 

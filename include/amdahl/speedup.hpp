@@ -16,10 +16,13 @@ struct Selector {
     std::string pattern;  ///< the name, the glob, or the kind (which may itself be a glob)
     std::string text;     ///< as the user wrote it
 
-    /// True when the selector picks `phase`. Only a `name` selector can pick the
-    /// "unattributed" phase.
+    /// True when the selector picks `phase`. Only a `name` selector can pick a bookkeeping phase
+    /// (unattributed, idle, overlapped).
     bool matches(const Phase& phase) const;
 };
+
+/// True for the phases amdahl adds for bookkeeping: unattributed, idle, overlapped.
+bool is_bookkeeping_phase(const Phase& phase);
 
 /// Parses "name", "gemm_*", "kind:copy", "*".
 Selector parse_selector(std::string_view text);
