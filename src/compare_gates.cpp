@@ -8,16 +8,15 @@
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "text.hpp"
 
 namespace amdahl {
 
+using detail::lower;
+using detail::trim;
+
 namespace {
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
 
 // "+10.0%" (two decimals below 1%, so a 0.04% change does not read as "+0.0%").
 std::string signed_percent(double fraction) {

@@ -9,22 +9,13 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "io_internal.hpp"
+#include "text.hpp"
 
 namespace amdahl::detail {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-    return text;
-}
 
-std::string lower(std::string_view text) {
-    std::string out(trim(text));
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 

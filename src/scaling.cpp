@@ -12,16 +12,15 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/units.hpp"
+#include "text.hpp"
 
 namespace amdahl {
 
+using detail::lower;
+using detail::trim;
+
 namespace {
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-    return text;
-}
 
 std::string quoted(std::string_view text) { return "'" + printable(text) + "'"; }
 

@@ -5,8 +5,12 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/speedup.hpp"
+#include "text.hpp"
 
 namespace amdahl {
+
+using detail::lower;
+using detail::trim;
 
 namespace {
 
@@ -14,10 +18,6 @@ bool glob_match(const std::string& pattern, const std::string& text) {
     return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
 
 std::string quote_list(const std::vector<std::string>& names) {
     std::string out;

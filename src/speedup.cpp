@@ -7,16 +7,15 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
+#include "text.hpp"
 
 namespace amdahl {
 
+using detail::lower;
+using detail::trim;
+
 namespace {
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
 
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;

@@ -8,8 +8,12 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
+#include "text.hpp"
 
 namespace amdahl {
+
+using detail::lower;
+using detail::trim;
 
 namespace {
 
@@ -32,18 +36,7 @@ constexpr std::array<UnitName, 30> unit_names{{
     {"nsecs", Unit::ns},        {"usecs", Unit::us},
 }};
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-    return text;
-}
 
 // "2,357,053.5" -> "2357053.5" when the commas group digits in threes; empty when they do not.
 std::string strip_thousands(std::string_view text) {

@@ -6,6 +6,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "text.hpp"
 
 namespace amdahl::detail {
 
@@ -20,11 +21,6 @@ bool LineReader::next(std::string_view& line) {
     return true;
 }
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-    return text;
-}
 
 bool is_blank(std::string_view line) { return trim(line).empty(); }
 
@@ -88,11 +84,6 @@ std::string free_field(std::string_view text) {
     return out;
 }
 
-std::string lower(std::string_view text) {
-    std::string out(trim(text));
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "amdahl/units.hpp"
+#include "text.hpp"
 
 namespace amdahl::detail {
 
@@ -26,7 +27,6 @@ private:
     std::size_t number_ = 0;
 };
 
-std::string_view trim(std::string_view text);
 bool is_blank(std::string_view line);
 
 /// Splits an RFC 4180 CSV line into `fields` (quotes removed, "" unescaped). False when a quoted

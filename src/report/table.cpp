@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "amdahl/report.hpp"
+#include "text.hpp"
 
 namespace amdahl {
 
@@ -40,21 +41,6 @@ std::string markdown_field(std::string_view text) {
     return out;
 }
 
-// Length of a valid UTF-8 sequence starting at text[i], or 0.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
-    const unsigned char c = byte(0);
-    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    if (length == 0 || i + length > text.size()) return 0;
-    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF
-    // (Unicode Table 3-7): they are not text, so they are shown escaped.
-    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-    if (byte(1) < low || byte(1) > high) return 0;
-    for (std::size_t k = 2; k < length; ++k)
-        if ((byte(k) & 0xC0) != 0x80) return 0;
-    return length;
-}
 
 }  // namespace
 
@@ -72,7 +58,7 @@ std::string printable(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x80) {
-            if (const std::size_t length = utf8_length(text, i)) {
+            if (const std::size_t length = detail::utf8_sequence_length(text, i)) {
                 // C1 control characters (U+0080..U+009F) are escapes too.
                 if (!(length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0)) {
                     out.append(text.substr(i, length));
