@@ -105,7 +105,12 @@ std::string as_written(std::string_view text) {
 
 // A written profile reads back as the same phases.
 void check_round_trip(const Profile& profile, const std::string& what) {
-    const std::string json = profile_to_json(profile);
+    std::string json;
+    try {
+        json = profile_to_json(profile);
+    } catch (const Error&) {  // names JSON cannot tell apart
+        return;
+    }
     Profile back;
     try {
         back = parse_profile(json, "round-trip.json", InputFormat::json);
@@ -262,7 +267,8 @@ void check_cli_input(std::string_view data) {
     require(code >= 0 && code <= 2, "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str());
     if (code != 2 && starts_with_json_format(args) && !out.str().empty()) {
         try {
-            (void)nlohmann::json::parse(out.str());
+            const auto parsed = nlohmann::json::parse(out.str());  // throws when it is not JSON
+            require(!parsed.is_discarded(), "cli: --format json output was discarded");
         } catch (const nlohmann::json::exception& e) {
             fail(std::string("cli: --format json wrote text that is not JSON: ") + e.what() + "\n" + out.str());
         }

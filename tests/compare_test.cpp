@@ -589,6 +589,8 @@ TEST_CASE("compare: bad input exits 2 with one message", "[compare][cli][errors]
     const auto over = test::write_temp("compare_over_total.json", R"({"total": 90, "phases": {"a": 60, "b": 40}})");
     const auto bad_runs = test::write_temp("compare_bad_runs.json", R"({"runs": 100, "phases": {"a": 60}})");
     const auto zero_run = test::write_temp("compare_zero_run.json", R"({"runs": [100, 0], "phases": {"a": 60}})");
+    const auto huge_run =
+        test::write_temp("compare_huge_run.json", R"({"unit": "ms", "runs": ["1e306 h"], "phases": {"a": 60}})");
     const std::string missing_glob = test::source_path("examples/compare/nothing-*.json");
     struct Case {
         std::vector<std::string> args;
@@ -636,6 +638,9 @@ TEST_CASE("compare: bad input exits 2 with one message", "[compare][cli][errors]
           "layernorm=flash_attention"},
          "error: --rename: two phases are renamed to 'flash_attention'"},
         {{"compare", before_path, after_path, "--unit", "weeks"}, "error: --unit: unknown unit 'weeks'"},
+        {{"compare", before_path, after_path, "--rename", "layernorm=layernorm", "--rename", "layernorm=gemm_proj"},
+         "error: --rename: 'layernorm' is renamed twice"},
+        {{"compare", huge_run, after_path}, "error: " + huge_run + ": runs: a run's time is too large"},
     };
     for (const auto& c : cases) {
         INFO((c.args.size() > 3 ? c.args[3] + " " + c.args.back() : c.args.back()));

@@ -47,3 +47,41 @@ TEST_CASE("the fuzz harness reports a finding rather than swallowing it", "[fuzz
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_json", ""));
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n--no-such-option"));
 }
+
+TEST_CASE("import refuses phase names that JSON cannot tell apart", "[fuzz]") {
+    // Found by fuzz_csv: both names are written as "a\uFFFD", so the profile would not read back.
+    const std::string path = amdahl::test::write_temp("utf8-alike.csv", "name,time\na\xff,1\na\xfe,2\n");
+    const auto r = amdahl::test::run_cli({"import", path});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Matchers::Contains("phases 'a\\xFF' and 'a\\xFE' differ only in bytes that are not UTF-8, "
+                                                "which JSON cannot hold; rename one"));
+    CHECK(r.out.empty());
+}
+
+TEST_CASE("trace import: a zero-length window and events named like amdahl's own phases are errors", "[fuzz]") {
+    using Catch::Matchers::Contains;
+    // Found by fuzz_chrome_trace: the window holds no time, and the profile had no phases at all.
+    const std::string window = amdahl::test::write_temp(
+        "zero-window.json", R"([{"ph": "X", "ts": 2, "dur": 2}, {"ph": "X", "name": "Step#1", "ts": 87}])");
+    auto r = amdahl::test::run_cli({"import", window, "--window", "Step"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("zero-window.json: --window 'Step' matches only events of zero length: there is no "
+                               "time to attribute"));
+    // Found by fuzz_chrome_trace: an event phase 'overlapped' next to amdahl's 'overlapped' phase.
+    const std::string overlapped = amdahl::test::write_temp(
+        "overlapped.json", R"([{"ph": "X", "name": "overlapped", "ts": 0, "dur": 4, "tid": 1},
+                              {"ph": "X", "name": "b", "ts": 1, "dur": 1, "tid": 2}])");
+    r = amdahl::test::run_cli({"import", overlapped});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
+                               "several phases run at once; rename them, e.g. --rename '^overlapped$=overlapped event'"));
+    // The suggested rename works.
+    r = amdahl::test::run_cli({"import", overlapped, "--rename", "^overlapped$=overlapped event"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\"overlapped event\""));
+    const std::string idle = amdahl::test::write_temp(
+        "idle.json", R"([{"ph": "X", "name": "idle", "ts": 0, "dur": 1}, {"ph": "X", "name": "b", "ts": 5, "dur": 1}])");
+    r = amdahl::test::run_cli({"import", idle});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("idle.json: events are named 'idle', the phase amdahl adds for time when nothing runs"));
+}

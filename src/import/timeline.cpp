@@ -268,7 +268,16 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         phase.where = source + ": phase '" + phase.name + "'";
         profile.phases.push_back(std::move(phase));
     }
+    // The phases amdahl adds for shared and empty time must not meet an event phase of that name.
+    const auto check_reserved = [&](const char* name, const char* meaning) {
+        const auto named = phase_of_name.find(name);
+        if (named == phase_of_name.end() || !(active[named->second].value() > 0)) return;
+        throw Error(source, fmt::format("events are named '{0}', the phase amdahl adds for time when {1}; rename them, "
+                                        "e.g. --rename '^{0}$={0} event'",
+                                        name, meaning));
+    };
     if (overlapped.value() > 0) {
+        check_reserved(overlapped_phase, "several phases run at once");
         profile.phases.push_back({overlapped_phase, overlapped_phase, overlapped.value() / steps, source + ": overlapped time", std::nullopt});
         std::vector<std::pair<double, std::vector<std::uint32_t>>> sets;
         for (const auto& [key, time] : overlap_sets) sets.emplace_back(time, key);
@@ -280,7 +289,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             profile.overlaps.push_back(std::move(overlap));
         }
     }
+    if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
     if (idle.value() > 0) profile.phases.push_back({idle_phase, idle_phase, idle.value() / steps, source + ": idle time", std::nullopt});
+    if (profile.phases.empty()) {  // only windows of zero length leave no time at all
+        throw Error(source, "--window '" + printable(options.window) +
+                                "' matches only events of zero length: there is no time to attribute");
+    }
 
     const std::string unit(unit_name(profile.unit));
     if (windowed) {

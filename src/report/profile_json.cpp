@@ -1,10 +1,39 @@
 // Writes a profile in amdahl's JSON profile format, the one src/io_json.cpp reads.
+#include <algorithm>
+#include <unordered_map>
+
+#include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
 
 namespace amdahl {
 
+namespace {
+
+// JSON holds UTF-8 only, so the writer shows bytes that are not UTF-8 as U+FFFD: two names that
+// differ only in such bytes would read back as one name twice, a profile amdahl cannot read.
+void check_names_survive_json(const Profile& profile) {
+    const bool any_non_ascii = std::any_of(profile.phases.begin(), profile.phases.end(), [](const Phase& phase) {
+        return std::any_of(phase.name.begin(), phase.name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    });
+    if (!any_non_ascii) return;
+    std::unordered_map<std::string, const Phase*> written;
+    for (const Phase& phase : profile.phases) {
+        JsonWriter name;
+        name.value(phase.name);
+        const auto [other, fresh] = written.emplace(name.str(), &phase);
+        if (!fresh) {
+            throw Error(phase.where.empty() ? profile.source : phase.where,
+                        "phases '" + printable(other->second->name) + "' and '" + printable(phase.name) +
+                            "' differ only in bytes that are not UTF-8, which JSON cannot hold; rename one");
+        }
+    }
+}
+
+}  // namespace
+
 std::string profile_to_json(const Profile& profile) {
+    check_names_survive_json(profile);
     JsonWriter json;
     json.begin_object();
     json.field("name", profile.name.empty() ? profile.source : profile.name);
