@@ -67,7 +67,7 @@ std::string temp(const std::string& name, const std::string& content) { return w
 
 }  // namespace
 
-TEST_CASE("folded: speedscope simple, detected; the default cuts below the common root", "[import][folded]") {
+TEST_CASE("folded: speedscope simple, detected, the default cuts below the common root", "[import][folded]") {
     // a;b;c 1 + 1 + 3, a;b;d 4, a;b 5: every sample starts with a;b.
     const std::string path = data("folded-stacks/speedscope_simple.txt");
     const Profile p = load(path);
@@ -97,7 +97,7 @@ TEST_CASE("folded: CRLF line ends read like LF", "[import][folded]") {
           table(load(data("folded-stacks/speedscope_simple.txt"))));
 }
 
-TEST_CASE("folded: comments are skipped; a line without a count is skipped with a note", "[import][folded]") {
+TEST_CASE("folded: comments are skipped, a line without a count is skipped with a note", "[import][folded]") {
     const std::string path = data("folded-stacks/speedscope_simple-with-invalids.txt");
     const Profile p = load_folded(path);
     CHECK(table(p) == Table{{"c", 5}, {"d", 4}, {"b (self)", 5}});

@@ -110,7 +110,7 @@ TEST_CASE("nsys: eval on the real summary from the command line", "[import][nsys
     CHECK_THAT(r.out, Contains("\"speedup\": " + std::to_string(35488.0 / 18640.0).substr(0, 6)));
 }
 
-TEST_CASE("nsys: the 2020 header after console lines; quotes, commas, rounded percentages", "[import][nsys]") {
+TEST_CASE("nsys: the 2020 header after console lines, quotes, commas, rounded percentages", "[import][nsys]") {
     const Profile p = load(data("handmade/nsys_gpukernsum_2020.csv"));
     CHECK(p.format == "nsys");
     REQUIRE(names(p) == std::vector<std::string>{"void gemm<float, 128>(const float*, float*, int)",
@@ -159,7 +159,7 @@ TEST_CASE("nsys: the 2020 memory summary (Operations, Operation) read as nsys", 
     CHECK_THAT(p.boundary, Contains("memory-operation times"));
 }
 
-TEST_CASE("nsys: every report in one stream; the lane picks the tables", "[import][nsys]") {
+TEST_CASE("nsys: every report in one stream, the lane picks the tables", "[import][nsys]") {
     const std::string path = data("handmade/nsys_stats_all_reports.txt");
     SECTION("automatic: the GPU tables (kernels and memory operations)") {
         const Profile p = load(path);
@@ -297,7 +297,7 @@ TEST_CASE("rocprof stats: the 2024 sample and the domain totals", "[import][rocp
     CHECK(domains.phases[0].kind == "runtime");
 }
 
-TEST_CASE("rocprof stats: legacy results.stats.csv; shares from the totals", "[import][rocprof]") {
+TEST_CASE("rocprof stats: legacy results.stats.csv, shares from the totals", "[import][rocprof]") {
     const Profile p = load(data("rocprof-legacy/finite-difference_results.stats.csv"));
     CHECK(p.format == "rocprof-stats");
     REQUIRE(p.phases.size() == 4);
@@ -322,7 +322,7 @@ TEST_CASE("rocprof stats: unescaped quotes, commas and scientific notation", "[i
     CHECK(p.notes.size() == 1);  // "summary only", and no note about the percentages
 }
 
-TEST_CASE("rocprof stats: legacy header with CRLF line ends; copies", "[import][rocprof]") {
+TEST_CASE("rocprof stats: legacy header with CRLF line ends, copies", "[import][rocprof]") {
     const Profile p = load(data("handmade/rocprof_copy_stats_crlf.csv"));
     REQUIRE(names(p) == std::vector<std::string>{"MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST"});
     CHECK(p.phases[0].kind == "copy");
@@ -451,7 +451,7 @@ TEST_CASE("rocprof summary: bad input", "[import][rocprof-summary][errors]") {
 // ---------------------------------------------------------------------------------------------
 // Naming: --rename and --group-by
 
-TEST_CASE("naming: --rename in order, first match wins; --group-by", "[import][naming]") {
+TEST_CASE("naming: --rename in order, first match wins, --group-by", "[import][naming]") {
     ImportOptions options;
     options.renames = {{"gemm|cutlass", "gemm"}, {"gemm_.*", "never"}, {"^void ", "void-kernels"}};
     const detail::PhaseNamer namer(options);

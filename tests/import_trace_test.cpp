@@ -115,7 +115,7 @@ TEST_CASE("trace: two streams that overlap give an exact 'overlapped' phase and 
     CHECK(host.at("aten::add") == Approx(30));
 }
 
-TEST_CASE("trace: --window averages per step; --group-by and --rename fold names", "[import][trace]") {
+TEST_CASE("trace: --window averages per step, --group-by and --rename fold names", "[import][trace]") {
     const std::string text = R"({"traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},

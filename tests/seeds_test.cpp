@@ -80,7 +80,7 @@ TEST_CASE("exercise part 1 q4: gemm_qkv is the best single 10x kernel", "[seeds]
     CHECK(eval(profile, {"gemm_qkv=10"}).time_saved == Approx(30.6));
 }
 
-TEST_CASE("exercise part 1 q5: three kernels reach 2x; all five reach only 3.257x", "[seeds]") {
+TEST_CASE("exercise part 1 q5: three kernels reach 2x, all five reach only 3.257x", "[seeds]") {
     const Profile profile = load("examples/transformer_step.json");
     CHECK(eval(profile, {"gemm_qkv=10"}).new_time == Approx(69.4));
     CHECK(eval(profile, {"gemm_qkv=10", "attention_softmax=10"}).new_time == Approx(50.5));
