@@ -226,7 +226,10 @@ std::string slurp(const std::string& path) {
     return content.str();
 }
 
-bool starts_with_json_format(const std::vector<std::string>& args) {
+// True when the arguments ask for JSON output (and not for help or the version, which are text).
+bool asks_for_json(const std::vector<std::string>& args) {
+    for (const std::string& arg : args)
+        if (arg == "-h" || arg == "--help" || arg == "--version") return false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json"))
             return true;
@@ -265,7 +268,7 @@ void check_cli_input(std::string_view data) {
     std::ostringstream out, err;
     const int code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
     require(code >= 0 && code <= 2, "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str());
-    if (code != 2 && starts_with_json_format(args) && !out.str().empty()) {
+    if (code != 2 && asks_for_json(args) && !out.str().empty()) {
         try {
             const auto parsed = nlohmann::json::parse(out.str());  // throws when it is not JSON
             require(!parsed.is_discarded(), "cli: --format json output was discarded");
