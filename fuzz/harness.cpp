@@ -228,8 +228,11 @@ std::string slurp(const std::string& path) {
 
 // True when the arguments ask for JSON output (and not for help or the version, which are text).
 bool asks_for_json(const std::vector<std::string>& args) {
-    for (const std::string& arg : args)
-        if (arg == "-h" || arg == "--help" || arg == "--version") return false;
+    for (const std::string& arg : args) {
+        if (arg.starts_with("--help") || arg.starts_with("--version")) return false;
+        // "-h" also inside a cluster of short options ("-xh").
+        if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('h') != std::string::npos) return false;
+    }
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--format=json" || (args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json"))
             return true;

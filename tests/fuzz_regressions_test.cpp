@@ -85,3 +85,18 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("idle.json: events are named 'idle', the phase amdahl adds for time when nothing runs"));
 }
+
+TEST_CASE("trace import: timestamps no int64 holds, or too far apart to subtract, are errors", "[fuzz]") {
+    using Catch::Matchers::Contains;
+    // Found by fuzz_chrome_trace (UBSan): 1e308 converted to int64, and an int64 subtraction overflowed.
+    const std::string huge = amdahl::test::write_temp("huge-ts.json", R"([{"ph": "X", "name": "a", "ts": 1e308, "dur": 1}])");
+    auto r = amdahl::test::run_cli({"import", huge});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("event 'a' (ph X): \"ts\" must be a number (got '1e308')"));
+    const std::string apart = amdahl::test::write_temp(
+        "far-ts.json", R"([{"ph": "X", "name": "a", "ts": -9000000000000000000, "dur": 1},
+                           {"ph": "X", "name": "b", "ts": 9000000000000000000, "dur": 1}])");
+    r = amdahl::test::run_cli({"import", apart});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("event 'b': \"ts\" is too far from the first event's (got '9000000000000000000')"));
+}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -185,6 +186,8 @@ bool parse_timestamp(std::string_view token, Timestamp& out) {
     double value = 0;  // exponent form: rare; a double is all there is
     const auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     if (ec != std::errc() || p != token.data() + token.size() || !std::isfinite(value)) return false;
+    // Past ±2^63 µs (292,000 years) a number is no timestamp, and no int64 holds it.
+    if (!(std::fabs(value) < 9.2e18)) return false;
     out.whole = static_cast<std::int64_t>(std::floor(value));
     out.fraction = value - static_cast<double>(out.whole);
     return true;
@@ -237,6 +240,13 @@ private:
         if (!have_origin_) {
             origin_ = ts.whole;
             have_origin_ = true;
+        }
+        // Timestamps more than 2^63 µs apart cannot both be real: refuse rather than overflow.
+        const bool too_far = origin_ < 0 ? ts.whole > std::numeric_limits<std::int64_t>::max() + origin_
+                                         : ts.whole < std::numeric_limits<std::int64_t>::min() + origin_;
+        if (too_far) {
+            throw Error(stream_.location(size), "event '" + printable(f.name) + "': \"ts\" is too far from the first event's (got '" +
+                                                           printable(f.ts) + "')");
         }
         const double start = static_cast<double>(ts.whole - origin_) + ts.fraction;
         const std::uint32_t name = intern(f.name, f.name_escaped);
