@@ -157,7 +157,7 @@ Profile fixed_profile() {
     Profile profile;
     profile.source = "fixed";
     const auto add = [&](std::string name, std::string kind, double time) {
-        profile.phases.push_back(Phase{std::move(name), std::move(kind), time, "fixed", std::nullopt});
+        profile.phases.push_back(Phase{std::move(name), std::move(kind), time, std::nullopt, 0});
     };
     add("Host\xe2\x86\x92" "device input copy", "copy", 18);
     add("gemm_qkv", "kernel", 34);

@@ -19,9 +19,6 @@ namespace amdahl {
 
 namespace {
 
-// Rounding allowance for totals and shares written with fewer digits than the phases: 0.5%.
-constexpr double rounding_tolerance = 0.005;
-
 std::string lower_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -38,8 +35,6 @@ std::string_view first_line_with_text(std::string_view content) {
     }
     return {};
 }
-
-std::string format_time(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
 
 }  // namespace
 
@@ -248,124 +243,6 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
     if (share < 0 || share > 1 + rounding_tolerance)
         throw Error(where, what + " must be between 0% and 100% (got '" + printable(text) + "')");
     return share;
-}
-
-Profile finish_profile(RawProfile raw) {
-    if (raw.phases.empty()) throw Error(raw.source, "the profile has no phases");
-    Profile profile;
-    profile.name = std::move(raw.name);
-    profile.source = raw.source;
-    profile.notes = std::move(raw.notes);
-    profile.proposals = std::move(raw.proposals);
-    profile.boundary = std::move(raw.boundary);
-    profile.summary_only = raw.summary_only;
-    profile.overlaps = std::move(raw.overlaps);
-
-    // The profile's unit: declared, else the first unit written on a time, else ms.
-    std::optional<Unit> unit = raw.unit;
-    for (const auto& phase : raw.phases) {
-        if (unit) break;
-        if (phase.time && phase.time->unit) unit = phase.time->unit;
-    }
-    if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
-    profile.unit = unit.value_or(Unit::ms);
-    const auto in_unit = [&](const RawTime& t) { return t.unit ? convert(t.value, *t.unit, profile.unit) : t.value; };
-    for (const auto& run : raw.runs) {
-        profile.runs.push_back(in_unit(run));
-        if (!std::isfinite(profile.runs.back())) throw Error(raw.runs_where, "a run's time is too large");
-    }
-
-    std::unordered_map<std::string_view, std::size_t> seen;
-    seen.reserve(raw.phases.size());
-    Summation time_sum, share_sum;
-    bool any_share_only = false;
-    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
-        const RawPhase& phase = raw.phases[i];
-        if (phase.name.empty()) throw Error(phase.where, "phase has an empty name");
-        auto [it, inserted] = seen.emplace(phase.name, i);
-        if (!inserted) {
-            throw Error(phase.where, "duplicate phase name '" + printable(phase.name) + "' (also at " +
-                                         raw.phases[it->second].where + ")");
-        }
-        if (phase.time) {
-            const double t = in_unit(*phase.time);
-            if (!std::isfinite(t)) throw Error(phase.where, "phase '" + printable(phase.name) + "': time is too large");
-            time_sum.add(t);
-        } else if (phase.share) {
-            any_share_only = true;
-            share_sum.add(*phase.share);
-        } else {
-            throw Error(phase.where, "phase '" + printable(phase.name) + "' has neither a time nor a share");
-        }
-    }
-    if (share_sum.value() > 1 + rounding_tolerance) {
-        throw Error(raw.source, "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
-    }
-
-    // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
-    std::optional<double> total;
-    if (raw.total) {
-        total = in_unit(*raw.total);
-        if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
-    }
-    if (any_share_only && !total) {
-        throw Error(raw.source, "some phases give only a share; give the profile a total (e.g. \"total\": \"100 ms\") "
-                                "so shares become times");
-    }
-    Summation all;
-    all.add(time_sum.value());
-    if (total) all.add(share_sum.value() * *total);
-    const double phase_sum = all.value();
-    if (total) {
-        if (phase_sum > *total * (1 + rounding_tolerance)) {
-            throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
-                        "phases add up to " + format_time(phase_sum, profile.unit) + ", more than the total " +
-                            format_time(*total, profile.unit));
-        }
-        if (*total == 0) throw Error(raw.total_where, "total must be > 0");
-    } else if (!std::isfinite(phase_sum)) {
-        throw Error(raw.source, "the phases add up to more than a double can hold");
-    } else if (!(phase_sum > 0)) {
-        throw Error(raw.source, "the phases add up to zero time; there is nothing to speed up");
-    }
-    if (!std::isfinite(phase_sum)) throw Error(raw.source, "the phases add up to more than a double can hold");
-    const double baseline = total ? std::max(*total, phase_sum) : phase_sum;
-
-    profile.phases.reserve(raw.phases.size() + 1);
-    for (auto& phase : raw.phases) {
-        Phase out;
-        out.name = std::move(phase.name);
-        out.kind = std::move(phase.kind);
-        out.where = std::move(phase.where);
-        if (phase.active_time) out.active_time = std::max(in_unit(*phase.active_time), in_unit(phase.time.value_or(RawTime{})));
-        if (phase.time) {
-            out.time = in_unit(*phase.time);
-            if (phase.share && std::fabs(*phase.share - out.time / baseline) > rounding_tolerance) {
-                profile.notes.push_back(out.where + ": phase '" + printable(out.name) + "': share " +
-                                        shortest(*phase.share * 100) + "% disagrees with its time (" +
-                                        format_time(out.time, profile.unit) + " is " +
-                                        shortest(std::round(out.time / baseline * 1000) / 10) + "% of " +
-                                        format_time(baseline, profile.unit) + ")");
-            }
-        } else {
-            out.time = *phase.share * *total;
-        }
-        profile.phases.push_back(std::move(out));
-    }
-    if (total && phase_sum < *total) {
-        const double rest = *total - phase_sum;
-        if (rest > *total * 1e-9) {
-            if (profile.find(unattributed_phase)) {
-                throw Error(raw.source, std::string("a phase is named '") + unattributed_phase +
-                                            "', but the total leaves time unattributed too");
-            }
-            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, raw.total_where, std::nullopt});
-            profile.notes.push_back(raw.source + ": the phases add up to " + format_time(phase_sum, profile.unit) +
-                                    " of the total " + format_time(*total, profile.unit) + "; the other " +
-                                    format_time(rest, profile.unit) + " is phase 'unattributed'");
-        }
-    }
-    return profile;
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
 #pragma once
 // What the format readers hand to the common checks: phases as written, before totals, shares
 // and units are reconciled.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,18 +11,30 @@
 
 namespace amdahl::detail {
 
+/// Rounding allowance for totals and shares written with fewer digits than the phases: 0.5%.
+inline constexpr double rounding_tolerance = 0.005;
+
 struct RawTime {
     double value = 0;
     std::optional<Unit> unit;  ///< none: the profile's unit
 };
 
+/// A phase as a reader hands it over.
 struct RawPhase {
     std::string name;
     std::string kind;
     std::optional<RawTime> time;
     std::optional<double> share;  ///< fraction 0..1
     std::optional<RawTime> active_time;  ///< from an imported trace: alone or overlapped
-    std::string where;            ///< "step.csv:4" or "step.json: phases[2]"
+    std::uint64_t at = 0;         ///< line or 1 + index: see Phase::at and RawProfile::origin
+};
+
+/// What a raw phase says beyond Phase's fields, until finish_profile reconciles it.
+struct RawPhaseExtra {
+    std::optional<double> share;    ///< fraction 0..1
+    std::optional<Unit> time_unit;  ///< written with the time; none: the profile's unit
+    std::optional<Unit> active_unit;
+    bool has_time = false;
 };
 
 struct RawProfile {
@@ -30,7 +43,11 @@ struct RawProfile {
     std::optional<Unit> unit;  ///< declared unit
     std::optional<RawTime> total;
     std::string total_where;
-    std::vector<RawPhase> phases;
+    Origin origin = Origin::none;
+    /// The phases as written: `time` and `active_time` in the units `extra` names. Two parallel
+    /// vectors rather than one of RawPhase, so finish_profile can hand `phases` on without a copy.
+    std::vector<Phase> phases;
+    std::vector<RawPhaseExtra> extra;
     std::vector<ProfileProposal> proposals;
     std::string boundary;             ///< from an import: what the phases add up to
     bool summary_only = false;        ///< from an import of a summary format
@@ -38,6 +55,13 @@ struct RawProfile {
     std::vector<RawTime> runs;  ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;
+
+    void add(RawPhase phase);
+    /// Removes the last phase and returns it (a table's closing "Total" row).
+    RawPhase pop_back();
+    /// Room for `count` phases (an upper bound is fine: untouched capacity costs no memory).
+    void reserve(std::size_t count);
+    std::string where(std::size_t index) const { return amdahl::where(source, origin, phases[index].at, phases[index].name); }
 };
 
 /// Checks and reconciles a raw profile: names, totals, shares, units. Throws amdahl::Error.

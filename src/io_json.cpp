@@ -93,9 +93,9 @@ std::string read_string(const Json& value, const std::string& source, const std:
 // A phase object: {"name": ..., "time": ..., "share": ..., "kind": ...}; `name` given for the
 // shorthand form, where the key is the name.
 RawPhase read_phase_object(const Json& object, const std::string& source, const std::string& path,
-                           std::optional<std::string> name) {
+                           std::optional<std::string> name, std::uint64_t at) {
     RawPhase phase;
-    phase.where = where(source, path);
+    phase.at = at;
     for (const auto& [key, value] : object.items()) {
         const std::string key_path = path + "." + key;
         if (key == "name") phase.name = read_string(value, source, key_path);
@@ -105,39 +105,42 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
         else if (key == "active_time") phase.active_time = read_time(value, source, key_path, "active_time");
     }
     if (name) phase.name = std::move(*name);
-    if (phase.name.empty() && !object.contains("name")) throw Error(phase.where, "phase has no \"name\"");
-    if (!phase.time && !phase.share) throw Error(phase.where, "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
+    if (phase.name.empty() && !object.contains("name")) throw Error(where(source, path), "phase has no \"name\"");
+    if (!phase.time && !phase.share)
+        throw Error(where(source, path), "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
     return phase;
 }
 
 void read_phases(const Json& phases, const std::string& source, RawProfile& out) {
     if (phases.is_array()) {
-        out.phases.reserve(phases.size());
+        out.origin = Origin::json_index;
+        out.reserve(phases.size());
         for (std::size_t i = 0; i < phases.size(); ++i) {
             const std::string path = "phases[" + std::to_string(i) + "]";
             if (!phases[i].is_object())
                 throw Error(where(source, path), "a phase must be an object with a name and a time (got " +
                                                      describe(phases[i]) + ")");
-            out.phases.push_back(read_phase_object(phases[i], source, path, std::nullopt));
+            out.add(read_phase_object(phases[i], source, path, std::nullopt, i + 1));
         }
     } else if (phases.is_object()) {
         // Shorthand: {"gemm_qkv": 34, "attention": "21 ms", "copy": {"time": 18, "kind": "copy"}}.
-        out.phases.reserve(phases.size());
+        out.origin = Origin::json_key;
+        out.reserve(phases.size());
         for (const auto& [name, value] : phases.items()) {
             const std::string path = "phases." + name;
             if (value.is_object()) {
-                out.phases.push_back(read_phase_object(value, source, path, name));
+                out.add(read_phase_object(value, source, path, name, 1));
                 continue;
             }
             RawPhase phase;
             phase.name = name;
-            phase.where = where(source, path);
+            phase.at = 1;
             if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
                 value.get_ref<const std::string&>().back() == '%')
                 phase.share = read_share(value, source, path);
             else
                 phase.time = read_time(value, source, path, "time");
-            out.phases.push_back(std::move(phase));
+            out.add(std::move(phase));
         }
     } else {
         throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +

@@ -66,11 +66,11 @@ bool is_name_header(const std::string& h) {
 }
 
 // A time cell: plain decimal numbers (nearly every cell) skip the general parser.
-template <class Label>
-RawTime read_time_cell(std::string_view text, const std::string& at, Label&& label) {
+template <class At, class Label>
+RawTime read_time_cell(std::string_view text, At&& at, Label&& label) {
     double value = 0;
     if (parse_double(trim(text), value) && value >= 0) return RawTime{value, std::nullopt};
-    return parse_time_text(text, at, label() + "time");
+    return parse_time_text(text, at(), label() + "time");
 }
 
 struct Row {
@@ -113,21 +113,21 @@ public:
         if (!name_) throw Error(at, "no name column in the header (expected name, phase or stage; found " +
                                         quote_all(header) + ")");
         raw_.source = source_;
+        raw_.origin = Origin::line;
         if (time_unit_) raw_.unit = time_unit_;
     }
 
     void add_row(const std::vector<std::string>& cells, std::size_t line) {
-        RawPhase phase;
-        phase.where.reserve(source_.size() + 8);
-        phase.where.append(source_).append(":").append(std::to_string(line));
-        const std::string& at = phase.where;
-        if (cells.size() != columns_) {
-            throw Error(at, "row has " + std::to_string(cells.size()) + " fields, the header has " +
-                                std::to_string(columns_));
-        }
-        phase.name = std::string(trim(cells[*name_]));
-        if (phase.name.empty()) throw Error(at, "phase has an empty name");
         // Built only for a message: most rows never need it.
+        const auto at = [&] { return source_ + ":" + std::to_string(line); };
+        if (cells.size() != columns_) {
+            throw Error(at(), "row has " + std::to_string(cells.size()) + " fields, the header has " +
+                                  std::to_string(columns_));
+        }
+        RawPhase phase;
+        phase.at = line;
+        phase.name = std::string(trim(cells[*name_]));
+        if (phase.name.empty()) throw Error(at(), "phase has an empty name");
         const auto label = [&] { return "phase '" + printable(phase.name) + "': "; };
         if (kind_) phase.kind = std::string(trim(cells[*kind_]));
         if (time_ && !trim(cells[*time_]).empty()) {
@@ -139,34 +139,36 @@ public:
             try {
                 q = parse_quantity(cells[*share_]);
             } catch (const Error&) {
-                throw Error(at, label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
             }
             if (q.unit || q.value < 0)
-                throw Error(at, label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
             phase.share = q.percent ? q.value / 100 : q.value;
             if (!q.percent) bare_shares_.push_back(raw_.phases.size());
             if (!q.percent && q.value > 1) bare_share_above_one_ = true;
         }
-        if (!phase.time && !phase.share) throw Error(at, label() + "no time");
-        raw_.phases.push_back(std::move(phase));
+        if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
+        raw_.add(std::move(phase));
     }
+
+    /// Room for `rows` phases: an upper bound such as the number of lines left is fine.
+    void reserve(std::size_t rows) { raw_.reserve(rows); }
 
     RawProfile finish() {
         // Bare numbers in a share column are percentages when the header says so or when any
         // exceeds 1; fractions otherwise.
         const bool percent = share_percent_ || (!share_fraction_ && bare_share_above_one_);
         for (std::size_t i : bare_shares_) {
-            if (percent) *raw_.phases[i].share /= 100;
+            if (percent) *raw_.extra[i].share /= 100;
         }
-        for (const auto& phase : raw_.phases) {
-            if (phase.share && *phase.share > 1.005)
-                throw Error(phase.where, "phase '" + printable(phase.name) + "': share is above 100%");
+        for (std::size_t i = 0; i < raw_.phases.size(); ++i) {
+            if (raw_.extra[i].share && *raw_.extra[i].share > 1.005)
+                throw Error(raw_.where(i), "phase '" + printable(raw_.phases[i].name) + "': share is above 100%");
         }
         // A closing "Total" row is a check on the phases, not a phase.
         if (raw_.phases.size() > 1 && is_total_row_name(raw_.phases.back().name)) {
-            RawPhase total = std::move(raw_.phases.back());
-            raw_.phases.pop_back();
-            raw_.total_where = total.where;
+            raw_.total_where = raw_.where(raw_.phases.size() - 1);
+            RawPhase total = raw_.pop_back();
             if (total.time) raw_.total = total.time;
         }
         return std::move(raw_);
@@ -371,6 +373,7 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
     } while (blank(cells) && pos < content.size());
     if (blank(cells)) throw Error(source, "empty input: no header row");
     TableReader reader(source, cells, header_line);
+    reader.reserve(static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(pos), content.end(), '\n')) + 1);
     while (pos < content.size()) {
         const std::size_t row_line = line;
         read_record(content, pos, line, delimiter, cells, source);

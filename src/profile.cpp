@@ -2,6 +2,8 @@
 
 #include "amdahl/numbers.hpp"
 
+#include <string>
+
 namespace amdahl {
 
 double Profile::total() const {
@@ -15,6 +17,19 @@ std::optional<std::size_t> Profile::find(const std::string& phase_name) const {
         if (phases[i].name == phase_name) return i;
     }
     return std::nullopt;
+}
+
+std::string Profile::where(const Phase& phase) const { return amdahl::where(source, origin, phase.at, phase.name); }
+
+std::string where(const std::string& source, Origin origin, std::uint64_t at, const std::string& name) {
+    if (at == 0) return source;
+    switch (origin) {
+        case Origin::none: break;
+        case Origin::line: return source + ":" + std::to_string(at);
+        case Origin::json_index: return source + ": phases[" + std::to_string(at - 1) + "]";
+        case Origin::json_key: return source + ": phases." + name;
+    }
+    return source;
 }
 
 Profile convert_profile(const Profile& profile, Unit unit) {

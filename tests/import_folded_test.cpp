@@ -75,7 +75,7 @@ TEST_CASE("folded: speedscope simple, detected, the default cuts below the commo
     CHECK(!p.summary_only);
     CHECK(table(p) == Table{{"c", 5}, {"d", 4}, {"b (self)", 5}});
     CHECK(p.unit == Unit::ms);
-    CHECK(p.phases[0].where == path + ":1");
+    CHECK(p.where(p.phases[0]) == path + ":1");
     CHECK(has_note(p, "phases are the first frame below 'a;b', which every sample starts with (--depth 3 without the "
                       "common part; give --depth N or --leaf to choose)"));
     CHECK(has_note(p, "times are sample counts, shown as ms (1 sample = 1 ms)"));
@@ -146,7 +146,7 @@ TEST_CASE("folded: hand-made edge cases", "[import][folded]") {
     const std::string path = data("handmade/folded_edge_cases.txt");
     const Profile p = load_folded(path);
     CHECK(table(p) == Table{{"parse input", 4}, {"solve", 12}, {"main (self)", 1}, {"report", 3}});
-    CHECK(p.phases[0].where == path + ":3");
+    CHECK(p.where(p.phases[0]) == path + ":3");
     CHECK(has_note(p, path + ":8: skipped 1 line without a trailing sample count"));
     CHECK(table(load_folded(path, depth(3))) ==
           Table{{"app;main;parse input", 4}, {"app;main;solve", 12}, {"app;main", 1}, {"app;main;report", 3}});

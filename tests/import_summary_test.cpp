@@ -82,7 +82,7 @@ TEST_CASE("nsys: real cuda_gpu_kern_sum (2022+ header), detected by its header",
     CHECK(p.total() == Approx(179072697));
     CHECK(p.phases[0].time == Approx(61602133));
     CHECK(p.phases[0].kind == "kernel");
-    CHECK(p.phases[0].where == path + ":2");
+    CHECK(p.where(p.phases[0]) == path + ":2");
     // The Time (%) column sums to 100.2; shares come from the totals instead.
     CHECK(p.phases[0].time / p.total() == Approx(61602133.0 / 179072697.0));
     CHECK_THAT(p.boundary, Contains("the sum of the kernel times in the nsys summary"));
@@ -118,7 +118,7 @@ TEST_CASE("nsys: the 2020 header after console lines, quotes, commas, rounded pe
     CHECK(p.phases[0].time == Approx(6000));
     CHECK(p.phases[1].time == Approx(3333));
     CHECK(p.phases[2].time == Approx(666));
-    CHECK(p.phases[1].where == data("handmade/nsys_gpukernsum_2020.csv") + ":7");
+    CHECK(p.where(p.phases[1]) == data("handmade/nsys_gpukernsum_2020.csv") + ":7");
     // 60.1 + 33.4 + 6.6 = 100.1 in the file; the totals say 6000 / 9999.
     CHECK(p.phases[0].time / p.total() == Approx(6000.0 / 9999.0));
     CHECK(p.notes.size() == 1);  // "summary only", and no note about the rounded percentages
@@ -316,7 +316,7 @@ TEST_CASE("rocprof stats: unescaped quotes, commas and scientific notation", "[i
                                                  "copy_kernel(char*, char const*)", "tiny_kernel"});
     CHECK(p.phases[0].time == Approx(6000));
     CHECK(p.phases[2].time == Approx(1000));  // written 1.0e+03
-    CHECK(p.phases[0].where == path + ":2");
+    CHECK(p.where(p.phases[0]) == path + ":2");
     // The Percentage column sums to 100.02: ignored.
     CHECK(p.phases[0].time / p.total() == Approx(0.6));
     CHECK(p.notes.size() == 1);  // "summary only", and no note about the percentages
@@ -403,7 +403,7 @@ TEST_CASE("rocprof summary: -u usec, one combined section, a group section, '|' 
     REQUIRE(names(p) == std::vector<std::string>{"gemm|fused (int, int)", "relu_kernel", "MEMORY_COPY_HOST_TO_DEVICE"});
     CHECK(p.phases[0].time == Approx(600));
     CHECK(p.phases[2].time == Approx(150));
-    CHECK(p.phases[0].where == path + ":10");
+    CHECK(p.where(p.phases[0]) == path + ":10");
     CHECK(has_note(p, "left out the --summary-groups section GEMM"));
 
     ImportOptions cpu;

@@ -1,5 +1,6 @@
 #pragma once
 /// \file A profile: named, non-overlapping phases whose times add up to the baseline.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,14 +13,25 @@ namespace amdahl {
 /// selector naming it can speed it up.
 inline constexpr const char* unattributed_phase = "unattributed";
 
+/// How Profile::where() spells the place a phase was read from.
+enum class Origin : std::uint8_t {
+    none,        ///< the source alone
+    line,        ///< "step.csv:4": a line of a table, a summary or a folded-stack file
+    json_index,  ///< "step.json: phases[2]": an element of a JSON "phases" array
+    json_key,    ///< "step.json: phases.gemm": a key of the JSON shorthand object
+};
+
 struct Phase {
     std::string name;
-    std::string kind;   ///< free text: kernel, copy, overhead, ...; may be empty
-    double time = 0;    ///< in the profile's unit, >= 0 and finite
-    std::string where;  ///< where it was read ("step.csv:4", "step.json: phases[2]"), for messages
+    std::string kind;  ///< free text: kernel, copy, overhead, ...; may be empty
+    double time = 0;   ///< in the profile's unit, >= 0 and finite
     /// From traces: the time this phase runs at all, alone or overlapped with others (>= time).
     /// Speeding it up saves between its exclusive `time` and this, scaled by 1 - 1/k.
     std::optional<double> active_time;
+    /// Where it was read, for messages: a line number, or 1 + its index in a JSON "phases" array
+    /// (Profile::origin says which); 0 for phases amdahl added. A number, not a string: a million
+    /// phases must not carry a million copies of the file name. Profile::where() spells it out.
+    std::uint64_t at = 0;
 };
 
 /// Time when several phases of a trace ran at once (the `overlapped` phase, broken down).
@@ -56,12 +68,18 @@ struct Profile {
     bool summary_only = false;      ///< from a summary (nsys/rocprof stats): no overlap information
     std::vector<Overlap> overlaps;  ///< for traces: what the `overlapped` phase is made of
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
+    Origin origin = Origin::none;    ///< how the phases' `at` reads
 
     /// Sum of the phase times (compensated summation).
     double total() const;
     /// Index of the phase with this exact name, if any.
     std::optional<std::size_t> find(const std::string& phase_name) const;
+    /// Where `phase` was read ("step.csv:4", "step.json: phases[2]"), or the source.
+    std::string where(const Phase& phase) const;
 };
+
+/// Spells out a place in `source`: see Origin. `at` 0 is the source itself.
+std::string where(const std::string& source, Origin origin, std::uint64_t at, const std::string& name);
 
 /// Returns a copy with every time expressed in `unit`.
 Profile convert_profile(const Profile& profile, Unit unit);

@@ -160,7 +160,7 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         if (inserted) {
             RawPhase phase;
             phase.name = found->second;
-            phase.where = source + ":" + std::to_string(s.line);
+            phase.at = s.line;
             phases.push_back(std::move(phase));
             counts.emplace_back();
         }
@@ -172,9 +172,10 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     RawProfile raw;
     raw.source = source;
     raw.unit = unit;
+    raw.origin = Origin::line;
     for (std::size_t i = 0; i < phases.size(); ++i) {
         phases[i].time = RawTime{exact_sum(counts[i]) * period, std::nullopt};
-        raw.phases.push_back(std::move(phases[i]));
+        raw.add(std::move(phases[i]));
     }
     raw.notes.push_back(source + ": phases are " + how);
     if (!options.sample_period) {

@@ -30,7 +30,7 @@ struct Row {
     std::string name;
     std::string kind;
     double time = 0;
-    std::string where;
+    std::size_t line = 0;
 };
 
 struct Table {
@@ -98,7 +98,7 @@ public:
         const Unit unit = chosen.front()->unit;
         SummaryBuilder builder(options_, source_, unit);
         for (const Table* t : chosen) {
-            for (const Row& row : t->rows) builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.where);
+            for (const Row& row : t->rows) builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.line);
         }
         std::vector<std::string> notes;
         if (tables_.size() > 1) {
@@ -149,7 +149,7 @@ private:
                 Row row;
                 row.name = fields[name_column];
                 row.time = parse_duration_cell(fields[time_column], where, trim(fields_header_[time_column]));
-                row.where = where;
+                row.line = lines.number();
                 row.kind = kind_of_row(table->report, row.name, category_column ? fields[*category_column] : "");
                 table->rows.push_back(std::move(row));
                 continue;

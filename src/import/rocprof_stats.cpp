@@ -73,7 +73,7 @@ Profile read_rocprof_stats(std::string_view content, const std::string& source, 
         const double time = parse_duration_cell(fields[time_column], where, time_header);
         const std::string kind = rocprof_name_kind(fields[name_column]);
         kinds.insert(kind);
-        builder.add(fields[name_column], kind, kind, time, where);
+        builder.add(fields[name_column], kind, kind, time, lines.number());
     }
     if (builder.rows() == 0) {
         throw Error(source + ":" + std::to_string(header_line), "the rocprof stats table has no rows after its header");

@@ -40,7 +40,7 @@ constexpr const char* expected_tables =
 struct Row {
     std::string name;
     double time = 0;  // in the reader's unit
-    std::string where;
+    std::size_t line = 0;
 };
 
 // A domain's rows, from its own section and from the combined one.
@@ -107,7 +107,7 @@ public:
         SummaryBuilder builder(options_, source_, unit_);
         for (const Domain* d : chosen) {
             const std::string kind = rocprof_domain_kind(d->name);
-            for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.where);
+            for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.line);
         }
         std::vector<std::string> notes;
         notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") +
@@ -205,7 +205,7 @@ private:
             Row row;
             row.name = cells[name_column];
             row.time = convert(parse_duration_cell(cells[time_column], where, header[time_column]), table_unit, unit_);
-            row.where = where;
+            row.line = lines.number();
             section_rows.emplace_back(cells[domain_column], std::move(row));
         }
         close_section();

@@ -17,7 +17,7 @@ SummaryBuilder::SummaryBuilder(const ImportOptions& options, std::string source,
     : options_(options), namer_(options), source_(std::move(source)), unit_(unit) {}
 
 void SummaryBuilder::add(std::string_view raw_name, std::string_view category, std::string_view kind, double time,
-                         const std::string& where) {
+                         std::size_t line) {
     ++rows_;
     std::string key(raw_name);
     key += '\0';
@@ -27,7 +27,7 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     const std::string& name = cached->second;
     auto [it, inserted] = index_.try_emplace(name, entries_.size());
     if (inserted) {
-        entries_.push_back(Entry{name, std::string(kind), {}, where});
+        entries_.push_back(Entry{name, std::string(kind), {}, line});
     } else if (entries_[it->second].kind != kind) {
         entries_[it->second].kind = "mixed";
     }
@@ -39,6 +39,7 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
     RawProfile raw;
     raw.source = source_;
     raw.unit = unit_;
+    raw.origin = Origin::line;
     Summation sum;
     for (auto& entry : entries_) {
         const double time = exact_sum(entry.times);
@@ -47,8 +48,8 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
         phase.name = std::move(entry.name);
         phase.kind = std::move(entry.kind);
         phase.time = RawTime{time, std::nullopt};
-        phase.where = std::move(entry.where);
-        raw.phases.push_back(std::move(phase));
+        phase.at = entry.line;
+        raw.add(std::move(phase));
     }
     std::string boundary = "the sum of the " + summed + " (not a measured wall time: give --total for that)";
     if (options_.total) {

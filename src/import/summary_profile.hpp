@@ -24,7 +24,7 @@ public:
     /// Adds a row's total time to the phase its name maps to. `category` is what --group-by cat
     /// groups by, `kind` the phase kind; rows of different kinds in one phase make kind "mixed".
     void add(std::string_view raw_name, std::string_view category, std::string_view kind, double time,
-             const std::string& where);
+             std::size_t line);
     std::size_t rows() const { return rows_; }
 
     /// The checked profile. `format` names the reader ("nsys"); `summed` says what the rows are
@@ -36,7 +36,7 @@ private:
         std::string name;
         std::string kind;
         std::vector<double> times;
-        std::string where;
+        std::size_t line = 0;  ///< of the first row
     };
     const ImportOptions& options_;
     PhaseNamer namer_;

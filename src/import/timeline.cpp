@@ -265,7 +265,6 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         phase.kind = phase_kinds[p];
         phase.time = exclusive[p].value() / steps;
         phase.active_time = active[p].value() / steps;
-        phase.where = source + ": phase '" + phase.name + "'";
         profile.phases.push_back(std::move(phase));
     }
     // The phases amdahl adds for shared and empty time must not meet an event phase of that name.
@@ -278,7 +277,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     };
     if (overlapped.value() > 0) {
         check_reserved(overlapped_phase, "several phases run at once");
-        profile.phases.push_back({overlapped_phase, overlapped_phase, overlapped.value() / steps, source + ": overlapped time", std::nullopt});
+        profile.phases.push_back(Phase{overlapped_phase, overlapped_phase, overlapped.value() / steps, std::nullopt, 0});
         std::vector<std::pair<double, std::vector<std::uint32_t>>> sets;
         for (const auto& [key, time] : overlap_sets) sets.emplace_back(time, key);
         std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -290,7 +289,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         }
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
-    if (idle.value() > 0) profile.phases.push_back({idle_phase, idle_phase, idle.value() / steps, source + ": idle time", std::nullopt});
+    if (idle.value() > 0) profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / steps, std::nullopt, 0});
     if (profile.phases.empty()) {  // only windows of zero length leave no time at all
         throw Error(source, "--window '" + printable(options.window) +
                                 "' matches only events of zero length: there is no time to attribute");

@@ -23,7 +23,7 @@ void check_names_survive_json(const Profile& profile) {
         name.value(phase.name);
         const auto [other, fresh] = written.emplace(name.str(), &phase);
         if (!fresh) {
-            throw Error(phase.where.empty() ? profile.source : phase.where,
+            throw Error(profile.where(phase),
                         "phases '" + printable(other->second->name) + "' and '" + printable(phase.name) +
                             "' differ only in bytes that are not UTF-8, which JSON cannot hold; rename one");
         }
