@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -105,7 +106,14 @@ public:
         file_.open(path, std::ios::binary);
         if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
         in_ = &file_;
+        if (std::filesystem::is_regular_file(status)) {
+            const auto size = std::filesystem::file_size(path, ec);
+            if (!ec) size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+        }
     }
+
+    /// The file's size when it is a regular file (0 otherwise, at most 1 GiB): room to reserve.
+    std::size_t size_hint() const { return size_hint_; }
 
     /// Appends up to `limit` more bytes to `content`; false at the end of the input.
     bool read_more(std::string& content, std::size_t limit) {
@@ -142,6 +150,7 @@ private:
     std::istream* in_;
     std::ifstream file_;
     std::size_t read_ = 0;
+    std::size_t size_hint_ = 0;
     bool bom_checked_ = false;
 };
 
@@ -152,6 +161,7 @@ constexpr std::size_t sniff_bytes = 1 << 16;
 std::string read_input(const std::string& path, std::istream& stdin_stream) {
     InputReader reader(path, stdin_stream);
     std::string content;
+    content.reserve(reader.size_hint());
     while (reader.read_more(content, std::numeric_limits<std::size_t>::max())) {
     }
     return content;
@@ -200,6 +210,7 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     if (format == InputFormat::chrome_trace || (!format && sniff_format(content) == InputFormat::chrome_trace)) {
         return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options);
     }
+    content.reserve(reader.size_hint());
     while (more) more = reader.read_more(content, std::numeric_limits<std::size_t>::max());
     return parse_profile(content, reader.name(), format, options);
 }

@@ -1,6 +1,7 @@
 #pragma once
 /// \file The one table model every command's output goes through, its renderers (text, CSV,
 /// Markdown), and a small JSON writer. Commands build a Table; the format picks the renderer.
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -31,6 +32,11 @@ struct Column {
 struct Table {
     std::vector<Column> columns;
     std::vector<std::vector<Cell>> rows;
+    /// Rows made on demand after `rows`, so a million phases never sit in memory as cells:
+    /// make_row(i, cells) fills row i < generated_rows. The text renderer calls it twice a row
+    /// (widths first), so it must give the same cells each time.
+    std::size_t generated_rows = 0;
+    std::function<void(std::size_t, std::vector<Cell>&)> make_row;
 };
 
 /// Aligned columns for a terminal.
@@ -39,6 +45,10 @@ std::string render_text(const Table& table);
 std::string render_csv(const Table& table);
 /// A GitHub-flavoured Markdown pipe table with human headers and values.
 std::string render_markdown(const Table& table);
+/// The same texts, written to `out` as they are made.
+void write_text(std::ostream& out, const Table& table);
+void write_csv(std::ostream& out, const Table& table);
+void write_markdown(std::ostream& out, const Table& table);
 
 /// "label: value" lines with the labels aligned.
 std::string render_summary(const std::vector<std::pair<std::string, std::string>>& items);
@@ -99,6 +109,10 @@ private:
     std::string out_;
     std::vector<Level> levels_;
     bool after_key_ = false;
+    // The last number written and its text: a phase's time is often its new time too.
+    double last_number_ = 0;
+    char last_text_[32] = {};
+    std::size_t last_size_ = 0;
 };
 
 }  // namespace amdahl

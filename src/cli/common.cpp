@@ -163,6 +163,14 @@ std::string format_percent(double fraction) {
 
 std::string machine_factor(double value) { return std::isinf(value) ? "inf" : shortest(value); }
 
+void write(std::ostream& out, const Table& table, OutputFormat format) {
+    switch (format) {
+        case OutputFormat::csv: return write_csv(out, table);
+        case OutputFormat::markdown: return write_markdown(out, table);
+        default: return write_text(out, table);
+    }
+}
+
 std::string render(const Table& table, OutputFormat format) {
     switch (format) {
         case OutputFormat::csv: return render_csv(table);

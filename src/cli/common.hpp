@@ -69,5 +69,7 @@ std::string machine_factor(double value);
 
 /// Writes a table in the chosen format: text/markdown/csv.
 std::string render(const Table& table, OutputFormat format);
+/// The same, written to `out` as it is made (tables of a million rows).
+void write(std::ostream& out, const Table& table, OutputFormat format);
 
 }  // namespace amdahl::cli

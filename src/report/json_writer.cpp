@@ -1,3 +1,4 @@
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <charconv>
@@ -75,7 +76,18 @@ JsonWriter& JsonWriter::value(double number) {
     } else if (number == 0) {
         out_ += '0';  // no "-0"
     } else {
-        out_ += shortest(number);
+        if (last_size_ == 0 || number != last_number_) {
+            char* end = nullptr;
+            if (std::fabs(number) < 1e15 && number == std::trunc(number)) {
+                end = std::to_chars(last_text_, last_text_ + sizeof last_text_, static_cast<long long>(number)).ptr;
+            } else {
+                // fmt's Dragonbox: the shortest text that reads back the same.
+                end = fmt::format_to(last_text_, FMT_COMPILE("{}"), number);
+            }
+            last_size_ = static_cast<std::size_t>(end - last_text_);
+            last_number_ = number;
+        }
+        out_.append(last_text_, last_size_);
     }
     return *this;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <sstream>
 
 #include "amdahl/report.hpp"
 #include "text.hpp"
@@ -111,72 +112,121 @@ std::string cut(std::string_view text) {
 
 }  // namespace
 
-std::string render_text(const Table& source) {
-    Table table = source;
-    for (auto& row : table.rows)
-        for (auto& cell : row) cell.human = cut(cell.human);
-    std::vector<std::size_t> widths(table.columns.size());
-    for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
-    for (const auto& row : table.rows) {
-        for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], display_width(row[c].human));
+namespace {
+
+// Calls `visit(cells)` for every row: the stored ones, then the generated ones.
+template <class Visit>
+void for_each_row(const Table& table, Visit&& visit) {
+    for (const auto& row : table.rows) visit(row);
+    std::vector<Cell> cells;
+    for (std::size_t i = 0; i < table.generated_rows; ++i) {
+        cells.clear();
+        table.make_row(i, cells);
+        visit(cells);
     }
-    std::string out;
-    const auto write_row = [&](auto&& cell_text) {
-        std::string line;
-        for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            const std::string_view text = cell_text(c);
-            const std::size_t fill = widths[c] - display_width(text);
-            if (c > 0) line += "  ";
-            if (table.columns[c].right_aligned) pad(line, fill);
-            line += text;
-            if (!table.columns[c].right_aligned && c + 1 < table.columns.size()) pad(line, fill);
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line;
-        out += '\n';
-    };
-    write_row([&](std::size_t c) -> std::string_view { return table.columns[c].header; });
-    std::string rule;
-    for (std::size_t c = 0; c < widths.size(); ++c) {
-        if (c > 0) rule += "  ";
-        rule.append(widths[c], '-');
-    }
-    out += rule + "\n";
-    for (const auto& row : table.rows) write_row([&](std::size_t c) -> std::string_view { return row[c].human; });
-    return out;
 }
 
-std::string render_csv(const Table& table) {
-    std::string out;
+// Collects text and hands it to the stream in large pieces.
+class Output {
+public:
+    explicit Output(std::ostream& out) : out_(out) {}
+    ~Output() { flush(); }
+    Output(const Output&) = delete;
+    Output& operator=(const Output&) = delete;
+    std::string& text() { return text_; }
+    void row_done() {
+        if (text_.size() > (1 << 16)) flush();
+    }
+
+private:
+    void flush() {
+        out_.write(text_.data(), static_cast<std::streamsize>(text_.size()));
+        text_.clear();
+    }
+    std::ostream& out_;
+    std::string text_;
+};
+
+template <class Write>
+std::string to_string(const Table& table, Write&& write) {
+    std::ostringstream out;
+    write(out, table);
+    return std::move(out).str();
+}
+
+}  // namespace
+
+void write_text(std::ostream& stream, const Table& table) {
+    std::vector<std::size_t> widths(table.columns.size());
+    for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
+    for_each_row(table, [&](const std::vector<Cell>& row) {
+        for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
+            widths[c] = std::max(widths[c], std::min(display_width(row[c].human), max_text_width));
+    });
+    Output output(stream);
+    std::string& out = output.text();
+    const auto write_row = [&](auto&& cell_text) {
+        const std::size_t start = out.size();
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            const std::string text(cell_text(c));
+            const std::size_t fill = widths[c] - display_width(text);
+            if (c > 0) out += "  ";
+            if (table.columns[c].right_aligned) pad(out, fill);
+            out += text;
+            if (!table.columns[c].right_aligned && c + 1 < table.columns.size()) pad(out, fill);
+        }
+        while (out.size() > start && out.back() == ' ') out.pop_back();
+        out += '\n';
+        output.row_done();
+    };
+    write_row([&](std::size_t c) -> std::string_view { return table.columns[c].header; });
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+        if (c > 0) out += "  ";
+        out.append(widths[c], '-');
+    }
+    out += '\n';
+    for_each_row(table, [&](const std::vector<Cell>& row) {
+        write_row([&](std::size_t c) -> std::string { return c < row.size() ? cut(row[c].human) : std::string(); });
+    });
+}
+
+void write_csv(std::ostream& stream, const Table& table) {
+    Output output(stream);
+    std::string& out = output.text();
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
         if (c > 0) out += ',';
         out += csv_field(table.columns[c].key);
     }
     out += '\n';
-    for (const auto& row : table.rows) {
+    for_each_row(table, [&](const std::vector<Cell>& row) {
         for (std::size_t c = 0; c < row.size(); ++c) {
             if (c > 0) out += ',';
             out += csv_field(row[c].machine);
         }
         out += '\n';
-    }
-    return out;
+        output.row_done();
+    });
 }
 
-std::string render_markdown(const Table& table) {
-    std::string out = "|";
+void write_markdown(std::ostream& stream, const Table& table) {
+    Output output(stream);
+    std::string& out = output.text();
+    out += '|';
     for (const auto& column : table.columns) out += " " + markdown_field(column.header) + " |";
     out += "\n|";
     for (const auto& column : table.columns) out += column.right_aligned ? " ---: |" : " --- |";
     out += '\n';
-    for (const auto& row : table.rows) {
+    for_each_row(table, [&](const std::vector<Cell>& row) {
         out += '|';
         for (const auto& cell : row) out += " " + markdown_field(cell.human) + " |";
         out += '\n';
-    }
-    return out;
+        output.row_done();
+    });
 }
+
+std::string render_text(const Table& table) { return to_string(table, write_text); }
+std::string render_csv(const Table& table) { return to_string(table, write_csv); }
+std::string render_markdown(const Table& table) { return to_string(table, write_markdown); }
 
 std::string render_summary(const std::vector<std::pair<std::string, std::string>>& items) {
     std::size_t width = 0;
