@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "amdahl/error.hpp"
+#include "io_internal.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
@@ -135,8 +136,38 @@ void check_round_trip(const Profile& profile, const std::string& what) {
 
 const std::vector<std::string> fixed_specs = {"*=2", "*=inf", "kind:*=-30%", "unattributed=10"};
 
+// A profile, or the error that reading it gave, as text to compare.
+template <class Read>
+std::string outcome(Read&& read) {
+    try {
+        const Profile profile = detail::finish_profile(read());
+        std::string text = profile_to_json(profile);
+        for (const Phase& phase : profile.phases) text += profile.where(phase) + "\n";
+        for (const std::string& note : profile.notes) text += note + "\n";
+        return text;
+    } catch (const Error& e) {
+        return std::string("error: ") + e.what();
+    }
+}
+
+// The JSON reader's fast path must read what the full path reads, or leave the input to it.
+void check_json_paths(std::string_view data) {
+    std::optional<detail::RawProfile> plain;
+    std::string plain_error;
+    try {
+        plain = detail::read_plain_json_profile(data, "fuzz");
+    } catch (const Error& e) {
+        plain_error = std::string("error: ") + e.what();
+    }
+    if (!plain && plain_error.empty()) return;
+    const std::string fast = plain ? outcome([&] { return std::move(*plain); }) : plain_error;
+    const std::string full = outcome([&] { return detail::read_json_profile_events(data, "fuzz"); });
+    require(fast == full, "json: the fast path read\n" + fast + "\nbut the full path read\n" + full);
+}
+
 void check_profile_input(InputFormat format, std::string_view data) {
     (void)sniff_format(data);
+    if (format == InputFormat::json) check_json_paths(data);
     const std::string what = std::string(input_format_name(format)) + " profile";
     Profile profile;
     try {

@@ -74,6 +74,11 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
                         const std::string& what);
 
 RawProfile read_json_profile(std::string_view content, const std::string& source);
+/// read_json_profile's two paths: the fast one for plain JSON with a "phases" array (none when
+/// the text is anything else or wrong), and the full one, which reads every JSON profile or
+/// says what is wrong. Where both read a profile, they read the same one.
+std::optional<RawProfile> read_plain_json_profile(std::string_view content, const std::string& source);
+RawProfile read_json_profile_events(std::string_view content, const std::string& source);
 RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter);
 RawProfile read_markdown_profile(std::string_view content, const std::string& source);
 RawProfile read_text_profile(std::string_view content, const std::string& source);

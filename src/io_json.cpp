@@ -1,18 +1,20 @@
-// The JSON profile reader: the only file that includes nlohmann/json.
+// The JSON profile reader: values with their JSON paths in messages, and the full path through
+// parser events (io_json_plain.cpp is the fast one). nlohmann/json stays in the io_json* files.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <string>
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
 #include "io_internal.hpp"
+#include "io_json_fields.hpp"
 
 namespace amdahl::detail {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr int max_depth = 256;
 
@@ -62,32 +64,51 @@ std::string describe(const Json& value) {
 
 std::string where(const std::string& source, const std::string& path) { return source + ": " + path; }
 
-RawTime read_time(const Json& value, const std::string& source, const std::string& path, const std::string& what) {
+// The readers below take the value's JSON path as a callable, built only for a message: a
+// profile of a million phases would otherwise build millions of path strings.
+template <std::invocable Path>
+RawTime read_time(const Json& value, const std::string& source, Path&& path, const char* what) {
     if (value.is_number()) {
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0)
-            throw Error(where(source, path), what + " must be a finite number >= 0 (got " + describe(value) + ")");
+            throw Error(where(source, path()), std::string(what) + " must be a finite number >= 0 (got " + describe(value) + ")");
         return RawTime{v, std::nullopt};
     }
-    if (value.is_string()) return parse_time_text(value.get_ref<const std::string&>(), where(source, path), what);
-    throw Error(where(source, path), what + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
+    if (value.is_string()) {
+        try {
+            return parse_time_text(value.get_ref<const std::string&>(), std::string(), what);
+        } catch (const Error& e) {
+            throw Error(where(source, path()), e.message());
+        }
+    }
+    throw Error(where(source, path()), std::string(what) + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
 }
 
-double read_share(const Json& value, const std::string& source, const std::string& path) {
+RawTime read_time(const Json& value, const std::string& source, const std::string& path, const char* what) {
+    return read_time(value, source, [&] { return path; }, what);
+}
+
+template <std::invocable Path>
+double read_share(const Json& value, const std::string& source, Path&& path) {
     if (value.is_number()) {
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0 || v > 1)
-            throw Error(where(source, path), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
-                                                 describe(value) + ")");
+            throw Error(where(source, path()), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
+                                                   describe(value) + ")");
         return v;
     }
-    if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path), "share");
-    throw Error(where(source, path), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
+    if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path()), "share");
+    throw Error(where(source, path()), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
+}
+
+template <std::invocable Path>
+std::string read_string(const Json& value, const std::string& source, Path&& path) {
+    if (!value.is_string()) throw Error(where(source, path()), "expected a string (got " + describe(value) + ")");
+    return value.get<std::string>();
 }
 
 std::string read_string(const Json& value, const std::string& source, const std::string& path) {
-    if (!value.is_string()) throw Error(where(source, path), "expected a string (got " + describe(value) + ")");
-    return value.get<std::string>();
+    return read_string(value, source, [&] { return path; });
 }
 
 // A phase object: {"name": ..., "time": ..., "share": ..., "kind": ...}; `name` given for the
@@ -96,56 +117,53 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
                            std::optional<std::string> name, std::uint64_t at) {
     RawPhase phase;
     phase.at = at;
+    bool named = false;
     for (const auto& [key, value] : object.items()) {
-        const std::string key_path = path + "." + key;
-        if (key == "name") phase.name = read_string(value, source, key_path);
-        else if (key == "time") phase.time = read_time(value, source, key_path, "time");
-        else if (key == "share") phase.share = read_share(value, source, key_path);
-        else if (key == "kind") phase.kind = read_string(value, source, key_path);
-        else if (key == "active_time") phase.active_time = read_time(value, source, key_path, "active_time");
+        const auto key_path = [&] { return path + "." + key; };
+        if (key == "name") {
+            phase.name = read_string(value, source, key_path);
+            named = true;
+        } else if (key == "time") {
+            phase.time = read_time(value, source, key_path, "time");
+        } else if (key == "share") {
+            phase.share = read_share(value, source, key_path);
+        } else if (key == "kind") {
+            phase.kind = read_string(value, source, key_path);
+        } else if (key == "active_time") {
+            phase.active_time = read_time(value, source, key_path, "active_time");
+        }
     }
     if (name) phase.name = std::move(*name);
-    if (phase.name.empty() && !object.contains("name")) throw Error(where(source, path), "phase has no \"name\"");
+    if (!name && !named) throw Error(where(source, path), "phase has no \"name\"");
     if (!phase.time && !phase.share)
         throw Error(where(source, path), "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
     return phase;
 }
 
-void read_phases(const Json& phases, const std::string& source, RawProfile& out) {
-    if (phases.is_array()) {
-        out.origin = Origin::json_index;
-        out.reserve(phases.size());
-        for (std::size_t i = 0; i < phases.size(); ++i) {
-            const std::string path = "phases[" + std::to_string(i) + "]";
-            if (!phases[i].is_object())
-                throw Error(where(source, path), "a phase must be an object with a name and a time (got " +
-                                                     describe(phases[i]) + ")");
-            out.add(read_phase_object(phases[i], source, path, std::nullopt, i + 1));
-        }
-    } else if (phases.is_object()) {
-        // Shorthand: {"gemm_qkv": 34, "attention": "21 ms", "copy": {"time": 18, "kind": "copy"}}.
-        out.origin = Origin::json_key;
-        out.reserve(phases.size());
-        for (const auto& [name, value] : phases.items()) {
-            const std::string path = "phases." + name;
-            if (value.is_object()) {
-                out.add(read_phase_object(value, source, path, name, 1));
-                continue;
-            }
-            RawPhase phase;
-            phase.name = name;
-            phase.at = 1;
-            if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
-                value.get_ref<const std::string&>().back() == '%')
-                phase.share = read_share(value, source, path);
-            else
-                phase.time = read_time(value, source, path, "time");
-            out.add(std::move(phase));
-        }
-    } else {
-        throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +
-                                                 describe(phases) + ")");
+// An element of a "phases" array: a phase object.
+void read_array_phase(const Json& value, const std::string& source, std::size_t index, RawProfile& out) {
+    const auto path = [&] { return "phases[" + std::to_string(index) + "]"; };
+    if (!value.is_object())
+        throw Error(where(source, path()), "a phase must be an object with a name and a time (got " + describe(value) + ")");
+    out.add(read_phase_object(value, source, path(), std::nullopt, index + 1));
+}
+
+// A member of the shorthand "phases" object: {"gemm_qkv": 34, "attention": "21 ms", "softmax":
+// "12%", "copy": {"time": 18, "kind": "copy"}}.
+void read_named_phase(const std::string& name, const Json& value, const std::string& source, RawProfile& out) {
+    const auto path = [&] { return "phases." + name; };
+    if (value.is_object()) {
+        out.add(read_phase_object(value, source, path(), name, 1));
+        return;
     }
+    RawPhase phase;
+    phase.name = name;
+    phase.at = 1;
+    if (value.is_string() && !value.get_ref<const std::string&>().empty() && value.get_ref<const std::string&>().back() == '%')
+        phase.share = read_share(value, source, path);
+    else
+        phase.time = read_time(value, source, path, "time");
+    out.add(std::move(phase));
 }
 
 // "proposals": [{"name": "flash-attention", "target": "attention_softmax", "factor": 10, "effort": 3}]
@@ -208,35 +226,164 @@ void read_runs(const Json& runs, const std::string& source, RawProfile& out) {
     }
 }
 
+// Builds one JSON value from parser events: a phase, or a top-level field.
+class ValueBuilder {
+public:
+    bool building() const { return !open_.empty(); }
+    /// Places a scalar; true when it completes the value.
+    bool scalar(Json value) {
+        place(std::move(value));
+        return open_.empty();
+    }
+    void open(Json container) { open_.push_back(place(std::move(container))); }
+    /// Closes the innermost container; true when that completes the value.
+    bool close() {
+        open_.pop_back();
+        return open_.empty();
+    }
+    void key(std::string name) { key_ = std::move(name); }
+    Json& value() { return value_; }
+
+private:
+    Json* place(Json value) {
+        if (open_.empty()) {
+            value_ = std::move(value);
+            return &value_;
+        }
+        Json& parent = *open_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+            return &parent.back();
+        }
+        Json& slot = parent[key_];
+        slot = std::move(value);
+        return &slot;
+    }
+    Json value_;
+    std::vector<Json*> open_;  // the containers being filled, innermost last
+    std::string key_;
+};
+
+// Parser events for a JSON profile: the phases are read one by one as they arrive, never held as
+// a document (a million phases would take gigabytes); every other top-level field is kept whole.
+class ProfileEvents : public nlohmann::json_sax<Json> {
+public:
+    struct Failure {
+        std::size_t byte = 0;
+        std::string what;
+        bool overflow = false;  // a number beyond a double
+    };
+
+    ProfileEvents(const std::string& source, RawProfile& out) : source_(source), out_(out) {}
+
+    bool null() override { return scalar(Json(nullptr)); }
+    bool boolean(bool value) override { return scalar(Json(value)); }
+    bool number_integer(number_integer_t value) override { return scalar(Json(value)); }
+    bool number_unsigned(number_unsigned_t value) override { return scalar(Json(value)); }
+    bool number_float(number_float_t value, const string_t&) override { return scalar(Json(value)); }
+    bool string(string_t& value) override { return scalar(Json(std::move(value))); }
+    bool binary(binary_t&) override { return false; }  // not in JSON text
+
+    bool start_object(std::size_t) override { return open(Json::object()); }
+    bool start_array(std::size_t) override { return open(Json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& name) override {
+        if (builder_.building()) builder_.key(std::move(name));
+        else key_ = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        failure = Failure{position, e.what(), e.id == 406};
+        return false;
+    }
+
+    std::optional<Failure> failure;
+    bool root_is_array = false, root_is_object = false, saw_phases = false;
+    Json fields = Json::object();  // top-level fields but the phases; the root itself when not an object
+
+private:
+    // Where the value that starts now belongs, when no value is being built.
+    enum class Level { root, object_root, phase_array, phase_object };
+
+    bool open(Json container) {
+        if (builder_.building()) {
+            builder_.open(std::move(container));
+            return true;
+        }
+        const bool array = container.is_array();
+        switch (level()) {
+            case Level::root:
+                if (array) {
+                    root_is_array = saw_phases = true;
+                    out_.origin = Origin::json_index;
+                    levels_.push_back(Level::phase_array);
+                } else {
+                    root_is_object = true;
+                    levels_.push_back(Level::object_root);
+                }
+                return true;
+            case Level::object_root:
+                if (key_ == "phases") {
+                    if (saw_phases) throw Error(where(source_, "phases"), "\"phases\" appears twice");
+                    saw_phases = true;
+                    out_.origin = array ? Origin::json_index : Origin::json_key;
+                    levels_.push_back(array ? Level::phase_array : Level::phase_object);
+                    return true;
+                }
+                break;
+            case Level::phase_array:
+            case Level::phase_object: break;
+        }
+        builder_.open(std::move(container));
+        return true;
+    }
+
+    bool close() {
+        if (builder_.building()) {
+            if (builder_.close()) finish_value();
+            return true;
+        }
+        levels_.pop_back();
+        return true;
+    }
+
+    bool scalar(Json value) {
+        if (builder_.building() || level() != Level::root) {
+            if (builder_.scalar(std::move(value))) finish_value();
+        } else {
+            fields = std::move(value);  // a bare scalar document: reported as not a profile
+        }
+        return true;
+    }
+
+    // A value is complete: hand it to its reader.
+    void finish_value() {
+        Json& value = builder_.value();
+        switch (level()) {
+            case Level::phase_array: read_array_phase(value, source_, phase_count_++, out_); break;
+            case Level::phase_object: read_named_phase(key_, value, source_, out_); break;
+            case Level::object_root: fields[key_] = std::move(value); break;
+            case Level::root: break;
+        }
+        value = Json();
+    }
+
+    Level level() const { return levels_.empty() ? Level::root : levels_.back(); }
+
+    const std::string& source_;
+    RawProfile& out_;
+    ValueBuilder builder_;
+    std::vector<Level> levels_;
+    std::string key_;  // the key of the current top-level field or shorthand phase
+    std::size_t phase_count_ = 0;
+};
+
 }  // namespace
 
-RawProfile read_json_profile(std::string_view content, const std::string& source) {
-    check_depth(content, source);
-    Json doc;
-    try {
-        doc = Json::parse(content.begin(), content.end());
-    } catch (const Json::parse_error& e) {
-        // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
-        std::string reason = e.what();
-        if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
-            reason = reason.substr(colon + 2);
-        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-        throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
-    } catch (const Json::out_of_range& e) {
-        // "number overflow parsing '1e999'": a number no double can hold.
-        std::string what = e.what();
-        const auto quote = what.find('\'');
-        throw Error(source, "number too large for a double" +
-                                (quote == std::string::npos ? std::string() : ": " + printable(what.substr(quote))));
-    }
-
-    RawProfile out;
-    out.source = source;
-    if (doc.is_array()) {
-        read_phases(doc, source, out);
-        return out;
-    }
-    if (!doc.is_object()) throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
+// The top-level fields besides "phases": name, unit, total, proposals, runs, overlaps, ...
+void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     for (const auto& [key, value] : doc.items()) {
         if (key == "name") {
             out.name = read_string(value, source, "name");
@@ -250,9 +397,6 @@ RawProfile read_json_profile(std::string_view content, const std::string& source
             out.total_where = where(source, "total");
         }
     }
-    const auto phases = doc.find("phases");
-    if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
-    read_phases(*phases, source, out);
     if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
     if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
     if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
@@ -261,6 +405,50 @@ RawProfile read_json_profile(std::string_view content, const std::string& source
         if (!summary->is_boolean()) throw Error(where(source, "summary_only"), "expected true or false");
         out.summary_only = summary->get<bool>();
     }
+}
+
+
+RawProfile read_json_profile(std::string_view content, const std::string& source) {
+    check_depth(content, source);
+    if (auto plain = read_plain_json_profile(content, source)) return std::move(*plain);
+    return read_json_profile_events(content, source);
+}
+
+RawProfile read_json_profile_events(std::string_view content, const std::string& source) {
+    RawProfile out;
+    out.source = source;
+    // Every phase but the last is followed by a comma and takes at least 6 bytes ("a":1,).
+    const auto commas = static_cast<std::size_t>(std::count(content.begin(), content.end(), ','));
+    out.reserve(std::min(commas + 1, content.size() / 6 + 1));
+    ProfileEvents events(source, out);
+    const char* const begin = content.data();
+    Json::sax_parse(begin, begin + content.size(), &events);
+    if (events.failure) {
+        const ProfileEvents::Failure& failure = *events.failure;
+        if (failure.overflow) {
+            // "number overflow parsing '1e999'": a number no double can hold.
+            const auto quote = failure.what.find('\'');
+            throw Error(source, "number too large for a double" +
+                                    (quote == std::string::npos ? std::string() : ": " + printable(failure.what.substr(quote))));
+        }
+        // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
+        std::string reason = failure.what;
+        if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
+            reason = reason.substr(colon + 2);
+        const std::size_t offset = failure.byte > 0 ? failure.byte - 1 : 0;
+        throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
+    }
+    if (events.root_is_array) return out;
+
+    const Json& doc = events.fields;
+    if (!events.root_is_object) throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
+    if (!events.saw_phases) {
+        const auto phases = doc.find("phases");
+        if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
+        throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +
+                                                 describe(*phases) + ")");
+    }
+    read_fields(doc, source, out);
     return out;
 }
 

@@ -1,0 +1,92 @@
+// The JSON profile reader's fast path (plain JSON with a "phases" array) and its full path read
+// the same profiles; everything the fast path cannot read goes to the full one.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "harness.hpp"
+#include "io_internal.hpp"
+
+using amdahl::detail::read_json_profile_events;
+using amdahl::detail::read_plain_json_profile;
+
+TEST_CASE("json paths: the fast path reads plain profiles as the full path does", "[json]") {
+    const std::string text = R"({"name": "step", "unit": "us", "total": "1 ms", "note": [1, {"x": null}],
+        "phases": [{"name": "gemm", "time": 340, "kind": "kernel", "extra": {"a": [true]}},
+                   {"name": "copy", "time": "0.2 ms", "share": 0.2},
+                   {"name": "attention", "time": 2.1e2, "active_time": 300}],
+        "proposals": [{"target": "gemm", "factor": 4, "effort": 2}]})";
+    const auto plain = read_plain_json_profile(text, "step.json");
+    REQUIRE(plain);
+    const auto full = read_json_profile_events(text, "step.json");
+    REQUIRE(plain->phases.size() == 3);
+    REQUIRE(full.phases.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(plain->phases[i].name == full.phases[i].name);
+        CHECK(plain->phases[i].kind == full.phases[i].kind);
+        CHECK(plain->phases[i].time == full.phases[i].time);
+        CHECK(plain->phases[i].active_time == full.phases[i].active_time);
+        CHECK(plain->phases[i].at == full.phases[i].at);
+        CHECK(plain->extra[i].time_unit == full.extra[i].time_unit);
+        CHECK(plain->extra[i].share == full.extra[i].share);
+    }
+    CHECK(plain->extra[1].time_unit == amdahl::Unit::ms);
+    CHECK(plain->unit == amdahl::Unit::us);
+    CHECK(plain->total->value == 1);
+    CHECK(plain->proposals.size() == 1);
+    CHECK(plain->proposals[0].effort == 2);
+    const amdahl::Profile profile = amdahl::parse_profile(text, "step.json", amdahl::InputFormat::json);
+    CHECK(profile.where(profile.phases[2]) == "step.json: phases[2]");
+}
+
+TEST_CASE("json paths: the fast path leaves escapes, shorthand, other shapes and every error to the full path", "[json]") {
+    for (const char* text : {
+             R"({"phases": [{"name": "a\u00e9", "time": 1}]})",  // an escape
+             "{\"phases\": [{\"name\": \"a\xc3\xa9\", \"time\": 1}]}",  // non-ASCII
+             R"({"phases": {"a": 1, "b": "2 ms"}})",  // shorthand
+             R"({"phases": [{"name": "a", "time": {"v": 1}}]})",  // a time no phase has
+             R"({"phases": [{"name": "a", "time": -1}]})",
+             R"({"phases": [{"name": "a", "time": "fast"}]})",
+             R"({"phases": [{"name": "a", "share": "20%"}], "total": 10})",
+             R"({"phases": [{"name": "a", "time": 1e999}]})",
+             R"({"phases": [{"name": "a", "time": 1}], "phases": []})",
+             R"({"phases": [{"name": "a", "time": 1}]} x)",
+             R"({"phases": [{"name": "a", "time": 1, "x": tru}]})",
+             R"({"phases": [{"time": 1}]})",
+             R"([{"name": "a", "time": 01}])",
+         }) {
+        INFO(text);
+        CHECK_FALSE(read_plain_json_profile(text, "p.json"));
+    }
+}
+
+TEST_CASE("json paths: random plain and not-so-plain profiles read the same both ways", "[json][property]") {
+    // The fuzz harness's check (fuzz/harness.cpp, check_json_paths) on generated documents.
+    std::mt19937_64 rng(20261130);
+    const std::vector<std::string> values = {"1", "0", "2.5", "1e-3", "\"3 ms\"", "\"4us\"", "-1", "\"x\"", "null",
+                                             "{}", "[1]", "true", "1e999", "\"1,234\""};
+    const std::vector<std::string> keys = {"name", "time", "kind", "share", "active_time", "other"};
+    constexpr int documents = 3000;
+    for (int d = 0; d < documents; ++d) {
+        std::string text = rng() % 4 == 0 ? "[" : R"({"unit": "ms", "phases": [)";
+        const auto phases = rng() % 5;
+        for (std::size_t p = 0; p < phases; ++p) {
+            text += p ? ", {" : "{";
+            const auto fields = rng() % 4;
+            for (std::size_t f = 0; f < fields; ++f) {
+                const std::string& key = keys[rng() % keys.size()];
+                std::string value = values[rng() % values.size()];
+                if (key == "name" || key == "kind") value = "\"p" + std::to_string(rng() % 3) + "\"";
+                if (key == "share") value = rng() % 2 ? "0.25" : "1.5";
+                text += (f ? ", \"" : "\"") + key + "\": " + value;
+            }
+            text += "}";
+        }
+        text += text.front() == '[' ? "]" : "]}";
+        INFO(text);
+        amdahl::fuzz::check_input("fuzz_json", text);  // throws on a difference
+    }
+}
