@@ -2,6 +2,7 @@
 // pasted from a web page. All three end in the same column mapping (TableReader).
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,10 @@ public:
     }
 
     void add_row(const std::vector<std::string>& cells, std::size_t line) {
+        add_row(std::vector<std::string_view>(cells.begin(), cells.end()), line);
+    }
+
+    void add_row(const std::vector<std::string_view>& cells, std::size_t line) {
         // Built only for a message: most rows never need it.
         const auto at = [&] { return source_ + ":" + std::to_string(line); };
         if (cells.size() != columns_) {
@@ -190,62 +195,79 @@ private:
     RawProfile raw_;
 };
 
+// One record's fields: views into the text, or into `quoted` for fields that had quotes to undo.
+struct Record {
+    std::vector<std::string_view> cells;
+    std::deque<std::string> quoted;  // a deque: its strings stay where they are as it grows
+
+    void clear() {
+        cells.clear();
+        quoted.clear();
+    }
+    std::vector<std::string> strings() const { return {cells.begin(), cells.end()}; }
+};
+
 // Splits one RFC 4180 record starting at `pos`; advances `pos` and `line` past it.
-void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter,
-                 std::vector<std::string>& cells, const std::string& source) {
-    cells.clear();
-    std::string field;
+void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter, Record& record,
+                 const std::string& source) {
+    record.clear();
     const std::size_t start_line = line;
-    bool quoted = false, was_quoted = false;
-    while (pos < content.size()) {
-        const char c = content[pos];
-        if (quoted) {
-            if (c == '"') {
-                if (pos + 1 < content.size() && content[pos + 1] == '"') {
-                    field += '"';
-                    pos += 2;
-                    continue;
+    while (true) {
+        // A field: plain bytes up to the delimiter or the end of the line, or a quoted one.
+        std::size_t end = pos;
+        while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r' &&
+               content[end] != '"')
+            ++end;
+        if (end < content.size() && content[end] == '"' && trim(content.substr(pos, end - pos)).empty()) {
+            std::string& field = record.quoted.emplace_back();
+            pos = end + 1;
+            while (true) {
+                if (pos >= content.size()) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
+                const char c = content[pos];
+                if (c == '"') {
+                    if (pos + 1 < content.size() && content[pos + 1] == '"') {
+                        field += '"';
+                        pos += 2;
+                        continue;
+                    }
+                    ++pos;
+                    break;
                 }
-                quoted = false;
-            } else {
                 if (c == '\n') ++line;
                 field += c;
+                ++pos;
             }
+            // Text after the closing quote belongs to the field, as before the quote would not.
+            end = pos;
+            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
+                ++end;
+            field.append(content.substr(pos, end - pos));
+            record.cells.push_back(field);
+        } else {
+            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
+                ++end;
+            record.cells.push_back(content.substr(pos, end - pos));
+        }
+        pos = end;
+        if (pos >= content.size()) {
+            ++line;
+            return;
+        }
+        const char c = content[pos];
+        if (c == delimiter) {
             ++pos;
             continue;
         }
-        if (c == '"' && trim(field).empty() && !was_quoted) {
-            field.clear();
-            quoted = was_quoted = true;
-            ++pos;
-        } else if (c == delimiter) {
-            cells.push_back(std::move(field));
-            field.clear();
-            was_quoted = false;
-            ++pos;
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && pos + 1 < content.size() && content[pos + 1] == '\n') ++pos;
-            ++pos;
-            ++line;
-            cells.push_back(std::move(field));
-            return;
-        } else {
-            // A run of ordinary bytes at once.
-            std::size_t end = pos + 1;
-            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r' &&
-                   content[end] != '"')
-                ++end;
-            field.append(content.data() + pos, end - pos);
-            pos = end;
-        }
+        if (c == '\r' && pos + 1 < content.size() && content[pos + 1] == '\n') ++pos;
+        ++pos;
+        ++line;
+        return;
     }
-    if (quoted) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
-    cells.push_back(std::move(field));
-    ++line;
 }
 
-bool blank(const std::vector<std::string>& cells) {
-    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return trim(c).empty(); });
+template <class Cells>
+bool blank(const Cells& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](std::string_view c) { return trim(c).empty(); });
 }
 
 std::vector<std::string_view> split_lines(std::string_view content) {
@@ -365,20 +387,20 @@ std::vector<std::string> split_text_header(std::string_view line, std::size_t co
 
 RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter) {
     std::size_t pos = 0, line = 1;
-    std::vector<std::string> cells;
+    Record record;
     std::size_t header_line = 0;
     do {
         header_line = line;
-        read_record(content, pos, line, delimiter, cells, source);
-    } while (blank(cells) && pos < content.size());
-    if (blank(cells)) throw Error(source, "empty input: no header row");
-    TableReader reader(source, cells, header_line);
+        read_record(content, pos, line, delimiter, record, source);
+    } while (blank(record.cells) && pos < content.size());
+    if (blank(record.cells)) throw Error(source, "empty input: no header row");
+    TableReader reader(source, record.strings(), header_line);
     reader.reserve(static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(pos), content.end(), '\n')) + 1);
     while (pos < content.size()) {
         const std::size_t row_line = line;
-        read_record(content, pos, line, delimiter, cells, source);
-        if (blank(cells)) continue;
-        reader.add_row(cells, row_line);
+        read_record(content, pos, line, delimiter, record, source);
+        if (blank(record.cells)) continue;
+        reader.add_row(record.cells, row_line);
     }
     return reader.finish();
 }
