@@ -58,7 +58,7 @@ int run_rank(const RankOptions& options, Context& context) {
     const OutputFormat format = output_format(options.profile.format);
 
     if (format == OutputFormat::json) {
-        JsonWriter json;
+        JsonWriter json(&context.out);
         json.begin_object().field("schema_version", 1).field("command", "rank");
         json.field("unit", unit).field("baseline_time", baseline).field("by", options.by);
         if (set.from_proposals) json.key("factor").null();
@@ -98,27 +98,28 @@ int run_rank(const RankOptions& options, Context& context) {
         table.columns.push_back({"saved/" + effort_unit + " (" + unit + ")", "saved_per_effort_" + unit, true});
     }
     for (double k : grid) table.columns.push_back({"at " + format_factor(k), "speedup_at_" + machine_factor(k), true});
-    for (std::size_t r = 0; r < ranked.size(); ++r) {
+    // Rows made as they are written: ranking a million phases must not hold them as text too.
+    table.generated_rows = ranked.size();
+    table.make_row = [&](std::size_t r, std::vector<Cell>& row) {
         const RankedTarget& t = ranked[r];
         const Candidate& c = set.candidates[t.candidate];
-        std::vector<Cell> row{Cell(std::to_string(r + 1)),
-                              Cell(printable(c.name), c.name),
-                              Cell(printable(c.kind), c.kind),
-                              Cell(format_time(c.time, p), shortest(c.time)),
-                              Cell(format_percent(c.time / baseline), shortest(c.time * 100 / baseline)),
-                              Cell(format_factor(c.factor), machine_factor(c.factor)),
-                              Cell(format_speedup(t.speedup, p), shortest(t.speedup)),
-                              Cell(format_time(c.saved, p), shortest(c.saved)),
-                              Cell(format_speedup(t.ceiling, p), shortest(t.ceiling))};
+        row.emplace_back(std::to_string(r + 1));
+        row.emplace_back(printable(c.name), c.name);
+        row.emplace_back(printable(c.kind), c.kind);
+        row.emplace_back(format_time(c.time, p), shortest(c.time));
+        row.emplace_back(format_percent(c.time / baseline), shortest(c.time * 100 / baseline));
+        row.emplace_back(format_factor(c.factor), machine_factor(c.factor));
+        row.emplace_back(format_speedup(t.speedup, p), shortest(t.speedup));
+        row.emplace_back(format_time(c.saved, p), shortest(c.saved));
+        row.emplace_back(format_speedup(t.ceiling, p), shortest(t.ceiling));
         if (any_effort) {
             row.push_back(c.effort ? Cell(shortest(*c.effort)) : Cell("-", ""));
             row.push_back(t.saved_per_effort ? Cell(format_time(*t.saved_per_effort, p), shortest(*t.saved_per_effort))
                                              : Cell("-", ""));
         }
-        for (double s : t.grid) row.push_back(Cell(format_speedup(s, p), shortest(s)));
-        table.rows.push_back(std::move(row));
-    }
-    context.out << render(table, format);
+        for (double s : t.grid) row.emplace_back(format_speedup(s, p), shortest(s));
+    };
+    write(context.out, table, format);
 
     std::ostream& talk = format == OutputFormat::table ? context.out : context.err;
     if (options.explain) {
