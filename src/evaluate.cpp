@@ -86,12 +86,20 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
         high.add(std::isinf(k) ? active : active - active / k);
     }
     if (any_overlap) {
+        // The saving lies between the exclusive-time estimate and the active-time one (which can
+        // save no more than the affected and overlapped time). A speedup makes the active-time
+        // estimate the high end; a slowdown makes it the low end.
+        const double active_estimate = std::min(high.value(), affected.value() + overlapped.value());
+        const auto speedup_of = [&](double saving) {
+            if (saving == out.time_saved) return out.speedup;
+            const double remaining = out.baseline_time - saving;
+            return remaining > 0 ? out.baseline_time / remaining : std::numeric_limits<double>::infinity();
+        };
         OverlapRange range;
-        range.low_saved = out.time_saved;
-        range.high_saved = std::max(range.low_saved, std::min(high.value(), affected.value() + overlapped.value()));
-        range.low_speedup = out.speedup;
-        const double remaining = out.baseline_time - range.high_saved;
-        range.high_speedup = remaining > 0 ? out.baseline_time / remaining : std::numeric_limits<double>::infinity();
+        range.low_saved = std::min(out.time_saved, active_estimate);
+        range.high_saved = std::max(out.time_saved, active_estimate);
+        range.low_speedup = speedup_of(range.low_saved);
+        range.high_speedup = speedup_of(range.high_saved);
         out.overlap_range = range;
     }
     return out;

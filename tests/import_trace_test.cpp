@@ -7,6 +7,7 @@
 
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
+#include "amdahl/speedup.hpp"
 #include "support.hpp"
 
 using namespace amdahl;
@@ -142,6 +143,73 @@ TEST_CASE("trace: --window averages per step, --group-by and --rename fold names
     const auto grouped = times(load_text("steps.json", text, options));
     CHECK(grouped.at("cutlass") == Approx(80));
     CHECK(grouped.at("sm80") == Approx(20));
+}
+
+TEST_CASE("trace: overlapping windows are one step (Kineto writes each ProfilerStep on the CPU and the GPU)", "[import][trace]") {
+    // Found by the property tests: steps were counted per window, halving every per-step time.
+    const std::string text = R"({"traceEvents": [
+      {"ph": "X", "ts": 0, "dur": 100, "name": "ProfilerStep#0", "cat": "user_annotation", "pid": 1, "tid": 1},
+      {"ph": "X", "ts": 10, "dur": 100, "name": "ProfilerStep#0", "cat": "gpu_user_annotation", "pid": 0, "tid": 7},
+      {"ph": "X", "ts": 20, "dur": 60, "name": "gemm", "cat": "kernel", "pid": 0, "tid": 7},
+      {"ph": "X", "ts": 200, "dur": 100, "name": "ProfilerStep#1", "cat": "user_annotation", "pid": 1, "tid": 1},
+      {"ph": "X", "ts": 210, "dur": 100, "name": "ProfilerStep#1", "cat": "gpu_user_annotation", "pid": 0, "tid": 7},
+      {"ph": "X", "ts": 220, "dur": 60, "name": "gemm", "cat": "kernel", "pid": 0, "tid": 7}
+    ]})";
+    ImportOptions options;
+    options.window = "ProfilerStep#";
+    const Profile profile = load_text("two-lanes.json", text, options);
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx(60));
+    CHECK(t.at("idle") == Approx(50));
+    CHECK(profile.total() == Approx(110));
+    CHECK_THAT(profile.boundary, Contains("the 2 spans of events matching 'ProfilerStep#' (merged from 4 that overlap), "
+                                          "averaged per span: 110 us per step"));
+}
+
+TEST_CASE("trace: a B never closed runs to the end of the trace, whatever the order of the threads", "[import][trace]") {
+    // Found by the property tests: it ended at the latest end read so far, so the order of the
+    // threads in the file changed the answer.
+    const std::string outer_first = R"({"traceEvents": [
+      {"ph": "B", "ts": 0, "name": "outer", "cat": "cpu_op", "pid": 1, "tid": 1},
+      {"ph": "X", "ts": 0, "dur": 5, "name": "a", "cat": "cpu_op", "pid": 1, "tid": 1},
+      {"ph": "B", "ts": 0, "name": "b", "cat": "cpu_op", "pid": 1, "tid": 2},
+      {"ph": "E", "ts": 20, "name": "b", "cat": "cpu_op", "pid": 1, "tid": 2}]})";
+    const std::string b_first = R"({"traceEvents": [
+      {"ph": "B", "ts": 0, "name": "b", "cat": "cpu_op", "pid": 1, "tid": 2},
+      {"ph": "E", "ts": 20, "name": "b", "cat": "cpu_op", "pid": 1, "tid": 2},
+      {"ph": "B", "ts": 0, "name": "outer", "cat": "cpu_op", "pid": 1, "tid": 1},
+      {"ph": "X", "ts": 0, "dur": 5, "name": "a", "cat": "cpu_op", "pid": 1, "tid": 1}]})";
+    ImportOptions options;
+    options.lane = Lane::cpu;
+    for (const auto& [name, text] : {std::pair{"outer-first.json", outer_first}, std::pair{"b-first.json", b_first}}) {
+        INFO(name);
+        const Profile profile = load_text(name, text, options);
+        const auto active = [&](const std::string& phase) { return profile.phases[*profile.find(phase)].active_time.value(); };
+        CHECK(active("a") == Approx(5));
+        CHECK(active("outer") == Approx(15));  // 0..20, less the 5 its child ran
+        CHECK(active("b") == Approx(20));
+        CHECK(times(profile).at("overlapped") == Approx(20));
+    }
+}
+
+TEST_CASE("trace: a slowdown of an overlapped phase gives a range too, the active-time end the low one", "[import][trace]") {
+    // Found by the property tests: the range collapsed to the exclusive-time estimate.
+    const std::string text = R"({"traceEvents": [
+      {"ph": "X", "ts": 0, "dur": 10, "name": "a", "cat": "kernel", "pid": 1, "tid": 1},
+      {"ph": "X", "ts": 5, "dur": 10, "name": "b", "cat": "kernel", "pid": 1, "tid": 2}]})";
+    const Profile profile = load_text("overlap.json", text);
+    // a: 5 us alone, 10 us active; the whole run is 15 us.
+    const Evaluation slower = evaluate(profile, {parse_speedup("a=+100%")});
+    REQUIRE(slower.overlap_range);
+    CHECK(slower.overlap_range->high_saved == Approx(-5));
+    CHECK(slower.overlap_range->low_saved == Approx(-10));
+    CHECK(slower.overlap_range->high_speedup == Approx(15.0 / 20));
+    CHECK(slower.overlap_range->low_speedup == Approx(15.0 / 25));
+    const Evaluation faster = evaluate(profile, {parse_speedup("a=2")});
+    REQUIRE(faster.overlap_range);
+    CHECK(faster.overlap_range->low_saved == Approx(2.5));
+    CHECK(faster.overlap_range->high_saved == Approx(5));
+    CHECK(faster.overlap_range->low_speedup == faster.speedup);
 }
 
 TEST_CASE("trace: real PyTorch profiler traces add up to their wall time", "[import][trace]") {

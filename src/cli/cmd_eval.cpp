@@ -62,7 +62,7 @@ std::string summary_text(const Profile& profile, const Evaluation& r, int precis
     items.emplace_back("speedup", speedup);
     if (r.overlap_range) {
         items.emplace_back("with overlap", fmt::format("between {} and {} (saving {} to {}{}): the sped-up phases also ran "
-                                                       "alongside others, and only the time they ran alone surely shrinks",
+                                                       "alongside others, and only the time they ran alone surely changes",
                                                        format_speedup(r.overlap_range->low_speedup, precision),
                                                        format_speedup(r.overlap_range->high_speedup, precision),
                                                        format_time(r.overlap_range->low_saved, precision),

@@ -270,6 +270,9 @@ public:
     // Pairs B/E events per track, in time order; an E closes the latest open B of its name (or
     // the latest B when it has no name).
     void finish() {
+        // A B never closed runs to the end of the trace: the last instant any event reaches.
+        trace_end_ = last_end_;
+        for (const Mark& m : marks_) trace_end_ = std::max(trace_end_, m.time);
         std::stable_sort(marks_.begin(), marks_.end(), [](const Mark& a, const Mark& b) {
             return a.track != b.track ? a.track < b.track : a.time < b.time;
         });
@@ -344,7 +347,7 @@ private:
     // A B never closed runs to the end of the trace.
     void close_unmatched(std::vector<const Mark*>& open) {
         for (const Mark* m : open) {
-            add_span(m->time, std::max(m->time, last_end_), m->name, m->category, m->track);
+            add_span(m->time, std::max(m->time, trace_end_), m->name, m->category, m->track);
             ++unclosed_;
         }
         open.clear();
@@ -357,7 +360,8 @@ private:
     std::vector<int> classes_;  // SpanClass per category id, -1 until seen
     std::int64_t origin_ = 0;
     bool have_origin_ = false;
-    double last_end_ = 0;
+    double last_end_ = 0;   // of the spans so far
+    double trace_end_ = 0;  // of every event: where an unclosed B ends
     std::size_t events_ = 0, unclosed_ = 0;
 };
 

@@ -100,6 +100,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
 
     // Windows: spans whose name matches --window (from any lane), e.g. ProfilerStep#.*.
     std::vector<std::pair<double, double>> windows;
+    std::size_t matched_windows = 0;  // before overlapping ones were merged
     std::vector<bool> is_window_name;
     if (!options.window.empty()) {
         std::regex pattern;
@@ -118,6 +119,16 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             if (it->second) windows.emplace_back(s.start, s.end);
         }
         if (windows.empty()) throw Error(source, "--window '" + printable(options.window) + "' matches no event with a duration");
+        // Overlapping windows are one step: Kineto writes each ProfilerStep twice, on the CPU
+        // (user_annotation) and on the GPU (gpu_user_annotation), and the two overlap.
+        matched_windows = windows.size();
+        std::sort(windows.begin(), windows.end());
+        std::size_t merged = 0;
+        for (std::size_t w = 1; w < windows.size(); ++w) {
+            if (windows[w].first < windows[merged].second) windows[merged].second = std::max(windows[merged].second, windows[w].second);
+            else windows[++merged] = windows[w];
+        }
+        windows.resize(merged + 1);
         is_window_name.resize(0);
         for (const auto& [id, matched] : cache)
             if (matched) {
@@ -297,8 +308,11 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
 
     const std::string unit(unit_name(profile.unit));
     if (windowed) {
-        profile.boundary = fmt::format("the {} spans of events matching '{}', averaged per span: {:.9g} {} per step",
-                                       windows.size(), options.window, wall / steps, unit);
+        const std::string merged = matched_windows == windows.size()
+                                       ? std::string()
+                                       : fmt::format(" (merged from {} that overlap)", matched_windows);
+        profile.boundary = fmt::format("the {} spans of events matching '{}'{}, averaged per span: {:.9g} {} per step",
+                                       windows.size(), options.window, merged, wall / steps, unit);
     } else {
         profile.boundary = fmt::format("wall time from the first to the last event on the lane: {:.9g} {}", wall, unit);
     }
