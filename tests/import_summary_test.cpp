@@ -572,3 +572,16 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
         CHECK_THAT(r.out, !Contains("hsa_queue_create"));
     }
 }
+
+TEST_CASE("naming: patterns that make a backtracking engine explode run in linear time", "[import][naming]") {
+    // (a|aa)*c on a run of a's backtracks exponentially in std::regex (and overflowed its stack
+    // on long names); RE2 answers at once. A regression here hangs the test.
+    ImportOptions options;
+    options.renames = {{"(a|aa)*c", "never"}};
+    options.group_by = "regex:(x+x+)+y";
+    const detail::PhaseNamer namer(options);
+    const std::string long_name(20000, 'a');
+    CHECK(namer(long_name, "kernel") == long_name);
+    const std::string xs = std::string(5000, 'x') + "y";
+    CHECK(namer(xs, "kernel") == std::string(5000, 'x'));  // one iteration takes every x (leftmost-first, greedy)
+}

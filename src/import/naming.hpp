@@ -2,17 +2,18 @@
 // Phase names for imported rows and events: --rename REGEX=NAME (in order, first match wins),
 // else --group-by (name, cat or regex:PATTERN). Shared by every profiler reader, so that a
 // kernel gets the same phase whichever file it was read from.
-#include <regex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "amdahl/import.hpp"
+#include "import/pattern.hpp"
 
 namespace amdahl::detail {
 
-/// The naming options of one import with their regexes compiled once (std::regex is slow to
-/// build). Throws amdahl::Error naming the option (--rename, --group-by) for a bad pattern or an
+/// The naming options of one import with their regexes compiled once (compiling costs more than
+/// a search). Throws amdahl::Error naming the option (--rename, --group-by) for a bad pattern or an
 /// unknown grouping.
 class PhaseNamer {
 public:
@@ -32,13 +33,13 @@ private:
     enum class Grouping { name, category, pattern };
     struct Rename {
         std::string text;  // as given, for messages
-        std::regex pattern;
+        Pattern pattern;
         std::string name;
     };
     std::vector<Rename> renames_;
     Grouping grouping_ = Grouping::name;
     std::string group_text_;
-    std::regex group_pattern_;
+    std::optional<Pattern> group_pattern_;
 };
 
 /// One-off form of PhaseNamer (compiles the regexes on every call).

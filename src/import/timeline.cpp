@@ -4,7 +4,7 @@
 #include <cctype>
 #include <fmt/format.h>
 #include <map>
-#include <regex>
+
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -103,18 +103,13 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::size_t matched_windows = 0;  // before overlapping ones were merged
     std::vector<bool> is_window_name;
     if (!options.window.empty()) {
-        std::regex pattern;
-        try {
-            pattern = std::regex(options.window, std::regex::ECMAScript | std::regex::optimize);
-        } catch (const std::regex_error& e) {
-            throw Error("--window", "bad regular expression '" + printable(options.window) + "': " + e.what());
-        }
+        const Pattern pattern(options.window, "--window", options.window);
         std::map<std::uint32_t, bool> cache;
         for (const Span& s : timeline.spans) {
             auto [it, inserted] = cache.try_emplace(s.name, false);
             if (inserted) {
                 const std::string& name = timeline.text(s.name);
-                it->second = std::regex_search(name, pattern);
+                it->second = pattern.found_in(name);
             }
             if (it->second) windows.emplace_back(s.start, s.end);
         }
