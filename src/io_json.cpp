@@ -118,7 +118,10 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
     RawPhase phase;
     phase.at = at;
     bool named = false;
-    for (const auto& [key, value] : object.items()) {
+    for (const auto& item : object.items()) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::string& key = item.key();
+        const Json& value = item.value();
         const auto key_path = [&] { return path + "." + key; };
         if (key == "name") {
             phase.name = read_string(value, source, key_path);
