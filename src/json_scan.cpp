@@ -5,6 +5,17 @@
 
 namespace amdahl::detail {
 
+namespace {
+
+// Bytes that may appear in JSON outside strings: structure, whitespace, numbers and literals.
+bool plain_byte(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '{' || c == '}' ||
+           c == '[' || c == ']' || c == ',' || c == ':' || c == '-' || c == '+' || c == '.' || c == ' ' ||
+           c == '\n' || c == '\t' || c == '\r';
+}
+
+}  // namespace
+
 bool JsonScan::string(std::string_view& out) {
     if (peek() != '"') return false;
     const std::size_t start = ++pos_;
@@ -56,10 +67,14 @@ bool JsonScan::skip_value(std::string_view& out) {
     while (pos_ < text_.size()) {
         const char c = text_[pos_];
         if (c == '"') {
-            for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_)
+            for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
+                if (static_cast<unsigned char>(text_[pos_]) < 0x20) return false;  // not JSON
                 if (text_[pos_] == '\\') ++pos_;
+            }
             if (pos_ >= text_.size()) return false;
             ++pos_;
+        } else if (!plain_byte(c)) {
+            return false;  // a byte JSON has no place for outside strings (a NUL, say)
         } else if (c == '{' || c == '[') {
             ++depth;
             ++pos_;
