@@ -34,7 +34,7 @@ def summarize(path):
             execs = int(line.split()[-1])
         if line.startswith("stat::average_exec_per_sec:"):
             rate = int(line.split()[-1])
-    name = re.sub(r"^.*plateau-|\.log$", "", path)
+    name = re.sub(r"^(.*/)?plateau\d*-|\.log$", "", path)
     if start is None or end is None or execs is None:
         return f"| {name} | (no complete run in the log) |"
     seconds = execs / rate if rate else 0
