@@ -142,7 +142,7 @@ Profile finish_profile(RawProfile raw) {
             throw Error(raw.where(i), "duplicate phase name '" + printable(phase.name) + "' (also at " + raw.where(*other) + ")");
         }
         if (more.has_time) {
-            phase.time = in_unit(phase.time, more.time_unit);
+            phase.time = in_unit(phase.time, more.time_unit) + 0.0;  // -0 is 0: no "-0.0%" in a table
             if (!std::isfinite(phase.time))
                 throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time is too large");
             time_sum.add(phase.time);

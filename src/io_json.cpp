@@ -72,7 +72,7 @@ RawTime read_time(const Json& value, const std::string& source, Path&& path, con
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0)
             throw Error(where(source, path()), std::string(what) + " must be a finite number >= 0 (got " + describe(value) + ")");
-        return RawTime{v, std::nullopt};
+        return RawTime{v + 0.0, std::nullopt};  // -0 is 0
     }
     if (value.is_string()) {
         try {
@@ -95,7 +95,7 @@ double read_share(const Json& value, const std::string& source, Path&& path) {
         if (!std::isfinite(v) || v < 0 || v > 1)
             throw Error(where(source, path()), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
                                                    describe(value) + ")");
-        return v;
+        return v + 0.0;  // -0 is 0
     }
     if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path()), "share");
     throw Error(where(source, path()), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");

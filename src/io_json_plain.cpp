@@ -17,7 +17,8 @@ namespace {
 // A time as plain JSON: a number or a plain string ("21 ms"); none when anything is off.
 std::optional<RawTime> plain_time(JsonScan& scan) {
     double value = 0;
-    if (scan.number(value)) return value >= 0 ? std::optional(RawTime{value, std::nullopt}) : std::nullopt;
+    // + 0.0 turns -0 into 0, as the full reader does.
+    if (scan.number(value)) return value >= 0 ? std::optional(RawTime{value + 0.0, std::nullopt}) : std::nullopt;
     std::string_view text;
     if (!scan.string(text)) return std::nullopt;
     try {
@@ -48,7 +49,7 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
             } else if (key == "share") {
                 double share = 0;
                 if (!scan.number(share) || share < 0 || share > 1) return false;
-                phase.share = share;
+                phase.share = share + 0.0;
             } else if (!scan.skip_value(text) || !Json::accept(text)) {  // a field amdahl ignores
                 return false;
             }

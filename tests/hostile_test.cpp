@@ -114,3 +114,15 @@ TEST_CASE("hostile: output to a closed pipe is quiet", "[hostile]") {
     text << in.rdbuf();
     CHECK(text.str().empty());
 }
+
+TEST_CASE("hostile: a time of minus zero is zero, never shown with a minus sign", "[hostile]") {
+    for (const auto& [name, text] : {std::pair<std::string, std::string>{"neg-zero.csv", "name,time\na,-0\nb,1\n"},
+                                     {"neg-zero.md", "| name | time |\n|---|---|\n| a | -0.0 |\n| b | 1 |\n"},
+                                     {"neg-zero.json", R"({"phases": [{"name": "a", "time": -0}, {"name": "b", "time": 1}]})"},
+                                     {"neg-zero-float.json", R"({"phases": [{"name": "a", "time": -0.0}, {"name": "b", "time": 1}]})"}}) {
+        INFO(name);
+        const auto r = amdahl::test::run_cli({"eval", amdahl::test::write_temp(name, text), "-s", "b=2"});
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("-0") == std::string::npos);
+    }
+}
