@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
 #include "support.hpp"
@@ -124,5 +126,26 @@ TEST_CASE("hostile: a time of minus zero is zero, never shown with a minus sign"
         const auto r = amdahl::test::run_cli({"eval", amdahl::test::write_temp(name, text), "-s", "b=2"});
         CHECK(r.exit_code == 0);
         CHECK(r.out.find("-0") == std::string::npos);
+    }
+}
+
+TEST_CASE("eval: a long phase list written in blocks on two threads comes out whole and in order", "[hostile]") {
+    // Sizes around the 32768-phase blocks: one block, a pair without a second half, pairs.
+    for (const int count : {5, 32768, 40000, 65537, 100003}) {
+        INFO(count);
+        std::string csv = "name,time\n";
+        for (int i = 0; i < count; ++i) csv += "p" + std::to_string(i) + "," + std::to_string(i % 13 + 1) + "\n";
+        const auto r = test::run_cli({"eval", "-", "-s", "p3=2", "--format", "json"}, csv);
+        REQUIRE(r.exit_code == 0);
+        const auto report = nlohmann::json::parse(r.out);
+        const auto& phases = report.at("phases");
+        REQUIRE(phases.size() == static_cast<std::size_t>(count));
+        bool in_order = true;
+        for (int i = 0; i < count && in_order; ++i) {
+            in_order = phases[static_cast<std::size_t>(i)].at("name") == "p" + std::to_string(i) &&
+                       phases[static_cast<std::size_t>(i)].at("time") == i % 13 + 1;
+        }
+        CHECK(in_order);
+        CHECK(phases[3].at("new_time") == 2);
     }
 }

@@ -67,6 +67,13 @@ public:
     /// phases never sits whole in memory; str() then returns only the rest.
     explicit JsonWriter(std::ostream* sink = nullptr) : sink_(sink) {}
 
+    /// A writer whose elements continue a list that another writer holds `depth` containers
+    /// deep and has already written an element to: its text goes into that writer with
+    /// append_elements(), so the elements of a long list can be written on several threads.
+    static JsonWriter continuing_list(std::size_t depth);
+    /// Appends the text of a continuing_list() writer as further elements of the current list.
+    JsonWriter& append_elements(JsonWriter& elements);
+
     /// `one_line`: the container and everything in it on one line (rows of a long list).
     JsonWriter& begin_object(bool one_line = false);
     JsonWriter& end_object();

@@ -1,9 +1,12 @@
 // amdahl eval PROFILE -s SELECTOR=FACTOR ...: the end-to-end effect of proposed local speedups.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
 #include <memory>
 #include <ostream>
+#include <thread>
 
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
@@ -116,12 +119,44 @@ void write_json_report(std::ostream& out, const Profile& profile, const std::vec
     }
     json.end_array();
     json.key("phases").begin_array();
-    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
-        const Phase& phase = profile.phases[i];
-        json.begin_object(true).field("name", phase.name).field("kind", phase.kind);
-        json.field("time", phase.time).field("share", phase.time / r.baseline_time);
-        json.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
-        json.field("saved", r.phases[i].saved).end_object();
+    const auto write_phases = [&](JsonWriter& writer, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const Phase& phase = profile.phases[i];
+            writer.begin_object(true).field("name", phase.name).field("kind", phase.kind);
+            writer.field("time", phase.time).field("share", phase.time / r.baseline_time);
+            writer.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
+            writer.field("saved", r.phases[i].saved).end_object();
+        }
+    };
+    // A long list is written in blocks, two at a time: the second on another thread, so a
+    // million phases take about half the time to format on two cores.
+    constexpr std::size_t block = 1 << 15;
+    const std::size_t count = profile.phases.size();
+    write_phases(json, 0, std::min(count, block));
+    for (std::size_t start = block; start < count; start += 2 * block) {
+        const std::size_t middle = std::min(count, start + block), end = std::min(count, start + 2 * block);
+        JsonWriter second = JsonWriter::continuing_list(2);
+        std::exception_ptr failure;  // out of memory, say: rethrown here, not lost with the thread
+        std::thread helper;
+        if (middle < end) {
+            helper = std::thread([&] {
+                try {
+                    write_phases(second, middle, end);
+                } catch (...) {
+                    failure = std::current_exception();
+                }
+            });
+        }
+        JsonWriter first = JsonWriter::continuing_list(2);
+        try {
+            write_phases(first, start, middle);
+        } catch (...) {
+            if (helper.joinable()) helper.join();
+            throw;
+        }
+        if (helper.joinable()) helper.join();
+        if (failure) std::rethrow_exception(failure);
+        json.append_elements(first).append_elements(second);
     }
     json.end_array();
     json.key("notes").begin_array();

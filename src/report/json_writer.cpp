@@ -50,6 +50,24 @@ JsonWriter& JsonWriter::close(char bracket) {
     return *this;
 }
 
+JsonWriter JsonWriter::continuing_list(std::size_t depth) {
+    JsonWriter writer;
+    writer.levels_.assign(depth, Level{false, false});
+    return writer;
+}
+
+JsonWriter& JsonWriter::append_elements(JsonWriter& elements) {
+    if (elements.out_.empty()) return *this;
+    out_ += elements.out_;
+    elements.out_.clear();
+    levels_.back().first = false;
+    if (sink_ && out_.size() > (1 << 16)) {
+        sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
+        out_.clear();
+    }
+    return *this;
+}
+
 JsonWriter& JsonWriter::begin_array(bool one_line) {
     before_value();
     out_ += '[';
