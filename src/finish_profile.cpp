@@ -9,6 +9,10 @@
 #include <limits>
 #include <string_view>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
@@ -92,11 +96,32 @@ RawPhase RawProfile::pop_back() {
     return out;
 }
 
+namespace {
+
+// Asks Linux to back a big buffer with 2 MB pages: a million phases then take a few dozen page
+// faults instead of tens of thousands. Only a hint; nothing changes where it is not taken.
+void prefer_huge_pages(const void* data, std::size_t bytes) {
+#ifdef __linux__
+    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+    if (bytes < 4 * huge) return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(huge - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+}  // namespace
+
 void RawProfile::reserve(std::size_t count) {
     // Capacity past what is filled is address space, not memory; still, keep it sane.
     count = std::min<std::size_t>(count, 1u << 24);
     phases.reserve(count);
     extra.reserve(count);
+    prefer_huge_pages(phases.data(), phases.capacity() * sizeof(Phase));
+    prefer_huge_pages(extra.data(), extra.capacity() * sizeof(RawPhaseExtra));
 }
 
 Profile finish_profile(RawProfile raw) {

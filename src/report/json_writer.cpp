@@ -58,13 +58,15 @@ JsonWriter JsonWriter::continuing_list(std::size_t depth) {
 
 JsonWriter& JsonWriter::append_elements(JsonWriter& elements) {
     if (elements.out_.empty()) return *this;
-    out_ += elements.out_;
-    elements.out_.clear();
     levels_.back().first = false;
-    if (sink_ && out_.size() > (1 << 16)) {
+    if (!sink_) {
+        out_ += elements.out_;
+    } else {  // straight to the sink: a block of a long list is megabytes, not worth a copy
         sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
         out_.clear();
+        sink_->write(elements.out_.data(), static_cast<std::streamsize>(elements.out_.size()));
     }
+    elements.out_.clear();
     return *this;
 }
 
