@@ -149,3 +149,36 @@ TEST_CASE("eval: a long phase list written in blocks on two threads comes out wh
         CHECK(phases[3].at("new_time") == 2);
     }
 }
+
+TEST_CASE("csv: a big file read in parts on two threads reads as in one pass", "[hostile][csv]") {
+    // Over 4 MB without quotes: read_rows_in_parts (src/io_table.cpp). Blank lines, a bare-number
+    // share column (percentages, as one value is above 1) and a Total row must come out as in one pass.
+    constexpr int count = 400000;
+    std::string csv = "name,time,share\n";
+    for (int i = 0; i < count; ++i) {
+        csv += "phase" + std::to_string(i) + "," + std::to_string(i % 5 + 1) + "," + (i == 7 ? "2" : "0") + "\n";
+        if (i % 100000 == 50000) csv += "\n,,\n";
+    }
+    const std::string good = csv + "Total,1200000,\n";
+    REQUIRE(good.size() > (4u << 20));
+    const Profile profile = parse_profile(good, "big.csv", InputFormat::csv);
+    REQUIRE(profile.phases.size() == static_cast<std::size_t>(count));
+    bool in_order = true;
+    for (int i = 0; i < count && in_order; ++i)
+        in_order = profile.phases[static_cast<std::size_t>(i)].name == "phase" + std::to_string(i);
+    CHECK(in_order);
+    CHECK(profile.total() == Approx(1200000));
+    CHECK(profile.where(profile.phases[count - 1]) == "big.csv:" + std::to_string(count + 1 + 2 * 4));
+    // 2 is read as 2%: every other share is 0, so the note names phase7's disagreement.
+    CHECK_THAT(profile.notes.back(), Contains("big.csv:9: phase 'phase7': share 2% disagrees with its time"));
+
+    // An error late in the file names its line, and an earlier error wins over a later one.
+    std::string bad = csv;
+    const std::size_t late = bad.rfind('\n', bad.size() - 10) + 1;  // the start of a line near the end
+    bad.insert(late, "oops,-1,\n");
+    const auto late_line = static_cast<std::size_t>(std::count(bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(late), '\n')) + 1;
+    CHECK_THROWS_WITH(parse_profile(bad, "bad.csv", InputFormat::csv),
+                      Contains("bad.csv:" + std::to_string(late_line) + ": phase 'oops': time must be a finite number >= 0"));
+    bad.insert(bad.find('\n') + 1, "early,x,\n");
+    CHECK_THROWS_WITH(parse_profile(bad, "bad.csv", InputFormat::csv), Contains("bad.csv:2: phase 'early'"));
+}
