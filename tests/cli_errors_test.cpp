@@ -317,6 +317,9 @@ TEST_CASE("cli errors: JSON structure", "[cli][errors]") {
          "'abc'"},
         {"share_only.json", "{\"phases\":[{\"name\":\"a\",\"share\":\"50%\"}]}", "", "give the profile a total"},
         {"total_zero.json", "{\"total\":0,\"phases\":[{\"name\":\"a\",\"time\":0}]}", "total: ", "total must be > 0"},
+        {"phases_twice.json", "{\"phases\":[{\"name\":\"a\",\"time\":1}],\"phases\":[]}", "phases: ",
+         "\"phases\" appears twice"},
+        {"shorthand_twice.json", "{\"phases\":{\"a\":1,\"a\":2}}", "phases.a: ", "duplicate phase name 'a' (also at "},
     };
     for (const Case& c : cases) {
         DYNAMIC_SECTION(c.name) {
