@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
-#include <exception>
 #include <iterator>
-#include <thread>
 #include <string>
 #include <vector>
 
@@ -13,6 +11,7 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "io_internal.hpp"
+#include "side_by_side.hpp"
 #include "text.hpp"
 
 namespace amdahl::detail {
@@ -246,22 +245,9 @@ void read_record(std::string_view content, std::size_t& pos, std::size_t& line, 
         if (end < content.size() && content[end] == '"' && trim(content.substr(pos, end - pos)).empty()) {
             std::string& field = record.quoted.emplace_back();
             pos = end + 1;
-            while (true) {
-                if (pos >= content.size()) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
-                const char c = content[pos];
-                if (c == '"') {
-                    if (pos + 1 < content.size() && content[pos + 1] == '"') {
-                        field += '"';
-                        pos += 2;
-                        continue;
-                    }
-                    ++pos;
-                    break;
-                }
-                if (c == '\n') ++line;
-                field += c;
-                ++pos;
-            }
+            if (!read_quoted(content, pos, field))
+                throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
+            line += static_cast<std::size_t>(std::count(field.begin(), field.end(), '\n'));  // a field may span lines
             // Text after the closing quote belongs to the field, as before the quote would not.
             end = pos;
             while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
@@ -442,44 +428,35 @@ bool every_newline_ends_a_row(std::string_view rest) {
 // error in the file is the one thrown, as when reading in one pass.
 void read_rows_in_parts(std::string_view content, std::size_t pos, std::size_t line, char delimiter,
                         const std::string& source, TableReader& reader) {
+    // Part p is content[bounds[p], bounds[p + 1]) and starts on line lines[p].
     std::vector<std::size_t> bounds{pos}, lines{line};
+    const auto close_part = [&](std::size_t end) {
+        lines.push_back(lines.back() + static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(bounds.back()),
+                                                                         content.begin() + static_cast<std::ptrdiff_t>(end), '\n')));
+        bounds.push_back(end);
+    };
     for (std::size_t k = 1; k < parts; ++k) {
         std::size_t cut = content.find('\n', pos + k * (content.size() - pos) / parts);
         if (cut == std::string_view::npos) break;
-        if (++cut <= bounds.back() || cut >= content.size()) continue;
-        const auto newlines = std::count(content.begin() + static_cast<std::ptrdiff_t>(bounds.back()),
-                                         content.begin() + static_cast<std::ptrdiff_t>(cut), '\n');
-        lines.push_back(lines.back() + static_cast<std::size_t>(newlines));
-        bounds.push_back(cut);
+        if (++cut > bounds.back() && cut < content.size()) close_part(cut);
     }
-    bounds.push_back(content.size());
-    // One reader for the other thread's parts, its room reused: no allocation per part.
-    TableReader other = reader.empty_copy();
+    close_part(content.size());
+    // Room for every row here, and for the largest part in the reader the other thread fills,
+    // which is reused: no allocation per part.
     std::size_t most_rows = 0;
-    for (std::size_t p = 1; p + 1 < bounds.size(); ++p) most_rows = std::max(most_rows, lines[p] - lines[p - 1]);
-    other.reserve(std::max(most_rows, static_cast<std::size_t>(std::count(
-                                          content.begin() + static_cast<std::ptrdiff_t>(bounds[bounds.size() - 2]),
-                                          content.end(), '\n')) + 1));
+    for (std::size_t p = 1; p < lines.size(); ++p) most_rows = std::max(most_rows, lines[p] - lines[p - 1] + 1);
+    reader.reserve(lines.back() - line + 1);
+    TableReader other = reader.empty_copy();
+    other.reserve(most_rows);
     for (std::size_t p = 0; p + 1 < bounds.size(); p += 2) {
-        std::exception_ptr other_failure;
-        std::thread helper;
-        if (p + 2 < bounds.size()) {
-            helper = std::thread([&] {
-                try {
-                    read_rows(content, bounds[p + 1], bounds[p + 2], lines[p + 1], delimiter, source, other);
-                } catch (...) {
-                    other_failure = std::current_exception();
-                }
-            });
+        const auto read_part = [&](std::size_t q, TableReader& into) {
+            read_rows(content, bounds[q], bounds[q + 1], lines[q], delimiter, source, into);
+        };
+        if (p + 2 == bounds.size()) {  // the last part, alone
+            read_part(p, reader);
+            break;
         }
-        try {
-            read_rows(content, bounds[p], bounds[p + 1], lines[p], delimiter, source, reader);
-        } catch (...) {
-            if (helper.joinable()) helper.join();
-            throw;
-        }
-        if (helper.joinable()) helper.join();
-        if (other_failure) std::rethrow_exception(other_failure);
+        side_by_side([&] { read_part(p, reader); }, [&] { read_part(p + 1, other); });
         reader.append(std::move(other));
     }
 }
@@ -496,11 +473,13 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
     } while (blank(record.cells) && pos < content.size());
     if (blank(record.cells)) throw Error(source, "empty input: no header row");
     TableReader reader(source, record.strings(), header_line);
-    reader.reserve(static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(pos), content.end(), '\n')) + 1);
-    if (content.size() - pos >= parallel_bytes && every_newline_ends_a_row(content.substr(pos)))
+    const std::string_view rest = content.substr(pos);
+    if (rest.size() >= parallel_bytes && every_newline_ends_a_row(rest)) {
         read_rows_in_parts(content, pos, line, delimiter, source, reader);
-    else
+    } else {
+        reader.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1);
         read_rows(content, pos, content.size(), line, delimiter, source, reader);
+    }
     return reader.finish();
 }
 

@@ -16,6 +16,24 @@ inline std::string_view trim(std::string_view text) {
     return text;
 }
 
+/// Reads the body of a quoted CSV field: `pos` is just past the opening quote; `""` is a quote.
+/// Appends the body to `out` and leaves `pos` past the closing quote; false when none comes.
+inline bool read_quoted(std::string_view text, std::size_t& pos, std::string& out) {
+    while (pos < text.size()) {
+        if (text[pos] == '"') {
+            if (pos + 1 < text.size() && text[pos + 1] == '"') {
+                out += '"';
+                pos += 2;
+                continue;
+            }
+            ++pos;
+            return true;
+        }
+        out += text[pos++];
+    }
+    return false;
+}
+
 /// `text` in ASCII lower case.
 inline std::string lower(std::string_view text) {
     std::string out(text);

@@ -111,6 +111,7 @@ private:
     };
     void before_value();
     void newline();
+    void flush();  // finished text to the sink, if there is one
     JsonWriter& close(char bracket);
     std::ostream* sink_;
     std::string out_;

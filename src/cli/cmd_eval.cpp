@@ -3,15 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <memory>
 #include <ostream>
-#include <thread>
 
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
 #include "cli/commands.hpp"
 #include "cli/explain.hpp"
+#include "side_by_side.hpp"
 
 namespace amdahl::cli {
 
@@ -135,27 +134,8 @@ void write_json_report(std::ostream& out, const Profile& profile, const std::vec
     write_phases(json, 0, std::min(count, block));
     for (std::size_t start = block; start < count; start += 2 * block) {
         const std::size_t middle = std::min(count, start + block), end = std::min(count, start + 2 * block);
-        JsonWriter second = JsonWriter::continuing_list(2);
-        std::exception_ptr failure;  // out of memory, say: rethrown here, not lost with the thread
-        std::thread helper;
-        if (middle < end) {
-            helper = std::thread([&] {
-                try {
-                    write_phases(second, middle, end);
-                } catch (...) {
-                    failure = std::current_exception();
-                }
-            });
-        }
-        JsonWriter first = JsonWriter::continuing_list(2);
-        try {
-            write_phases(first, start, middle);
-        } catch (...) {
-            if (helper.joinable()) helper.join();
-            throw;
-        }
-        if (helper.joinable()) helper.join();
-        if (failure) std::rethrow_exception(failure);
+        JsonWriter first = JsonWriter::continuing_list(2), second = JsonWriter::continuing_list(2);
+        detail::side_by_side([&] { write_phases(first, start, middle); }, [&] { write_phases(second, middle, end); });
         json.append_elements(first).append_elements(second);
     }
     json.end_array();

@@ -32,19 +32,7 @@ bool split_csv(std::string_view line, std::vector<std::string>& fields) {
         field.clear();
         if (i < line.size() && line[i] == '"') {
             ++i;
-            while (true) {
-                if (i >= line.size()) return false;
-                if (line[i] == '"') {
-                    if (i + 1 < line.size() && line[i + 1] == '"') {
-                        field += '"';
-                        i += 2;
-                        continue;
-                    }
-                    ++i;
-                    break;
-                }
-                field += line[i++];
-            }
+            if (!read_quoted(line, i, field)) return false;
             // Text after the closing quote (`"a"b`) is kept, as spreadsheets do.
             while (i < line.size() && line[i] != ',') field += line[i++];
         } else {

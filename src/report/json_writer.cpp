@@ -43,11 +43,14 @@ JsonWriter& JsonWriter::close(char bracket) {
     levels_.pop_back();
     if (!level.first && !level.one_line) newline();
     out_ += bracket;
-    if (sink_ && out_.size() > (1 << 16)) {
-        sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
-        out_.clear();
-    }
+    if (out_.size() > (1 << 16)) flush();
     return *this;
+}
+
+void JsonWriter::flush() {
+    if (!sink_) return;
+    sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
+    out_.clear();
 }
 
 JsonWriter JsonWriter::continuing_list(std::size_t depth) {
@@ -62,8 +65,7 @@ JsonWriter& JsonWriter::append_elements(JsonWriter& elements) {
     if (!sink_) {
         out_ += elements.out_;
     } else {  // straight to the sink: a block of a long list is megabytes, not worth a copy
-        sink_->write(out_.data(), static_cast<std::streamsize>(out_.size()));
-        out_.clear();
+        flush();
         sink_->write(elements.out_.data(), static_cast<std::streamsize>(elements.out_.size()));
     }
     elements.out_.clear();
