@@ -11,7 +11,7 @@
 #include <unordered_set>
 
 #include "amdahl/error.hpp"
-#include "io_internal.hpp"
+#include "input/raw_profile.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"

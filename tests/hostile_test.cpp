@@ -151,7 +151,7 @@ TEST_CASE("eval: a long phase list written in blocks on two threads comes out wh
 }
 
 TEST_CASE("csv: a big file read in parts on two threads reads as in one pass", "[hostile][csv]") {
-    // Over 4 MB without quotes: read_rows_in_parts (src/io_table.cpp). Blank lines, a bare-number
+    // Over 4 MB without quotes: read_rows_in_parts (src/input/table.cpp). Blank lines, a bare-number
     // share column (percentages, as one value is above 1) and a Total row must come out as in one pass.
     constexpr int count = 400000;
     std::string csv = "name,time,share\n";

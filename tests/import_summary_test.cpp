@@ -9,7 +9,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
-#include "import/naming.hpp"
+#include "input/profilers/naming.hpp"
 #include "support.hpp"
 
 using namespace amdahl;

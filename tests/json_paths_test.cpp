@@ -8,7 +8,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "harness.hpp"
-#include "io_internal.hpp"
+#include "input/raw_profile.hpp"
 
 using amdahl::detail::read_json_profile_events;
 using amdahl::detail::read_plain_json_profile;

@@ -12,7 +12,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
-#include "cli/compare_report.hpp"
+#include "report/compare.hpp"
 
 namespace amdahl::cli {
 

@@ -9,8 +9,8 @@
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
 #include "cli/commands.hpp"
-#include "cli/explain.hpp"
-#include "side_by_side.hpp"
+#include "report/explain.hpp"
+#include "model/side_by_side.hpp"
 
 namespace amdahl::cli {
 

@@ -9,7 +9,7 @@
 #include "amdahl/law.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
-#include "cli/explain.hpp"
+#include "report/explain.hpp"
 
 namespace amdahl::cli {
 

@@ -7,7 +7,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/rank.hpp"
-#include "cli/candidates.hpp"
+#include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
 
 namespace amdahl::cli {

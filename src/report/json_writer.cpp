@@ -6,7 +6,7 @@
 #include <iterator>
 
 #include "amdahl/report.hpp"
-#include "text.hpp"
+#include "model/text.hpp"
 
 namespace amdahl {
 

@@ -1,4 +1,4 @@
-// Writes a profile in amdahl's JSON profile format, the one src/io_json.cpp reads.
+// Writes a profile in amdahl's JSON profile format, the one src/input/json.cpp reads.
 #include <algorithm>
 #include <unordered_map>
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "amdahl/report.hpp"
-#include "text.hpp"
+#include "model/text.hpp"
 
 namespace amdahl {
 

@@ -1,0 +1,208 @@
+// CI gates on a comparison: end-to-end slowdown, per-phase slowdown, required speedup.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "amdahl/compare.hpp"
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "model/text.hpp"
+
+namespace amdahl {
+
+using detail::lower;
+using detail::trim;
+
+namespace {
+
+
+// "+10.0%" (two decimals below 1%, so a 0.04% change does not read as "+0.0%").
+std::string signed_percent(double fraction) {
+    if (std::isinf(fraction)) return fraction > 0 ? "+inf%" : "-inf%";
+    const double percent = fraction * 100;
+    if (percent == 0) return "0.0%";
+    return std::fabs(percent) < 1 ? fmt::format("{:+.2f}%", percent) : fmt::format("{:+.1f}%", percent);
+}
+
+std::string threshold_percent(double fraction) { return shortest(fraction * 100) + "%"; }
+
+std::string time_text(double value) {
+    std::string text = fmt::format("{:.3f}", value);
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text += '0';
+    return text == "-0.0" ? "0.0" : text;
+}
+
+std::string speedup_text(double value) { return std::isinf(value) ? "inf" : fmt::format("{:.4f}x", value); }
+
+// How a slowdown compares with a threshold, given its point value and the low end of its interval
+// (both fractions of the base). Fails only when even the low end is past the threshold; a change
+// within --noise also admits "no change".
+struct Slowdown {
+    bool failed = false;
+    std::string reason;
+};
+
+Slowdown judge_slowdown(double point, double low, bool within_noise, double noise, double threshold) {
+    const double effective_low = within_noise ? std::min(low, 0.0) : low;
+    if (effective_low > threshold) return {true, "more than " + threshold_percent(threshold)};
+    if (within_noise && point > threshold)
+        return {false, "within --noise " + threshold_percent(noise) + ", counted as no change"};
+    if (point > threshold)
+        return {false, "the interval reaches down to " + signed_percent(low) + ", so not clearly more than " +
+                           threshold_percent(threshold)};
+    return {false, "not more than " + threshold_percent(threshold)};
+}
+
+std::string interval_text(const Comparison& c, double low, double high) {
+    if (c.before_total.runs <= 1 && c.after_total.runs <= 1) return {};
+    return ", interval " + signed_percent(low) + " .. " + signed_percent(high);
+}
+
+GateResult check_slower(const Comparison& c, const Gate& gate) {
+    const double base = c.before_total.median;
+    const bool within_noise = std::fabs(c.change) < c.noise * base;
+    const Slowdown verdict =
+        judge_slowdown(c.change_of_total, c.change_low / base, within_noise, c.noise, gate.threshold);
+    const std::string unit(unit_name(c.unit));
+    const std::string measured =
+        fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})", signed_percent(c.change_of_total),
+                    time_text(base), time_text(c.after_total.median), unit,
+                    interval_text(c, c.change_low / base, c.change_high / base));
+    return {gate.text, !verdict.failed, measured + ": " + verdict.reason};
+}
+
+GateResult check_speedup(const Comparison& c, const Gate& gate) {
+    const bool within_noise = std::fabs(c.change) < c.noise * c.before_total.median;
+    const double effective_high = within_noise ? std::max(c.speedup_high, 1.0) : c.speedup_high;
+    const bool failed = effective_high < gate.threshold;
+    std::string measured = "end to end " + speedup_text(c.speedup);
+    if (c.before_total.runs > 1 || c.after_total.runs > 1)
+        measured += " (interval " + speedup_text(c.speedup_low) + " .. " + speedup_text(c.speedup_high) + ")";
+    const std::string required = speedup_text(gate.threshold);
+    std::string reason;
+    if (failed) reason = "below the required " + required;
+    else if (c.speedup >= gate.threshold) reason = "at least the required " + required;
+    else if (within_noise) reason = "within --noise " + threshold_percent(c.noise) + ", counted as no change";
+    else reason = "the interval reaches " + speedup_text(c.speedup_high) + ", so not clearly below " + required;
+    return {gate.text, !failed, measured + ": " + reason};
+}
+
+GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
+    // The selector sees each phase under its AFTER name and, when renamed, its BEFORE name.
+    Profile names;
+    std::vector<std::size_t> row_of;
+    for (std::size_t r = 0; r < c.phases.size(); ++r) {
+        const PhaseChange& row = c.phases[r];
+        if (row.status == PhaseStatus::residual) continue;
+        for (const std::string* name : {&row.name, &row.before_name}) {
+            if (name->empty() || (name == &row.before_name && row.before_name == row.name)) continue;
+            Phase phase;
+            phase.name = *name;
+            phase.kind = row.kind;
+            names.phases.push_back(std::move(phase));
+            row_of.push_back(r);
+        }
+    }
+    std::vector<std::size_t> rows;
+    try {
+        for (std::size_t i : select_phases(names, gate.selector)) rows.push_back(row_of[i]);
+    } catch (const Error& e) {
+        throw Error("--fail-if-phase-slower", e.message());
+    }
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+
+    const std::string unit(unit_name(c.unit));
+    std::vector<std::string> failures;
+    std::string largest;  // the passing phase that grew most, for the detail
+    double largest_change = -std::numeric_limits<double>::infinity();
+    for (std::size_t r : rows) {
+        const PhaseChange& row = c.phases[r];
+        if (row.status == PhaseStatus::removed) continue;
+        const double base = row.before.median;
+        const std::string times =
+            fmt::format("{} \xe2\x86\x92 {} {}", time_text(base), time_text(row.after.median), unit);
+        if (base == 0) {
+            if (row.after.median > 0) {
+                failures.push_back(printable(row.name) + " is new in AFTER (" + time_text(row.after.median) + " " +
+                                   unit + "): slower than any percentage");
+            }
+            continue;
+        }
+        const bool within_noise = std::fabs(row.change) < c.noise * base;
+        const Slowdown verdict =
+            judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold);
+        std::string measured = printable(row.name) + " " + signed_percent(row.change_of_phase) + " of phase (" + times;
+        if (row.before.runs > 1 || row.after.runs > 1)
+            measured +=
+                ", interval " + signed_percent(row.change_low / base) + " .. " + signed_percent(row.change_high / base);
+        measured += ")";
+        if (verdict.failed) {
+            failures.push_back(measured + ": " + verdict.reason);
+        } else if (row.change_of_phase > largest_change) {
+            largest_change = row.change_of_phase;
+            largest = measured + ": " + verdict.reason;
+        }
+    }
+    if (!failures.empty()) {
+        // The first few, so that a gate over thousands of phases still prints one readable line.
+        constexpr std::size_t listed = 5;
+        std::string detail;
+        for (std::size_t i = 0; i < failures.size() && i < listed; ++i) detail += (i > 0 ? "; " : "") + failures[i];
+        if (failures.size() > listed) detail += fmt::format("; and {} more phases", failures.size() - listed);
+        return {gate.text, false, detail};
+    }
+    if (largest.empty()) return {gate.text, true, "every phase it selects was removed"};
+    return {gate.text, true,
+            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest};
+}
+
+}  // namespace
+
+double parse_percentage(std::string_view text) {
+    const std::string_view number = trim(text);
+    Quantity q;
+    bool ok = !number.empty() && number.back() == '%';
+    if (ok) {
+        try {
+            q = parse_quantity(number);
+        } catch (const Error&) {
+            ok = false;
+        }
+    }
+    if (!ok || !q.percent || q.unit || q.value < 0)
+        throw Error("expected a percentage >= 0 such as 2% (got '" + printable(text) + "')");
+    return q.value / 100;
+}
+
+Gate parse_phase_gate(std::string_view text) {
+    Gate gate;
+    gate.type = Gate::Type::phase_slower;
+    const auto eq = text.rfind('=');
+    if (eq == std::string_view::npos)
+        throw Error("expected SELECTOR=PERCENT such as attention_softmax=5% (got '" + printable(text) + "')");
+    try {
+        gate.selector = parse_selector(text.substr(0, eq));
+        gate.threshold = parse_percentage(text.substr(eq + 1));
+    } catch (const Error& e) {
+        throw Error("'" + printable(text) + "': " + e.message());
+    }
+    return gate;
+}
+
+std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates) {
+    std::vector<GateResult> results;
+    results.reserve(gates.size());
+    for (const Gate& gate : gates) {
+        switch (gate.type) {
+            case Gate::Type::slower: results.push_back(check_slower(comparison, gate)); break;
+            case Gate::Type::speedup: results.push_back(check_speedup(comparison, gate)); break;
+            case Gate::Type::phase_slower: results.push_back(check_phase_slower(comparison, gate)); break;
+        }
+    }
+    return results;
+}
+
+}  // namespace amdahl

@@ -1,0 +1,458 @@
+// The JSON profile reader: values with their JSON paths in messages, and the full path through
+// parser events (json_plain.cpp is the fast one). nlohmann/json stays in src/input/json*.cpp.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "input/raw_profile.hpp"
+#include "input/json_fields.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+constexpr int max_depth = 256;
+
+// "3:14" for a byte offset into `content`.
+std::string line_column(std::string_view content, std::size_t offset) {
+    offset = std::min(offset, content.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (content[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+// Rejects nesting deeper than max_depth before parsing, so no input can exhaust the stack.
+void check_depth(std::string_view content, const std::string& source) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        const char c = content[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '{' || c == '[') {
+            if (++depth > max_depth) {
+                throw Error(source + ":" + line_column(content, i),
+                            "JSON nested deeper than " + std::to_string(max_depth) + " levels");
+            }
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
+
+std::string describe(const Json& value) {
+    std::string text = value.dump();
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return printable(text);
+}
+
+std::string where(const std::string& source, const std::string& path) { return source + ": " + path; }
+
+// The readers below take the value's JSON path as a callable, built only for a message: a
+// profile of a million phases would otherwise build millions of path strings.
+template <std::invocable Path>
+RawTime read_time(const Json& value, const std::string& source, Path&& path, const char* what) {
+    if (value.is_number()) {
+        const double v = value.get<double>();
+        if (!std::isfinite(v) || v < 0)
+            throw Error(where(source, path()), std::string(what) + " must be a finite number >= 0 (got " + describe(value) + ")");
+        return RawTime{v + 0.0, std::nullopt};  // -0 is 0
+    }
+    if (value.is_string()) {
+        try {
+            return parse_time_text(value.get_ref<const std::string&>(), std::string(), what);
+        } catch (const Error& e) {
+            throw Error(where(source, path()), e.message());
+        }
+    }
+    throw Error(where(source, path()), std::string(what) + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
+}
+
+RawTime read_time(const Json& value, const std::string& source, const std::string& path, const char* what) {
+    return read_time(value, source, [&] { return path; }, what);
+}
+
+template <std::invocable Path>
+double read_share(const Json& value, const std::string& source, Path&& path) {
+    if (value.is_number()) {
+        const double v = value.get<double>();
+        if (!std::isfinite(v) || v < 0 || v > 1)
+            throw Error(where(source, path()), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
+                                                   describe(value) + ")");
+        return v + 0.0;  // -0 is 0
+    }
+    if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path()), "share");
+    throw Error(where(source, path()), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
+}
+
+template <std::invocable Path>
+std::string read_string(const Json& value, const std::string& source, Path&& path) {
+    if (!value.is_string()) throw Error(where(source, path()), "expected a string (got " + describe(value) + ")");
+    return value.get<std::string>();
+}
+
+std::string read_string(const Json& value, const std::string& source, const std::string& path) {
+    return read_string(value, source, [&] { return path; });
+}
+
+// A phase object: {"name": ..., "time": ..., "share": ..., "kind": ...}; `name` given for the
+// shorthand form, where the key is the name.
+RawPhase read_phase_object(const Json& object, const std::string& source, const std::string& path,
+                           std::optional<std::string> name, std::uint64_t at) {
+    RawPhase phase;
+    phase.at = at;
+    bool named = false;
+    for (const auto& item : object.items()) {
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const std::string& key = item.key();
+        const Json& value = item.value();
+        const auto key_path = [&] { return path + "." + key; };
+        if (key == "name") {
+            phase.name = read_string(value, source, key_path);
+            named = true;
+        } else if (key == "time") {
+            phase.time = read_time(value, source, key_path, "time");
+        } else if (key == "share") {
+            phase.share = read_share(value, source, key_path);
+        } else if (key == "kind") {
+            phase.kind = read_string(value, source, key_path);
+        } else if (key == "active_time") {
+            phase.active_time = read_time(value, source, key_path, "active_time");
+        }
+    }
+    if (name) phase.name = std::move(*name);
+    if (!name && !named) throw Error(where(source, path), "phase has no \"name\"");
+    if (!phase.time && !phase.share)
+        throw Error(where(source, path), "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
+    return phase;
+}
+
+// An element of a "phases" array: a phase object.
+void read_array_phase(const Json& value, const std::string& source, std::size_t index, RawProfile& out) {
+    const auto path = [&] { return "phases[" + std::to_string(index) + "]"; };
+    if (!value.is_object())
+        throw Error(where(source, path()), "a phase must be an object with a name and a time (got " + describe(value) + ")");
+    out.add(read_phase_object(value, source, path(), std::nullopt, index + 1));
+}
+
+// A member of the shorthand "phases" object: {"gemm_qkv": 34, "attention": "21 ms", "softmax":
+// "12%", "copy": {"time": 18, "kind": "copy"}}.
+void read_named_phase(const std::string& name, const Json& value, const std::string& source, RawProfile& out) {
+    const auto path = [&] { return "phases." + name; };
+    if (value.is_object()) {
+        out.add(read_phase_object(value, source, path(), name, 1));
+        return;
+    }
+    RawPhase phase;
+    phase.name = name;
+    phase.at = 1;
+    if (value.is_string() && !value.get_ref<const std::string&>().empty() && value.get_ref<const std::string&>().back() == '%')
+        phase.share = read_share(value, source, path);
+    else
+        phase.time = read_time(value, source, path, "time");
+    out.add(std::move(phase));
+}
+
+// "proposals": [{"name": "flash-attention", "target": "attention_softmax", "factor": 10, "effort": 3}]
+void read_proposals(const Json& proposals, const std::string& source, RawProfile& out) {
+    if (!proposals.is_array())
+        throw Error(where(source, "proposals"), "expected an array of proposals (got " + describe(proposals) + ")");
+    for (std::size_t i = 0; i < proposals.size(); ++i) {
+        const std::string path = "proposals[" + std::to_string(i) + "]";
+        const Json& item = proposals[i];
+        if (!item.is_object())
+            throw Error(where(source, path), "a proposal must be an object with a target and a factor (got " +
+                                                 describe(item) + ")");
+        ProfileProposal proposal;
+        proposal.where = where(source, path);
+        const auto target = item.find("target");
+        if (target == item.end()) throw Error(proposal.where, "proposal has no \"target\" (a phase name, glob or kind:KIND)");
+        proposal.target = read_string(*target, source, path + ".target");
+        const auto factor = item.find("factor");
+        if (factor == item.end()) throw Error(proposal.where, "proposal has no \"factor\"");
+        if (factor->is_number()) proposal.factor = shortest(factor->get<double>());
+        else proposal.factor = read_string(*factor, source, path + ".factor");
+        if (const auto name = item.find("name"); name != item.end())
+            proposal.name = read_string(*name, source, path + ".name");
+        if (const auto effort = item.find("effort"); effort != item.end() && !effort->is_null()) {
+            if (!effort->is_number() || !(effort->get<double>() > 0) || !std::isfinite(effort->get<double>()))
+                throw Error(where(source, path + ".effort"), "effort must be a number > 0 (got " + describe(*effort) + ")");
+            proposal.effort = effort->get<double>();
+        }
+        out.proposals.push_back(std::move(proposal));
+    }
+}
+
+// "overlaps": [{"phases": ["gemm", "copy"], "time": 12.5}], as `amdahl import` writes them.
+void read_overlaps(const Json& overlaps, const std::string& source, RawProfile& out) {
+    if (!overlaps.is_array()) throw Error(where(source, "overlaps"), "expected an array (got " + describe(overlaps) + ")");
+    for (std::size_t i = 0; i < overlaps.size(); ++i) {
+        const std::string path = "overlaps[" + std::to_string(i) + "]";
+        const Json& item = overlaps[i];
+        if (!item.is_object() || !item.contains("phases") || !item["phases"].is_array() || !item.contains("time"))
+            throw Error(where(source, path), "expected {\"phases\": [names], \"time\": T} (got " + describe(item) + ")");
+        Overlap overlap;
+        for (std::size_t p = 0; p < item["phases"].size(); ++p)
+            overlap.phases.push_back(read_string(item["phases"][p], source, path + ".phases[" + std::to_string(p) + "]"));
+        const RawTime time = read_time(item["time"], source, path + ".time", "time");
+        overlap.time = time.value;  // written by amdahl in the profile's own unit
+        out.overlaps.push_back(std::move(overlap));
+    }
+}
+
+// "runs": [100.2, 99.8, "101 ms"]: end-to-end times of repeated runs, each > 0.
+void read_runs(const Json& runs, const std::string& source, RawProfile& out) {
+    out.runs_where = where(source, "runs");
+    if (!runs.is_array() || runs.empty())
+        throw Error(out.runs_where, "expected a non-empty array of end-to-end times (got " + describe(runs) + ")");
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string path = "runs[" + std::to_string(i) + "]";
+        out.runs.push_back(read_time(runs[i], source, path, "run time"));
+        if (!(out.runs.back().value > 0))
+            throw Error(where(source, path), "run time must be > 0 (got " + describe(runs[i]) + ")");
+    }
+}
+
+// Builds one JSON value from parser events: a phase, or a top-level field.
+class ValueBuilder {
+public:
+    bool building() const { return !open_.empty(); }
+    /// Places a scalar; true when it completes the value.
+    bool scalar(Json value) {
+        place(std::move(value));
+        return open_.empty();
+    }
+    void open(Json container) { open_.push_back(place(std::move(container))); }
+    /// Closes the innermost container; true when that completes the value.
+    bool close() {
+        open_.pop_back();
+        return open_.empty();
+    }
+    void key(std::string name) { key_ = std::move(name); }
+    Json& value() { return value_; }
+
+private:
+    Json* place(Json value) {
+        if (open_.empty()) {
+            value_ = std::move(value);
+            return &value_;
+        }
+        Json& parent = *open_.back();
+        if (parent.is_array()) {
+            parent.push_back(std::move(value));
+            return &parent.back();
+        }
+        Json& slot = parent[key_];
+        slot = std::move(value);
+        return &slot;
+    }
+    Json value_;
+    std::vector<Json*> open_;  // the containers being filled, innermost last
+    std::string key_;
+};
+
+// Parser events for a JSON profile: the phases are read one by one as they arrive, never held as
+// a document (a million phases would take gigabytes); every other top-level field is kept whole.
+class ProfileEvents : public nlohmann::json_sax<Json> {
+public:
+    struct Failure {
+        std::size_t byte = 0;
+        std::string what;
+        bool overflow = false;  // a number beyond a double
+    };
+
+    ProfileEvents(const std::string& source, RawProfile& out) : source_(source), out_(out) {}
+
+    bool null() override { return scalar(Json(nullptr)); }
+    bool boolean(bool value) override { return scalar(Json(value)); }
+    bool number_integer(number_integer_t value) override { return scalar(Json(value)); }
+    bool number_unsigned(number_unsigned_t value) override { return scalar(Json(value)); }
+    bool number_float(number_float_t value, const string_t&) override { return scalar(Json(value)); }
+    bool string(string_t& value) override { return scalar(Json(std::move(value))); }
+    bool binary(binary_t&) override { return false; }  // not in JSON text
+
+    bool start_object(std::size_t) override { return open(Json::object()); }
+    bool start_array(std::size_t) override { return open(Json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+    bool key(string_t& name) override {
+        if (builder_.building()) builder_.key(std::move(name));
+        else key_ = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+        failure = Failure{position, e.what(), e.id == 406};
+        return false;
+    }
+
+    std::optional<Failure> failure;
+    bool root_is_array = false, root_is_object = false, saw_phases = false;
+    Json fields = Json::object();  // top-level fields but the phases; the root itself when not an object
+
+private:
+    // Where the value that starts now belongs, when no value is being built.
+    enum class Level { root, object_root, phase_array, phase_object };
+
+    bool open(Json container) {
+        if (builder_.building()) {
+            builder_.open(std::move(container));
+            return true;
+        }
+        const bool array = container.is_array();
+        switch (level()) {
+            case Level::root:
+                if (array) {
+                    root_is_array = saw_phases = true;
+                    out_.origin = Origin::json_index;
+                    levels_.push_back(Level::phase_array);
+                } else {
+                    root_is_object = true;
+                    levels_.push_back(Level::object_root);
+                }
+                return true;
+            case Level::object_root:
+                if (key_ == "phases") {
+                    if (saw_phases) throw Error(where(source_, "phases"), "\"phases\" appears twice");
+                    saw_phases = true;
+                    out_.origin = array ? Origin::json_index : Origin::json_key;
+                    levels_.push_back(array ? Level::phase_array : Level::phase_object);
+                    return true;
+                }
+                break;
+            case Level::phase_array:
+            case Level::phase_object: break;
+        }
+        builder_.open(std::move(container));
+        return true;
+    }
+
+    bool close() {
+        if (builder_.building()) {
+            if (builder_.close()) finish_value();
+            return true;
+        }
+        levels_.pop_back();
+        return true;
+    }
+
+    bool scalar(Json value) {
+        if (builder_.building() || level() != Level::root) {
+            if (builder_.scalar(std::move(value))) finish_value();
+        } else {
+            fields = std::move(value);  // a bare scalar document: reported as not a profile
+        }
+        return true;
+    }
+
+    // A value is complete: hand it to its reader.
+    void finish_value() {
+        Json& value = builder_.value();
+        switch (level()) {
+            case Level::phase_array: read_array_phase(value, source_, phase_count_++, out_); break;
+            case Level::phase_object: read_named_phase(key_, value, source_, out_); break;
+            case Level::object_root: fields[key_] = std::move(value); break;
+            case Level::root: break;
+        }
+        value = Json();
+    }
+
+    Level level() const { return levels_.empty() ? Level::root : levels_.back(); }
+
+    const std::string& source_;
+    RawProfile& out_;
+    ValueBuilder builder_;
+    std::vector<Level> levels_;
+    std::string key_;  // the key of the current top-level field or shorthand phase
+    std::size_t phase_count_ = 0;
+};
+
+}  // namespace
+
+// The top-level fields besides "phases": name, unit, total, proposals, runs, overlaps, ...
+void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
+    for (const auto& [key, value] : doc.items()) {
+        if (key == "name") {
+            out.name = read_string(value, source, "name");
+        } else if (key == "unit") {
+            const std::string text = read_string(value, source, "unit");
+            out.unit = parse_unit(text);
+            if (!out.unit)
+                throw Error(where(source, "unit"), "unknown unit '" + printable(text) + "' (expected ns, us, ms, s, min or h)");
+        } else if (key == "total") {
+            out.total = read_time(value, source, "total", "total");
+            out.total_where = where(source, "total");
+        }
+    }
+    if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
+    if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
+    if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
+    if (const auto boundary = doc.find("boundary"); boundary != doc.end()) out.boundary = read_string(*boundary, source, "boundary");
+    if (const auto summary = doc.find("summary_only"); summary != doc.end()) {
+        if (!summary->is_boolean()) throw Error(where(source, "summary_only"), "expected true or false");
+        out.summary_only = summary->get<bool>();
+    }
+}
+
+
+RawProfile read_json_profile(std::string_view content, const std::string& source) {
+    check_depth(content, source);
+    if (auto plain = read_plain_json_profile(content, source)) return std::move(*plain);
+    return read_json_profile_events(content, source);
+}
+
+RawProfile read_json_profile_events(std::string_view content, const std::string& source) {
+    RawProfile out;
+    out.source = source;
+    // Every phase but the last is followed by a comma and takes at least 6 bytes ("a":1,).
+    const auto commas = static_cast<std::size_t>(std::count(content.begin(), content.end(), ','));
+    out.reserve(std::min(commas + 1, content.size() / 6 + 1));
+    ProfileEvents events(source, out);
+    const char* const begin = content.data();
+    Json::sax_parse(begin, begin + content.size(), &events);
+    if (events.failure) {
+        const ProfileEvents::Failure& failure = *events.failure;
+        if (failure.overflow) {
+            // "number overflow parsing '1e999'": a number no double can hold.
+            const auto quote = failure.what.find('\'');
+            throw Error(source, "number too large for a double" +
+                                    (quote == std::string::npos ? std::string() : ": " + printable(failure.what.substr(quote))));
+        }
+        // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
+        std::string reason = failure.what;
+        if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
+            reason = reason.substr(colon + 2);
+        const std::size_t offset = failure.byte > 0 ? failure.byte - 1 : 0;
+        throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
+    }
+    if (events.root_is_array) return out;
+
+    const Json& doc = events.fields;
+    if (!events.root_is_object) throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
+    if (!events.saw_phases) {
+        const auto phases = doc.find("phases");
+        if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
+        throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +
+                                                 describe(*phases) + ")");
+    }
+    read_fields(doc, source, out);
+    return out;
+}
+
+}  // namespace amdahl::detail

@@ -1,0 +1,154 @@
+// The JSON reader for measured runs. A sibling of json.cpp rather than part of it: the runs
+// schema ({"runs": [{"n", "time"}]}) shares nothing with the profile schema but the parser, and
+// keeping nlohmann to these two files keeps its compile cost and its exceptions out of the rest.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "input/measurements_internal.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Far deeper than the schema goes; rejects pathological nesting before nlohmann recurses into it.
+constexpr int max_depth = 64;
+
+std::string line_column(std::string_view content, std::size_t offset) {
+    offset = std::min(offset, content.size());
+    const auto before = content.substr(0, offset);
+    const auto line = 1 + std::count(before.begin(), before.end(), '\n');
+    const auto newline = before.rfind('\n');
+    const auto column = offset - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
+    return std::to_string(line) + ":" + std::to_string(column);
+}
+
+void check_depth(std::string_view content, const std::string& source) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        const char c = content[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > max_depth)
+                throw Error(source + ":" + line_column(content, i), "JSON nested deeper than " + std::to_string(max_depth) + " levels");
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+}
+
+std::string describe(const Json& value) {
+    std::string text = value.dump();
+    if (text.size() > 40) text = text.substr(0, 37) + "...";
+    return printable(text);
+}
+
+// A number or string field as text; a number under a key with a unit ("time_ms": 532.4) carries it.
+std::string field_text(const Json& value, const RunColumn& column, const std::string& where) {
+    if (value.is_number()) {
+        std::string text = shortest(value.get<double>());
+        if (column.unit) text += " " + std::string(unit_name(*column.unit));
+        return text;
+    }
+    if (value.is_string()) {
+        std::string text = value.get<std::string>();
+        if (column.unit) {
+            try {
+                if (!parse_quantity(text).unit) text += " " + std::string(unit_name(*column.unit));
+            } catch (const Error&) {
+                // Left as written: the common checks report it.
+            }
+        }
+        return text;
+    }
+    throw Error(where, "expected a number or a string (got " + describe(value) + ")");
+}
+
+}  // namespace
+
+RawRuns read_json_runs(std::string_view content, const std::string& source,
+                       const std::vector<MeasuredQuantity>& accepted) {
+    check_depth(content, source);
+    Json doc;
+    try {
+        doc = Json::parse(content.begin(), content.end());
+    } catch (const Json::parse_error& e) {
+        std::string reason = e.what();
+        if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
+            reason = reason.substr(colon + 2);
+        throw Error(source + ":" + line_column(content, e.byte > 0 ? e.byte - 1 : 0), "malformed JSON: " + printable(reason));
+    } catch (const Json::exception& e) {
+        // A number too large for a double is an out_of_range error, not a parse_error.
+        throw Error(source, "malformed JSON: " + printable(e.what()));
+    }
+    RawRuns out;
+    out.source = source;
+    const Json* runs = &doc;
+    std::string prefix;
+    if (doc.is_object()) {
+        if (const auto unit = doc.find("unit"); unit != doc.end()) {
+            if (!unit->is_string() || !parse_unit(unit->get<std::string>()))
+                throw Error(source + ": unit", "unknown unit " + describe(*unit) + " (expected ns, us, ms, s, min or h)");
+            out.unit = parse_unit(unit->get<std::string>());
+        }
+        const auto found = doc.find("runs");
+        if (found == doc.end())
+            throw Error(source, "no \"runs\" in the JSON (expected {\"runs\": [{\"n\": 1, \"time\": 900}, ...]})");
+        runs = &*found;
+        prefix = "runs";
+    }
+    if (!runs->is_array())
+        throw Error(source + (prefix.empty() ? "" : ": " + prefix),
+                    "expected an array of runs such as [{\"n\": 1, \"time\": 900}] (got " + describe(*runs) + ")");
+    std::optional<MeasuredQuantity> quantity;
+    for (std::size_t i = 0; i < runs->size(); ++i) {
+        const Json& item = (*runs)[i];
+        const std::string path = prefix + "[" + std::to_string(i) + "]";
+        const std::string where = source + ": " + path;
+        if (!item.is_object())
+            throw Error(where, "a run must be an object such as {\"n\": 4, \"time\": 250} (got " + describe(item) + ")");
+        RawRun run;
+        run.where = where;
+        bool has_n = false, has_value = false;
+        for (const auto& [key, value] : item.items()) {
+            const auto column = classify_run_column(key);
+            if (!column) continue;
+            const std::string key_where = where + "." + key;
+            if (column->kind == RunColumn::Kind::n && !has_n) {
+                run.n = field_text(value, *column, key_where);
+                has_n = true;
+            } else if (column->kind == RunColumn::Kind::value && !has_value &&
+                       std::find(accepted.begin(), accepted.end(), column->quantity) != accepted.end()) {
+                if (quantity && *quantity != column->quantity)
+                    throw Error(key_where, "this run gives a " + quantity_name(column->quantity) + " but the first gives a " +
+                                               quantity_name(*quantity) + "; give one kind for every run");
+                quantity = column->quantity;
+                run.value = field_text(value, *column, key_where);
+                has_value = true;
+            }
+        }
+        if (!has_n) throw Error(where, "run has no \"n\" (the processor count)");
+        if (!has_value) {
+            std::string keys;
+            for (std::size_t k = 0; k < accepted.size(); ++k)
+                keys += (k == 0 ? "\"" : " or \"") + quantity_name(accepted[k]) + "\"";
+            throw Error(where, "run has no " + keys);
+        }
+        out.runs.push_back(std::move(run));
+    }
+    out.quantity = quantity.value_or(accepted.front());
+    return out;
+}
+
+}  // namespace amdahl::detail

@@ -1,0 +1,260 @@
+#include "amdahl/io.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <unordered_map>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/profilers/readers.hpp"
+#include "input/raw_profile.hpp"
+
+namespace amdahl {
+
+namespace {
+
+std::string lower_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+std::string_view first_line_with_text(std::string_view content) {
+    while (!content.empty()) {
+        const auto end = content.find('\n');
+        std::string_view line = content.substr(0, end);
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) return line;
+        if (end == std::string_view::npos) break;
+        content.remove_prefix(end + 1);
+    }
+    return {};
+}
+
+}  // namespace
+
+std::optional<InputFormat> parse_input_format(std::string_view name) {
+    if (name == "json") return InputFormat::json;
+    if (name == "csv") return InputFormat::csv;
+    if (name == "tsv") return InputFormat::tsv;
+    if (name == "md" || name == "markdown") return InputFormat::markdown;
+    if (name == "text" || name == "txt") return InputFormat::text;
+    if (name == "chrome-trace" || name == "trace" || name == "kineto") return InputFormat::chrome_trace;
+    if (name == "nsys") return InputFormat::nsys;
+    if (name == "rocprof-stats") return InputFormat::rocprof_stats;
+    if (name == "rocprof-trace") return InputFormat::rocprof_trace;
+    if (name == "rocprof-summary") return InputFormat::rocprof_summary;
+    if (name == "folded") return InputFormat::folded;
+    return std::nullopt;
+}
+
+std::string_view input_format_name(InputFormat format) {
+    switch (format) {
+        case InputFormat::json: return "json";
+        case InputFormat::csv: return "csv";
+        case InputFormat::tsv: return "tsv";
+        case InputFormat::markdown: return "md";
+        case InputFormat::text: return "text";
+        case InputFormat::chrome_trace: return "chrome-trace";
+        case InputFormat::nsys: return "nsys";
+        case InputFormat::rocprof_stats: return "rocprof-stats";
+        case InputFormat::rocprof_trace: return "rocprof-trace";
+        case InputFormat::rocprof_summary: return "rocprof-summary";
+        case InputFormat::folded: return "folded";
+    }
+    return "?";
+}
+
+InputFormat sniff_format(std::string_view content) {
+    if (const auto profiler = detail::detect_profiler_format(content)) return *profiler;
+    const auto start = content.find_first_not_of(" \t\r\n");
+    if (start != std::string_view::npos && (content[start] == '{' || content[start] == '[')) return InputFormat::json;
+    // Markdown: any line that starts with a pipe (a title may precede the table).
+    for (std::size_t pos = 0; pos < content.size();) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string_view line = content.substr(pos, end - pos);
+        const auto first = line.find_first_not_of(" \t");
+        if (first != std::string_view::npos && line[first] == '|') return InputFormat::markdown;
+        pos = end + 1;
+        if (pos > 4096) break;
+    }
+    const std::string_view header = first_line_with_text(content);
+    if (header.find('\t') != std::string_view::npos) return InputFormat::tsv;
+    if (header.find(',') != std::string_view::npos) return InputFormat::csv;
+    return InputFormat::text;
+}
+
+namespace {
+
+// An input opened for reading in chunks: a file, or standard input for "-".
+class InputReader {
+public:
+    InputReader(const std::string& path, std::istream& stdin_stream)
+        : name_(path == "-" ? "<stdin>" : path), in_(&stdin_stream) {
+        if (path == "-") return;
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (ec || !std::filesystem::exists(status)) throw Error(path, "no such file");
+        if (std::filesystem::is_directory(status)) throw Error(path, "is a directory, not a profile");
+        file_.open(path, std::ios::binary);
+        if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+        in_ = &file_;
+        if (std::filesystem::is_regular_file(status)) {
+            const auto size = std::filesystem::file_size(path, ec);
+            if (!ec) size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+        }
+    }
+
+    /// The file's size when it is a regular file (0 otherwise, at most 1 GiB): room to reserve.
+    std::size_t size_hint() const { return size_hint_; }
+
+    /// Appends up to `limit` more bytes to `content`; false at the end of the input.
+    bool read_more(std::string& content, std::size_t limit) {
+        char buffer[1 << 16];
+        std::size_t total = 0;
+        while (total < limit && *in_) {
+            in_->read(buffer, static_cast<std::streamsize>(std::min(sizeof buffer, limit - total)));
+            const auto got = static_cast<std::size_t>(in_->gcount());
+            if (got == 0) break;
+            // Text never holds NUL bytes: stop at once on binary data (or /dev/zero) rather than
+            // reading it all.
+            if (const void* nul = std::memchr(buffer, 0, got)) {
+                const auto offset = read_ + static_cast<std::size_t>(static_cast<const char*>(nul) - buffer);
+                throw Error(name_, "binary data (a NUL byte at offset " + std::to_string(offset) +
+                                       "); expected a profile or profiler output as text");
+            }
+            content.append(buffer, got);
+            total += got;
+            read_ += got;
+        }
+        if (in_->bad()) throw Error(name_, "read error");
+        if (!bom_checked_ && content.size() >= 3) {
+            bom_checked_ = true;
+            if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // UTF-8 byte order mark
+        }
+        return total > 0 && static_cast<bool>(*in_);
+    }
+
+    std::istream* stream() { return in_; }
+    const std::string& name() const { return name_; }
+
+private:
+    std::string name_;
+    std::istream* in_;
+    std::ifstream file_;
+    std::size_t read_ = 0;
+    std::size_t size_hint_ = 0;
+    bool bom_checked_ = false;
+};
+
+constexpr std::size_t sniff_bytes = 1 << 16;
+
+}  // namespace
+
+std::string read_input(const std::string& path, std::istream& stdin_stream) {
+    InputReader reader(path, stdin_stream);
+    std::string content;
+    content.reserve(reader.size_hint());
+    while (reader.read_more(content, std::numeric_limits<std::size_t>::max())) {
+    }
+    return content;
+}
+
+Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format,
+                      const ImportOptions& options) {
+    if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(source, "empty input: no phases");
+    const InputFormat chosen = format ? *format : sniff_format(content);
+    detail::RawProfile raw;
+    switch (chosen) {
+        case InputFormat::chrome_trace: return detail::read_chrome_trace(content, nullptr, source, options);
+        case InputFormat::nsys: return detail::read_nsys_stats(content, source, options);
+        case InputFormat::rocprof_stats: return detail::read_rocprof_stats(content, source, options);
+        case InputFormat::rocprof_trace: return detail::read_rocprof_trace(content, source, options);
+        case InputFormat::rocprof_summary: return detail::read_rocprof_summary(content, source, options);
+        case InputFormat::folded: return detail::read_folded(content, source, options);
+        case InputFormat::json: raw = detail::read_json_profile(content, source); break;
+        case InputFormat::csv: raw = detail::read_delimited_profile(content, source, ','); break;
+        case InputFormat::tsv: raw = detail::read_delimited_profile(content, source, '\t'); break;
+        case InputFormat::markdown: raw = detail::read_markdown_profile(content, source); break;
+        case InputFormat::text: raw = detail::read_text_profile(content, source); break;
+    }
+    Profile profile = detail::finish_profile(std::move(raw));
+    profile.format = input_format_name(chosen);
+    return profile;
+}
+
+Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
+                     const ImportOptions& options) {
+    InputReader reader(path, stdin_stream);
+    if (!format && path != "-") {
+        const std::string ext = lower_extension(path);
+        if (ext == ".csv") format = InputFormat::csv;
+        else if (ext == ".tsv") format = InputFormat::tsv;
+        else if (ext == ".md" || ext == ".markdown") format = InputFormat::markdown;
+    }
+    std::string content;
+    bool more = reader.read_more(content, sniff_bytes);
+    // Profiler output is recognised by its content whatever the file is called (a .csv may be an
+    // nsys or rocprof table, a .json a trace).
+    if (!format || *format == InputFormat::csv || *format == InputFormat::json) {
+        if (const auto profiler = detail::detect_profiler_format(content)) format = profiler;
+    }
+    if (!format && path != "-" && lower_extension(path) == ".json") format = InputFormat::json;
+    if (format == InputFormat::chrome_trace || (!format && sniff_format(content) == InputFormat::chrome_trace)) {
+        return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options);
+    }
+    content.reserve(reader.size_hint());
+    while (more) more = reader.read_more(content, std::numeric_limits<std::size_t>::max());
+    return parse_profile(content, reader.name(), format, options);
+}
+
+namespace detail {
+
+bool is_total_row_name(std::string_view name) {
+    std::string key;
+    for (char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view word : {"total", "sum", "overall", "end-to-end", "end to end", "all"}) {
+        if (key == word) return true;
+        if (key.starts_with(word) && key.size() > word.size() &&
+            (key[word.size()] == ' ' || key[word.size()] == ':' || key[word.size()] == '('))
+            return true;
+    }
+    return false;
+}
+
+RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what) {
+    Quantity q;
+    try {
+        q = parse_quantity(text);
+    } catch (const Error& e) {
+        throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" +
+                               printable(text) + "': " + e.message() + ")");
+    }
+    if (q.percent) throw Error(where, what + " is a percentage ('" + printable(text) + "'); give it as a share");
+    if (q.value < 0) throw Error(where, what + " must be a finite number >= 0 (got '" + printable(text) + "')");
+    return RawTime{q.value, q.unit};
+}
+
+double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what) {
+    Quantity q;
+    try {
+        q = parse_quantity(text);
+    } catch (const Error& e) {
+        throw Error(where, what + " must be a fraction (0.21) or a percentage (21%) (got '" + printable(text) + "')");
+    }
+    if (q.unit) throw Error(where, what + " must be a fraction or a percentage, not a time (got '" + printable(text) + "')");
+    const double share = (q.percent || percent_scale) ? q.value / 100 : q.value;
+    if (share < 0 || share > 1 + rounding_tolerance)
+        throw Error(where, what + " must be between 0% and 100% (got '" + printable(text) + "')");
+    return share;
+}
+
+}  // namespace detail
+}  // namespace amdahl

@@ -1,0 +1,313 @@
+// Measured runs: the CSV/TSV reader and the checks every format shares (the JSON reader is in
+// json_runs.cpp, next to the only other file that includes nlohmann).
+#include "amdahl/measurements.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/measurements_internal.hpp"
+#include "model/text.hpp"
+
+namespace amdahl {
+
+namespace detail {
+
+namespace {
+
+
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// The unit a header names: "time (ms)", "time [s]", "time_ms", "elapsed us".
+std::optional<Unit> header_unit(const std::string& header) {
+    const auto open = header.find_last_of("(["), close = header.find_last_of(")]");
+    if (open != std::string::npos && close != std::string::npos && close > open) {
+        if (auto unit = parse_unit(header.substr(open + 1, close - open - 1))) return unit;
+    }
+    if (const auto sep = header.find_last_of("_ -"); sep != std::string::npos) {
+        if (auto unit = parse_unit(header.substr(sep + 1))) return unit;
+    }
+    return parse_unit(header);
+}
+
+// One CSV/TSV record (RFC 4180 quoting) from `pos`; advances `pos` and `line` past it.
+std::vector<std::string> read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter,
+                                     const std::string& source) {
+    std::vector<std::string> cells(1);
+    const std::size_t start_line = line;
+    bool quoted = false;
+    while (pos < content.size()) {
+        const char c = content[pos++];
+        if (quoted) {
+            if (c == '"' && pos < content.size() && content[pos] == '"') {
+                cells.back() += '"';
+                ++pos;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                if (c == '\n') ++line;
+                cells.back() += c;
+            }
+        } else if (c == '"' && trim(cells.back()).empty()) {
+            cells.back().clear();
+            quoted = true;
+        } else if (c == delimiter) {
+            cells.emplace_back();
+        } else if (c == '\n' || c == '\r') {
+            if (c == '\r' && pos < content.size() && content[pos] == '\n') ++pos;
+            break;
+        } else {
+            cells.back() += c;
+        }
+    }
+    if (quoted) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
+    ++line;
+    return cells;
+}
+
+bool skipped(const std::vector<std::string>& cells) {
+    // Blank lines and # comments (measurement scripts often write a line about the machine).
+    if (trim(cells.front()).starts_with('#')) return true;
+    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return trim(c).empty(); });
+}
+
+std::string quote_all(const std::vector<std::string>& header) {
+    std::string out;
+    for (const auto& h : header) out += (out.empty() ? "'" : ", '") + printable(trim(h)) + "'";
+    return out;
+}
+
+RawRuns read_delimited_runs(std::string_view content, const std::string& source, char delimiter,
+                            const std::vector<MeasuredQuantity>& accepted) {
+    std::size_t pos = 0, line = 1, header_line = 1;
+    std::vector<std::string> header;
+    do {
+        header_line = line;
+        header = read_record(content, pos, line, delimiter, source);
+    } while (skipped(header) && pos < content.size());
+    if (skipped(header)) throw Error(source, "empty input: no header row");
+    std::optional<std::size_t> n_column, value_column;
+    RawRuns out;
+    out.source = source;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        const auto column = classify_run_column(header[i]);
+        if (!column) continue;
+        if (column->kind == RunColumn::Kind::n) {
+            if (!n_column) n_column = i;
+        } else if (!value_column && std::find(accepted.begin(), accepted.end(), column->quantity) != accepted.end()) {
+            value_column = i;
+            out.quantity = column->quantity;
+            out.unit = column->unit;
+        }
+    }
+    const std::string at = source + ":" + std::to_string(header_line);
+    if (!n_column)
+        throw Error(at, "no N column in the header (expected n, processors or gpus; found " + quote_all(header) + ")");
+    if (!value_column)
+        throw Error(at, "no " + expected_columns(accepted) + " in the header (found " + quote_all(header) + ")");
+    while (pos < content.size()) {
+        const std::size_t row_line = line;
+        const std::vector<std::string> cells = read_record(content, pos, line, delimiter, source);
+        if (skipped(cells)) continue;
+        const std::string where = source + ":" + std::to_string(row_line);
+        if (cells.size() != header.size())
+            throw Error(where, "row has " + std::to_string(cells.size()) + " fields, the header has " +
+                                   std::to_string(header.size()));
+        out.runs.push_back({std::string(trim(cells[*n_column])), std::string(trim(cells[*value_column])), where});
+    }
+    return out;
+}
+
+long long parse_run_n(const RawRun& run) {
+    double value = 0;
+    if (!parse_double(run.n, value))
+        throw Error(run.where, "N must be a whole number >= 1 (got '" + printable(run.n) + "')");
+    if (value < 1) throw Error(run.where, "N must be at least 1 (got '" + printable(run.n) + "')");
+    if (value != std::floor(value)) throw Error(run.where, "N must be a whole number (got '" + printable(run.n) + "')");
+    if (value > static_cast<double>(max_processor_count))
+        throw Error(run.where, "N must be at most 10^12 (got '" + printable(run.n) + "')");
+    return static_cast<long long>(value);
+}
+
+Quantity parse_run_value(const RawRun& run, MeasuredQuantity quantity) {
+    const std::string what = quantity_name(quantity);
+    std::string text = run.value;
+    if (quantity == MeasuredQuantity::speedup && !text.empty() && (text.back() == 'x' || text.back() == 'X'))
+        text.pop_back();
+    Quantity q;
+    bool ok = !trim(text).empty();
+    if (ok) {
+        try {
+            q = parse_quantity(text);
+        } catch (const Error&) {
+            ok = false;
+        }
+    }
+    const std::string got = " (got '" + printable(run.value) + "')";
+    switch (quantity) {
+        case MeasuredQuantity::time:
+            if (!ok || q.percent) throw Error(run.where, "time must be a number > 0 with an optional unit, such as 532.4 or 532.4 ms" + got);
+            if (!(q.value > 0)) throw Error(run.where, "time must be > 0" + got);
+            break;
+        case MeasuredQuantity::speedup:
+            if (!ok || q.percent || q.unit) throw Error(run.where, "speedup must be a number > 0, such as 3.5 or 3.5x" + got);
+            if (!(q.value > 0)) throw Error(run.where, "speedup must be > 0" + got);
+            break;
+        case MeasuredQuantity::overhead:
+            if (!ok || q.unit)
+                throw Error(run.where, "overhead must be a fraction of the one-processor time, such as 0.02 or 2%" + got);
+            if (q.value < 0) throw Error(run.where, "overhead must be >= 0" + got);
+            if (q.percent) q.value /= 100;
+            break;
+    }
+    return q;
+}
+
+Measurements finish_runs(RawRuns raw) {
+    if (raw.runs.empty()) throw Error(raw.source, "no runs: the file has no rows of N and " + quantity_name(raw.quantity));
+    Measurements out;
+    out.source = raw.source;
+    out.quantity = raw.quantity;
+    std::vector<long long> counts;
+    std::vector<Quantity> values;
+    std::map<long long, std::string> seen;
+    for (const RawRun& run : raw.runs) {
+        const long long n = parse_run_n(run);
+        if (const auto [it, inserted] = seen.emplace(n, run.where); !inserted)
+            throw Error(run.where, "N = " + std::to_string(n) + " appears twice (also at " + it->second + ")");
+        counts.push_back(n);
+        values.push_back(parse_run_value(run, raw.quantity));
+    }
+    // Times: the header's (or JSON's) unit, else the first unit written, else none.
+    if (raw.quantity == MeasuredQuantity::time) {
+        out.unit = raw.unit;
+        for (const auto& q : values) {
+            if (out.unit) break;
+            out.unit = q.unit;
+        }
+    }
+    for (std::size_t i = 0; i < raw.runs.size(); ++i) {
+        double value = values[i].value;
+        if (values[i].unit && out.unit) value = convert(value, *values[i].unit, *out.unit);
+        out.runs.push_back({counts[i], value, raw.runs[i].where});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string_view trim_view(std::string_view text) { return trim(text); }
+
+std::optional<RunColumn> classify_run_column(std::string_view header) {
+    const std::string h = lower(header);
+    static const char* const n_names[] = {"n",     "processors", "procs",   "gpus",  "workers", "ranks",
+                                          "threads", "nodes",    "devices", "cores", "np",      "world_size"};
+    if (std::any_of(std::begin(n_names), std::end(n_names), [&](const char* name) { return h == name; }))
+        return RunColumn{RunColumn::Kind::n, MeasuredQuantity::time, std::nullopt};
+    if (contains(h, "speedup")) return RunColumn{RunColumn::Kind::value, MeasuredQuantity::speedup, std::nullopt};
+    if (contains(h, "overhead")) return RunColumn{RunColumn::Kind::value, MeasuredQuantity::overhead, std::nullopt};
+    const auto unit = header_unit(h);
+    if (contains(h, "time") || contains(h, "duration") || contains(h, "elapsed") || contains(h, "latency") || unit)
+        return RunColumn{RunColumn::Kind::value, MeasuredQuantity::time, unit};
+    return std::nullopt;
+}
+
+std::string quantity_name(MeasuredQuantity quantity) {
+    switch (quantity) {
+        case MeasuredQuantity::time: return "time";
+        case MeasuredQuantity::speedup: return "speedup";
+        case MeasuredQuantity::overhead: return "overhead";
+    }
+    return "value";
+}
+
+std::string expected_columns(const std::vector<MeasuredQuantity>& accepted) {
+    std::string out;
+    for (std::size_t i = 0; i < accepted.size(); ++i) {
+        if (i > 0) out += i + 1 == accepted.size() ? " or " : ", ";
+        out += accepted[i] == MeasuredQuantity::time ? "time column (time, time_ms, 'time (s)')"
+                                                      : quantity_name(accepted[i]) + " column";
+    }
+    return out;
+}
+
+}  // namespace detail
+
+Measurements parse_measurements(std::string_view content, const std::string& source,
+                                const std::vector<MeasuredQuantity>& accepted) {
+    const auto start = content.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) throw Error(source, "empty input: no runs");
+    detail::RawRuns raw;
+    if (content[start] == '{' || content[start] == '[') {
+        raw = detail::read_json_runs(content, source, accepted);
+    } else {
+        // The header is the first line that is not blank or a # comment; a tab there means TSV.
+        std::string_view header;
+        for (std::size_t pos = 0; pos < content.size() && header.empty();) {
+            const std::size_t end = std::min(content.find('\n', pos), content.size());
+            const std::string_view line = detail::trim_view(content.substr(pos, end - pos));
+            if (!line.empty() && !line.starts_with('#')) header = line;
+            pos = end + 1;
+        }
+        const char delimiter = header.find('\t') != std::string_view::npos ? '\t' : ',';
+        raw = detail::read_delimited_runs(content, source, delimiter, accepted);
+    }
+    return detail::finish_runs(std::move(raw));
+}
+
+Measurements load_measurements(const std::string& path, std::istream& stdin_stream,
+                               const std::vector<MeasuredQuantity>& accepted) {
+    const std::string content = read_input(path, stdin_stream);
+    const std::string source = path == "-" ? "<stdin>" : path;
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".json" && content.find_first_not_of(" \t\r\n") != std::string::npos) {
+        return detail::finish_runs(detail::read_json_runs(content, source, accepted));
+    }
+    return parse_measurements(content, source, accepted);
+}
+
+std::vector<ScalingPoint> measured_speedups(const Measurements& measurements) {
+    std::vector<ScalingPoint> points;
+    if (measurements.quantity == MeasuredQuantity::speedup) {
+        for (const auto& run : measurements.runs) points.push_back({run.n, run.value});
+        return points;
+    }
+    const auto baseline = baseline_time(measurements);
+    if (!baseline)
+        throw Error(measurements.source, "no run at N = 1: speedups from times need the one-processor time as the "
+                                         "baseline (add a row with N = 1, or give speedups in a 'speedup' column)");
+    for (const auto& run : measurements.runs) points.push_back({run.n, *baseline / run.value});
+    return points;
+}
+
+std::optional<double> baseline_time(const Measurements& measurements) {
+    if (measurements.quantity != MeasuredQuantity::time) return std::nullopt;
+    for (const auto& run : measurements.runs)
+        if (run.n == 1) return run.value;
+    return std::nullopt;
+}
+
+Overhead measured_overhead(const Measurements& measurements) {
+    Overhead overhead;
+    overhead.model = Overhead::Model::measured;
+    for (const auto& run : measurements.runs) {
+        if (run.n == 1 && run.value != 0)
+            throw Error(run.where, "the overhead at N = 1 must be 0: the one-processor run is the baseline (got " +
+                                       shortest(run.value) + ")");
+        overhead.points.emplace_back(run.n, run.value);
+    }
+    if (std::none_of(overhead.points.begin(), overhead.points.end(), [](const auto& p) { return p.first == 1; }))
+        overhead.points.emplace_back(1, 0.0);
+    std::sort(overhead.points.begin(), overhead.points.end());
+    return overhead;
+}
+
+}  // namespace amdahl

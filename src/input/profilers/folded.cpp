@@ -1,0 +1,198 @@
+// Folded stacks, one sample group per line: `frame;frame;...;leaf COUNT` (stackcollapse-perf.pl,
+// `perf script | stackcollapse`, speedscope, py-spy --raw). Frames may hold spaces; the count is
+// the last space-separated field and may be decimal. `#` and `//` lines are comments.
+//
+// Phases partition the samples, so they add up to the whole:
+//   --depth N  each stack cut after its first N frames, joined with ';' (a shorter stack is its
+//              own phase: the self time of that frame on that path);
+//   --leaf     the last frame: each function's self time, summed over every path to it;
+//   default    the first frame where the stacks differ: the frames every sample starts with (the
+//              process, `main`, ...) are dropped from the names, and samples that end inside that
+//              common part become "<frame> (self)". Without a common part this is --depth 1.
+// Lines with no count are skipped with a note, as flamegraph.pl does (perf output has stray
+// lines); a count that is a number but negative is an error.
+//
+// Times are sample counts, or count x --sample-period in the period's unit. A profile needs a time
+// unit, so without a period the counts are shown as ms (1 sample = 1 ms) and a note says so: the
+// shares and speedups do not depend on it, the absolute times do.
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/profilers/naming.hpp"
+#include "input/profilers/readers.hpp"
+#include "input/profilers/text_table.hpp"
+#include "input/raw_profile.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+struct Sample {
+    std::string_view stack;
+    double count = 0;
+    std::size_t line = 0;
+};
+
+// The frames of a stack: split at ';'.
+std::vector<std::string_view> frames_of(std::string_view stack) {
+    std::vector<std::string_view> frames;
+    std::size_t begin = 0;
+    while (true) {
+        const auto semicolon = stack.find(';', begin);
+        frames.push_back(stack.substr(begin, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - begin));
+        if (semicolon == std::string_view::npos) return frames;
+        begin = semicolon + 1;
+    }
+}
+
+// The first `depth` frames of a stack, as written (joined with ';').
+std::string_view cut(std::string_view stack, std::size_t depth) {
+    std::size_t pos = 0;
+    for (std::size_t d = 0; d < depth; ++d) {
+        pos = stack.find(';', pos);
+        if (pos == std::string_view::npos) return stack;
+        if (d + 1 < depth) ++pos;
+    }
+    return stack.substr(0, pos);
+}
+
+std::string plural(std::size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+Profile read_folded(std::string_view content, const std::string& source, const ImportOptions& options) {
+    if (options.depth && options.leaf) throw Error("--depth", "choose --depth N or --leaf, not both");
+    if (options.depth && *options.depth < 1) throw Error("--depth", "must be 1 or more (got " + std::to_string(*options.depth) + ")");
+    double period = 1;
+    Unit unit = Unit::ms;
+    if (options.sample_period) {
+        const Quantity& p = *options.sample_period;
+        if (p.percent || !p.unit || !(p.value > 0)) {
+            throw Error("--sample-period", "must be a time > 0 with its unit, such as 1ms or 250us");
+        }
+        period = p.value;
+        unit = *p.unit;
+    }
+
+    std::vector<Sample> samples;
+    std::size_t skipped = 0, first_skipped = 0;
+    LineReader lines(content);
+    std::string_view line;
+    while (lines.next(line)) {
+        const std::string_view text = trim(line);
+        if (text.empty() || text.starts_with('#') || text.starts_with("//")) continue;
+        const auto space = text.find_last_of(" \t");
+        double count = 0;
+        if (space == std::string_view::npos || !parse_double(text.substr(space + 1), count) ||
+            trim(text.substr(0, space)).empty()) {
+            if (skipped++ == 0) first_skipped = lines.number();
+            continue;
+        }
+        const std::string where = source + ":" + std::to_string(lines.number());
+        if (count < 0) {
+            throw Error(where, "the sample count must be >= 0 (got '" + printable(text.substr(space + 1)) + "')");
+        }
+        samples.push_back(Sample{trim(text.substr(0, space)), count, lines.number()});
+    }
+    if (samples.empty()) {
+        throw Error(source + ":" + std::to_string(first_skipped ? first_skipped : 1),
+                    "expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined by ';', then a "
+                    "space and the sample count)");
+    }
+
+    // How each stack becomes a phase name.
+    std::string how;
+    std::size_t common = 0;  // default: frames every stack starts with
+    if (!options.depth && !options.leaf) {
+        std::vector<std::string_view> prefix = frames_of(samples.front().stack);
+        std::size_t longest = prefix.size();
+        common = prefix.size();
+        for (const Sample& s : samples) {
+            const auto frames = frames_of(s.stack);
+            longest = std::max(longest, frames.size());
+            std::size_t same = 0;
+            while (same < common && same < frames.size() && frames[same] == prefix[same]) ++same;
+            common = same;
+        }
+        // Keep at least one frame below the common part, so identical stacks still name their leaf.
+        common = std::min(common, longest - 1);
+        if (common == 0) {
+            how = "the first frame of each stack (no frame is common to every sample; give --depth N or --leaf "
+                  "to choose)";
+        } else {
+            std::string shared;
+            for (std::size_t i = 0; i < common; ++i) shared += (i ? ";" : "") + std::string(prefix[i]);
+            how = "the first frame below '" + printable(shared) + "', which every sample starts with (--depth " +
+                  std::to_string(common + 1) + " without the common part; give --depth N or --leaf to choose)";
+        }
+    } else if (options.leaf) {
+        how = "the leaf frames: each function's self time (--leaf)";
+    } else {
+        how = "the stacks cut at depth " + std::to_string(*options.depth) + " (--depth)";
+    }
+
+    const PhaseNamer namer(options);
+    std::unordered_map<std::string, std::size_t> index;
+    std::unordered_map<std::string, std::string> named;  // raw phase -> name after --rename/--group-by
+    std::vector<RawPhase> phases;
+    std::vector<std::vector<double>> counts;
+    double total_samples = 0;
+    Summation all;
+    for (const Sample& s : samples) {
+        std::string raw;
+        if (options.leaf) {
+            const auto semicolon = s.stack.rfind(';');
+            raw = std::string(semicolon == std::string_view::npos ? s.stack : s.stack.substr(semicolon + 1));
+        } else if (options.depth) {
+            raw = std::string(cut(s.stack, static_cast<std::size_t>(*options.depth)));
+        } else {
+            const auto frames = frames_of(s.stack);
+            raw = frames.size() > common ? std::string(frames[common]) : std::string(frames.back()) + " (self)";
+        }
+        auto found = named.find(raw);
+        if (found == named.end()) found = named.emplace(raw, namer(raw, "")).first;
+        auto [it, inserted] = index.try_emplace(found->second, phases.size());
+        if (inserted) {
+            RawPhase phase;
+            phase.name = found->second;
+            phase.at = s.line;
+            phases.push_back(std::move(phase));
+            counts.emplace_back();
+        }
+        counts[it->second].push_back(s.count);
+        all.add(s.count);
+    }
+    total_samples = all.value();
+
+    RawProfile raw;
+    raw.source = source;
+    raw.unit = unit;
+    raw.origin = Origin::line;
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+        phases[i].time = RawTime{exact_sum(counts[i]) * period, std::nullopt};
+        raw.add(std::move(phases[i]));
+    }
+    raw.notes.push_back(source + ": phases are " + how);
+    if (!options.sample_period) {
+        raw.notes.push_back(source + ": times are sample counts, shown as ms (1 sample = 1 ms) so absolute times are "
+                                     "not real; give --sample-period (e.g. 10ms for perf record -F 100) for real times. "
+                                     "Shares and speedups do not depend on it");
+    }
+    if (skipped > 0) {
+        raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + plural(skipped, "line") +
+                            " without a trailing sample count");
+    }
+    raw.boundary = "all " + shortest(total_samples) + " samples in the file" +
+                   (options.sample_period ? " x " + shortest(period) + " " + std::string(unit_name(unit))
+                                          : std::string(" (1 sample shown as 1 ms: no --sample-period)"));
+    Profile profile = finish_profile(std::move(raw));
+    profile.format = "folded";
+    return profile;
+}
+
+}  // namespace amdahl::detail

@@ -1,0 +1,49 @@
+#include "input/profilers/naming.hpp"
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+
+namespace amdahl::detail {
+
+PhaseNamer::PhaseNamer(const ImportOptions& options) {
+    for (const auto& [pattern, name] : options.renames) {
+        const std::string shown = pattern + "=" + name;
+        if (name.empty()) throw Error("--rename", "'" + printable(shown) + "': the name after '=' is empty");
+        renames_.push_back(Rename{shown, Pattern(pattern, "--rename", shown), name});
+    }
+    const std::string& group = options.group_by;
+    if (group.empty() || group == "name") {
+        grouping_ = Grouping::name;
+    } else if (group == "cat") {
+        grouping_ = Grouping::category;
+    } else if (group.starts_with("regex:")) {
+        grouping_ = Grouping::pattern;
+        group_text_ = group;
+        group_pattern_.emplace(group.substr(6), "--group-by", group);
+    } else {
+        throw Error("--group-by", "expected name, cat or regex:PATTERN (got '" + printable(group) + "')");
+    }
+}
+
+std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view category) const {
+    for (const auto& rename : renames_) {
+        if (rename.pattern.found_in(raw_name)) return rename.name;
+    }
+    switch (grouping_) {
+        case Grouping::name: break;
+        case Grouping::category:
+            if (!category.empty()) return std::string(category);
+            break;
+        case Grouping::pattern:
+            if (const auto chosen = group_pattern_->first_group(raw_name); chosen && !chosen->empty())
+                return std::string(*chosen);
+            break;
+    }
+    return std::string(raw_name);
+}
+
+std::string phase_name(std::string_view raw_name, std::string_view category, const ImportOptions& options) {
+    return PhaseNamer(options)(raw_name, category);
+}
+
+}  // namespace amdahl::detail

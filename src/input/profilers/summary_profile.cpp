@@ -1,0 +1,87 @@
+#include "input/profilers/summary_profile.hpp"
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/raw_profile.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+std::string time_text(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
+
+}  // namespace
+
+SummaryBuilder::SummaryBuilder(const ImportOptions& options, std::string source, Unit unit)
+    : options_(options), namer_(options), source_(std::move(source)), unit_(unit) {}
+
+void SummaryBuilder::add(std::string_view raw_name, std::string_view category, std::string_view kind, double time,
+                         std::size_t line) {
+    ++rows_;
+    std::string key(raw_name);
+    key += '\0';
+    key += category;
+    auto cached = name_cache_.find(key);
+    if (cached == name_cache_.end()) cached = name_cache_.emplace(key, namer_(raw_name, category)).first;
+    const std::string& name = cached->second;
+    auto [it, inserted] = index_.try_emplace(name, entries_.size());
+    if (inserted) {
+        entries_.push_back(Entry{name, std::string(kind), {}, line});
+    } else if (entries_[it->second].kind != kind) {
+        entries_[it->second].kind = "mixed";
+    }
+    entries_[it->second].times.push_back(time);
+}
+
+Profile SummaryBuilder::finish(const std::string& format, const std::string& summed, std::vector<std::string> notes) {
+    if (entries_.empty()) throw Error(source_, "no rows to import");
+    RawProfile raw;
+    raw.source = source_;
+    raw.unit = unit_;
+    raw.origin = Origin::line;
+    Summation sum;
+    for (auto& entry : entries_) {
+        const double time = exact_sum(entry.times);
+        sum.add(time);
+        RawPhase phase;
+        phase.name = std::move(entry.name);
+        phase.kind = std::move(entry.kind);
+        phase.time = RawTime{time, std::nullopt};
+        phase.at = entry.line;
+        raw.add(std::move(phase));
+    }
+    std::string boundary = "the sum of the " + summed + " (not a measured wall time: give --total for that)";
+    if (options_.total) {
+        const Quantity& total = *options_.total;
+        if (total.percent || !total.unit) {
+            throw Error("--total", "give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in " +
+                                       std::string(unit_name(unit_)) + ")");
+        }
+        if (!(total.value > 0)) throw Error("--total", "must be a time > 0");
+        const double in_unit = convert(total.value, *total.unit, unit_);
+        if (sum.value() > in_unit * (1 + 1e-9)) {
+            throw Error("--total", "the " + summed + " add up to " + time_text(sum.value(), unit_) +
+                                       ", more than the end-to-end time " + time_text(in_unit, unit_) +
+                                       ": they overlapped (concurrent streams or threads), which a summary cannot "
+                                       "show; import a trace instead");
+        }
+        raw.total = RawTime{total.value, total.unit};
+        raw.total_where = "--total";
+        boundary = "the end-to-end time given with --total (" + time_text(in_unit, unit_) + "); the " + summed +
+                   " cover " + time_text(sum.value(), unit_) + " of it";
+    }
+    raw.notes = std::move(notes);
+    raw.notes.insert(raw.notes.begin(),
+                     source_ + ": summary only (" + format + "): per-name totals carry no timing overlap information, "
+                               "so the rows are summed as if they ran one after another" +
+                         (options_.total ? std::string() : "; give --total with the measured end-to-end time to "
+                                                           "account for the rest"));
+    raw.summary_only = true;
+    raw.boundary = std::move(boundary);
+    Profile profile = finish_profile(std::move(raw));
+    profile.format = format;
+    return profile;
+}
+
+}  // namespace amdahl::detail

@@ -1,0 +1,541 @@
+// Readers for tabular profiles: CSV/TSV (RFC 4180), Markdown pipe tables and plain-text tables
+// pasted from a web page. All three end in the same column mapping (TableReader).
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/raw_profile.hpp"
+#include "model/side_by_side.hpp"
+#include "model/text.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
+std::optional<Unit> header_unit(std::string_view header) {
+    const std::string h(trim(header));
+    for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
+        const auto start = h.rfind(open);
+        const auto end = h.rfind(close);
+        if (start != std::string::npos && end != std::string::npos && end > start) {
+            if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
+        }
+    }
+    const auto sep = h.find_last_of("_ -");
+    if (sep != std::string::npos) {
+        if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
+    }
+    if (auto unit = parse_unit(h)) return unit;
+    // camelCase suffix: "TotalDurationNs".
+    for (std::size_t i = h.size(); i-- > 1;) {
+        if (std::isupper(static_cast<unsigned char>(h[i])) && std::islower(static_cast<unsigned char>(h[i - 1]))) {
+            return parse_unit(h.substr(i));
+        }
+    }
+    return std::nullopt;
+}
+
+bool is_share_header(const std::string& h) {
+    return contains(h, "share") || contains(h, "percent") || contains(h, "%") || contains(h, "pct") ||
+           contains(h, "fraction");
+}
+
+bool is_time_header(const std::string& h) {
+    if (is_share_header(h)) return false;
+    return contains(h, "time") || contains(h, "duration") || contains(h, "latency") || contains(h, "elapsed") ||
+           header_unit(h).has_value();
+}
+
+bool is_kind_header(const std::string& h) {
+    return h == "kind" || h == "category" || h == "cat" || h == "type" || h == "domain";
+}
+
+bool is_name_header(const std::string& h) {
+    static const char* const names[] = {"name", "phase", "stage", "component", "activity", "device activity",
+                                        "kernel", "operation", "op", "region", "step", "section", "function",
+                                        "task", "label", "phase name", "kernel name"};
+    return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return h == n; });
+}
+
+// A time cell: plain decimal numbers (nearly every cell) skip the general parser.
+template <class At, class Label>
+RawTime read_time_cell(std::string_view text, At&& at, Label&& label) {
+    double value = 0;
+    if (parse_double(trim(text), value) && value >= 0) return RawTime{value, std::nullopt};
+    return parse_time_text(text, at(), label() + "time");
+}
+
+struct Row {
+    std::vector<std::string> cells;
+    std::size_t line = 0;
+};
+
+// Maps a table's columns to phase fields and turns rows into raw phases.
+class TableReader {
+public:
+    TableReader(std::string source, const std::vector<std::string>& header, std::size_t header_line)
+        : source_(std::move(source)) {
+        columns_ = header.size();
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            const std::string h = lower(header[i]);
+            if (!name_ && is_name_header(h)) name_ = i;
+            else if (!kind_ && is_kind_header(h)) kind_ = i;
+            else if (!share_ && is_share_header(h)) {
+                share_ = i;
+                share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
+                share_fraction_ = contains(h, "fraction");
+            } else if (!time_ && is_time_header(h)) {
+                time_ = i;
+                time_unit_ = header_unit(h);
+            }
+        }
+        if (!name_) {
+            for (std::size_t i = 0; i < header.size(); ++i) {
+                if (i != time_ && i != share_ && i != kind_) {
+                    name_ = i;
+                    break;
+                }
+            }
+        }
+        const std::string at = source_ + ":" + std::to_string(header_line);
+        if (!time_ && !share_) {
+            throw Error(at, "no time column in the header (expected a header such as time, time_ms, "
+                            "'Time (ms)' or 'duration (ns)'; found " + quote_all(header) + ")");
+        }
+        if (!name_) throw Error(at, "no name column in the header (expected name, phase or stage; found " +
+                                        quote_all(header) + ")");
+        raw_.source = source_;
+        raw_.origin = Origin::line;
+        if (time_unit_) raw_.unit = time_unit_;
+    }
+
+    void add_row(const std::vector<std::string>& cells, std::size_t line) {
+        add_row(std::vector<std::string_view>(cells.begin(), cells.end()), line);
+    }
+
+    void add_row(const std::vector<std::string_view>& cells, std::size_t line) {
+        // Built only for a message: most rows never need it.
+        const auto at = [&] { return source_ + ":" + std::to_string(line); };
+        if (cells.size() != columns_) {
+            throw Error(at(), "row has " + std::to_string(cells.size()) + " fields, the header has " +
+                                  std::to_string(columns_));
+        }
+        RawPhase phase;
+        phase.at = line;
+        phase.name = std::string(trim(cells[*name_]));
+        if (phase.name.empty()) throw Error(at(), "phase has an empty name");
+        const auto label = [&] { return "phase '" + printable(phase.name) + "': "; };
+        if (kind_) phase.kind = std::string(trim(cells[*kind_]));
+        if (time_ && !trim(cells[*time_]).empty()) {
+            phase.time = read_time_cell(cells[*time_], at, label);
+            if (!phase.time->unit) phase.time->unit = time_unit_;
+        }
+        if (share_ && !trim(cells[*share_]).empty()) {
+            Quantity q;
+            try {
+                q = parse_quantity(cells[*share_]);
+            } catch (const Error&) {
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+            }
+            if (q.unit || q.value < 0)
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+            phase.share = q.percent ? q.value / 100 : q.value;
+            if (!q.percent) bare_shares_.push_back(raw_.phases.size());
+            if (!q.percent && q.value > 1) bare_share_above_one_ = true;
+        }
+        if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
+        raw_.add(std::move(phase));
+    }
+
+    /// Room for `rows` phases: an upper bound such as the number of lines left is fine.
+    void reserve(std::size_t rows) { raw_.reserve(rows); }
+
+    /// A reader of the same columns without rows, for a part of the file read on another thread.
+    TableReader empty_copy() const {
+        TableReader copy = *this;
+        copy.clear_rows();
+        return copy;
+    }
+    void clear_rows() {
+        raw_.phases.clear();
+        raw_.extra.clear();
+        bare_shares_.clear();
+        bare_share_above_one_ = false;
+    }
+
+    /// Takes the rows `part` read from the part of the file that follows this reader's.
+    void append(TableReader&& part) {
+        for (std::size_t i : part.bare_shares_) bare_shares_.push_back(raw_.phases.size() + i);
+        bare_share_above_one_ = bare_share_above_one_ || part.bare_share_above_one_;
+        std::move(part.raw_.phases.begin(), part.raw_.phases.end(), std::back_inserter(raw_.phases));
+        std::move(part.raw_.extra.begin(), part.raw_.extra.end(), std::back_inserter(raw_.extra));
+        part.clear_rows();
+    }
+
+    RawProfile finish() {
+        // Bare numbers in a share column are percentages when the header says so or when any
+        // exceeds 1; fractions otherwise.
+        const bool percent = share_percent_ || (!share_fraction_ && bare_share_above_one_);
+        for (std::size_t i : bare_shares_) {
+            if (percent) *raw_.extra[i].share /= 100;
+        }
+        for (std::size_t i = 0; i < raw_.phases.size(); ++i) {
+            if (raw_.extra[i].share && *raw_.extra[i].share > 1.005)
+                throw Error(raw_.where(i), "phase '" + printable(raw_.phases[i].name) + "': share is above 100%");
+        }
+        // A closing "Total" row is a check on the phases, not a phase.
+        if (raw_.phases.size() > 1 && is_total_row_name(raw_.phases.back().name)) {
+            raw_.total_where = raw_.where(raw_.phases.size() - 1);
+            RawPhase total = raw_.pop_back();
+            if (total.time) raw_.total = total.time;
+        }
+        return std::move(raw_);
+    }
+
+private:
+    static std::string quote_all(const std::vector<std::string>& header) {
+        std::string out;
+        for (const auto& h : header) out += (out.empty() ? "'" : ", '") + printable(trim(h)) + "'";
+        return out;
+    }
+
+    std::string source_;
+    std::size_t columns_ = 0;
+    std::optional<std::size_t> name_, kind_, share_, time_;
+    std::optional<Unit> time_unit_;
+    bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
+    std::vector<std::size_t> bare_shares_;
+    RawProfile raw_;
+};
+
+// One record's fields: views into the text, or into `quoted` for fields that had quotes to undo.
+struct Record {
+    std::vector<std::string_view> cells;
+    std::deque<std::string> quoted;  // a deque: its strings stay where they are as it grows
+
+    void clear() {
+        cells.clear();
+        quoted.clear();
+    }
+    std::vector<std::string> strings() const { return {cells.begin(), cells.end()}; }
+};
+
+// Splits one RFC 4180 record starting at `pos`; advances `pos` and `line` past it.
+void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter, Record& record,
+                 const std::string& source) {
+    record.clear();
+    const std::size_t start_line = line;
+    while (true) {
+        // A field: plain bytes up to the delimiter or the end of the line, or a quoted one.
+        std::size_t end = pos;
+        while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r' &&
+               content[end] != '"')
+            ++end;
+        if (end < content.size() && content[end] == '"' && trim(content.substr(pos, end - pos)).empty()) {
+            std::string& field = record.quoted.emplace_back();
+            pos = end + 1;
+            if (!read_quoted(content, pos, field))
+                throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
+            line += static_cast<std::size_t>(std::count(field.begin(), field.end(), '\n'));  // a field may span lines
+            // Text after the closing quote belongs to the field, as before the quote would not.
+            end = pos;
+            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
+                ++end;
+            field.append(content.substr(pos, end - pos));
+            record.cells.push_back(field);
+        } else {
+            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
+                ++end;
+            record.cells.push_back(content.substr(pos, end - pos));
+        }
+        pos = end;
+        if (pos >= content.size()) {
+            ++line;
+            return;
+        }
+        const char c = content[pos];
+        if (c == delimiter) {
+            ++pos;
+            continue;
+        }
+        if (c == '\r' && pos + 1 < content.size() && content[pos + 1] == '\n') ++pos;
+        ++pos;
+        ++line;
+        return;
+    }
+}
+
+template <class Cells>
+bool blank(const Cells& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](std::string_view c) { return trim(c).empty(); });
+}
+
+std::vector<std::string_view> split_lines(std::string_view content) {
+    std::vector<std::string_view> lines;
+    std::size_t pos = 0;
+    while (pos <= content.size()) {
+        auto end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        std::string_view line = content.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        lines.push_back(line);
+        pos = end + 1;
+    }
+    return lines;
+}
+
+// "| a | b \| c |" -> {"a", "b | c"}
+std::vector<std::string> split_pipe_row(std::string_view line) {
+    line = trim(line);
+    if (line.starts_with('|')) line.remove_prefix(1);
+    if (line.ends_with('|') && !line.ends_with("\\|")) line.remove_suffix(1);
+    std::vector<std::string> cells;
+    std::string cell;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
+            cell += '|';
+            ++i;
+        } else if (line[i] == '|') {
+            cells.emplace_back(trim(cell));
+            cell.clear();
+        } else {
+            cell += line[i];
+        }
+    }
+    cells.emplace_back(trim(cell));
+    for (auto& c : cells) {  // **bold** and `code` cells
+        if (c.size() >= 4 && c.starts_with("**") && c.ends_with("**")) c = c.substr(2, c.size() - 4);
+        if (c.size() >= 2 && c.starts_with('`') && c.ends_with('`')) c = c.substr(1, c.size() - 2);
+    }
+    return cells;
+}
+
+bool is_separator_row(const std::vector<std::string>& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
+        return !c.empty() && c.find_first_not_of(":- ") == std::string::npos && contains(c, "-");
+    });
+}
+
+bool is_number_token(std::string_view token) {
+    try {
+        parse_quantity(token);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+std::vector<std::string> split_whitespace(std::string_view line) {
+    std::vector<std::string> tokens;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+        while (pos < line.size() && std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+        const std::size_t start = pos;
+        while (pos < line.size() && !std::isspace(static_cast<unsigned char>(line[pos]))) ++pos;
+        if (pos > start) tokens.emplace_back(line.substr(start, pos - start));
+    }
+    return tokens;
+}
+
+// A plain-text row: a name that may hold spaces, then numeric fields ("18.0", "18%", "100 ms").
+// Returns the fields (name first), or nothing when the line does not end in a number.
+std::optional<std::vector<std::string>> split_text_row(std::string_view line) {
+    std::vector<std::string> tokens = split_whitespace(line);
+    std::vector<std::string> numbers;
+    std::size_t end = tokens.size();
+    while (end > 1) {
+        if (is_number_token(tokens[end - 1])) {
+            numbers.insert(numbers.begin(), tokens[end - 1]);
+            --end;
+        } else if (end > 2 && parse_unit(tokens[end - 1]) && is_number_token(tokens[end - 2])) {
+            numbers.insert(numbers.begin(), tokens[end - 2] + " " + tokens[end - 1]);
+            end -= 2;
+        } else {
+            break;
+        }
+    }
+    if (numbers.empty() || end == 0) return std::nullopt;
+    std::string name = tokens[0];
+    for (std::size_t i = 1; i < end; ++i) name += " " + tokens[i];
+    numbers.insert(numbers.begin(), std::move(name));
+    return numbers;
+}
+
+// Splits a header line into `count` labels from the right: each numeric column's label is one
+// word, with a parenthesised unit attached ("Time (ms)"); the rest names the name column.
+std::vector<std::string> split_text_header(std::string_view line, std::size_t count) {
+    std::vector<std::string> tokens = split_whitespace(line);
+    std::vector<std::string> labels;
+    std::size_t end = tokens.size();
+    while (labels.size() + 1 < count && end > 1) {
+        std::string label = tokens[end - 1];
+        --end;
+        if (label.starts_with('(') && end > 1) {
+            label = tokens[end - 1] + " " + label;
+            --end;
+        }
+        labels.insert(labels.begin(), label);
+    }
+    std::string name;
+    for (std::size_t i = 0; i < end; ++i) name += (i ? " " : "") + tokens[i];
+    labels.insert(labels.begin(), name.empty() ? "name" : name);
+    while (labels.size() < count) labels.push_back("");
+    return labels;
+}
+
+}  // namespace
+
+namespace {
+
+// Reads the rows of content[pos, end), the first on line `line`, into `reader`.
+void read_rows(std::string_view content, std::size_t pos, std::size_t end, std::size_t line, char delimiter,
+               const std::string& source, TableReader& reader) {
+    const std::string_view part = content.substr(0, end);
+    Record record;
+    while (pos < end) {
+        const std::size_t row_line = line;
+        read_record(part, pos, line, delimiter, record, source);
+        if (blank(record.cells)) continue;
+        reader.add_row(record.cells, row_line);
+    }
+}
+
+// A file this big, without quotes or lone carriage returns (so that every newline ends a row), is
+// read in parts, two at a time on two threads.
+constexpr std::size_t parallel_bytes = 4 << 20;
+constexpr std::size_t parts = 8;
+
+bool every_newline_ends_a_row(std::string_view rest) {
+    if (rest.find('"') != std::string_view::npos) return false;
+    for (auto cr = rest.find('\r'); cr != std::string_view::npos; cr = rest.find('\r', cr + 1))
+        if (cr + 1 == rest.size() || rest[cr + 1] != '\n') return false;
+    return true;
+}
+
+// Reads content[pos, end) in parts: one on this thread, the next on another, then the next two.
+// Memory stays flat: the other thread's rows are moved into `reader` after each pair. The first
+// error in the file is the one thrown, as when reading in one pass.
+void read_rows_in_parts(std::string_view content, std::size_t pos, std::size_t line, char delimiter,
+                        const std::string& source, TableReader& reader) {
+    // Part p is content[bounds[p], bounds[p + 1]) and starts on line lines[p].
+    std::vector<std::size_t> bounds{pos}, lines{line};
+    const auto close_part = [&](std::size_t end) {
+        lines.push_back(lines.back() + static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(bounds.back()),
+                                                                         content.begin() + static_cast<std::ptrdiff_t>(end), '\n')));
+        bounds.push_back(end);
+    };
+    for (std::size_t k = 1; k < parts; ++k) {
+        std::size_t cut = content.find('\n', pos + k * (content.size() - pos) / parts);
+        if (cut == std::string_view::npos) break;
+        if (++cut > bounds.back() && cut < content.size()) close_part(cut);
+    }
+    close_part(content.size());
+    // Room for every row here, and for the largest part in the reader the other thread fills,
+    // which is reused: no allocation per part.
+    std::size_t most_rows = 0;
+    for (std::size_t p = 1; p < lines.size(); ++p) most_rows = std::max(most_rows, lines[p] - lines[p - 1] + 1);
+    reader.reserve(lines.back() - line + 1);
+    TableReader other = reader.empty_copy();
+    other.reserve(most_rows);
+    for (std::size_t p = 0; p + 1 < bounds.size(); p += 2) {
+        const auto read_part = [&](std::size_t q, TableReader& into) {
+            read_rows(content, bounds[q], bounds[q + 1], lines[q], delimiter, source, into);
+        };
+        if (p + 2 == bounds.size()) {  // the last part, alone
+            read_part(p, reader);
+            break;
+        }
+        side_by_side([&] { read_part(p, reader); }, [&] { read_part(p + 1, other); });
+        reader.append(std::move(other));
+    }
+}
+
+}  // namespace
+
+RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter) {
+    std::size_t pos = 0, line = 1;
+    Record record;
+    std::size_t header_line = 0;
+    do {
+        header_line = line;
+        read_record(content, pos, line, delimiter, record, source);
+    } while (blank(record.cells) && pos < content.size());
+    if (blank(record.cells)) throw Error(source, "empty input: no header row");
+    TableReader reader(source, record.strings(), header_line);
+    const std::string_view rest = content.substr(pos);
+    if (rest.size() >= parallel_bytes && every_newline_ends_a_row(rest)) {
+        read_rows_in_parts(content, pos, line, delimiter, source, reader);
+    } else {
+        reader.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')) + 1);
+        read_rows(content, pos, content.size(), line, delimiter, source, reader);
+    }
+    return reader.finish();
+}
+
+RawProfile read_markdown_profile(std::string_view content, const std::string& source) {
+    const auto lines = split_lines(content);
+    std::size_t i = 0;
+    while (i < lines.size() && !trim(lines[i]).starts_with('|')) ++i;
+    if (i == lines.size()) throw Error(source, "no Markdown table (a line starting with '|')");
+    const std::vector<std::string> header = split_pipe_row(lines[i]);
+    TableReader reader(source, header, i + 1);
+    ++i;
+    if (i < lines.size() && is_separator_row(split_pipe_row(lines[i]))) ++i;
+    for (; i < lines.size(); ++i) {
+        const std::string_view line = trim(lines[i]);
+        if (line.empty()) break;  // the table ends at the first blank line
+        if (!line.starts_with('|')) {
+            throw Error(source + ":" + std::to_string(i + 1), "expected a table row starting with '|'");
+        }
+        reader.add_row(split_pipe_row(line), i + 1);
+    }
+    return reader.finish();
+}
+
+RawProfile read_text_profile(std::string_view content, const std::string& source) {
+    const auto lines = split_lines(content);
+    // The header is the last line before the first row that ends in numbers.
+    std::size_t first_row = 0, header = lines.size();
+    for (; first_row < lines.size(); ++first_row) {
+        if (trim(lines[first_row]).empty()) continue;
+        if (split_text_row(lines[first_row])) break;
+        header = first_row;
+    }
+    if (first_row == lines.size()) throw Error(source, "no table rows (lines ending in a number) found");
+    if (header == lines.size()) {
+        throw Error(source + ":" + std::to_string(first_row + 1),
+                    "no header line before the first row (expected e.g. 'Phase Time (ms) Share')");
+    }
+    std::vector<Row> rows;
+    std::size_t width = 0;
+    for (std::size_t i = first_row; i < lines.size(); ++i) {
+        if (trim(lines[i]).empty()) continue;
+        auto fields = split_text_row(lines[i]);
+        if (!fields) {
+            throw Error(source + ":" + std::to_string(i + 1),
+                        "expected a row: a name followed by numbers (got '" + printable(trim(lines[i])) + "')");
+        }
+        width = std::max(width, fields->size());
+        rows.push_back(Row{std::move(*fields), i + 1});
+    }
+    TableReader reader(source, split_text_header(lines[header], width), header + 1);
+    for (auto& row : rows) {
+        // A row may leave out trailing columns (a share, say): pad it.
+        row.cells.resize(width);
+        reader.add_row(row.cells, row.line);
+    }
+    return reader.finish();
+}
+
+}  // namespace amdahl::detail

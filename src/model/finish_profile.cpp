@@ -1,0 +1,247 @@
+// RawProfile's bookkeeping and finish_profile: the checks every format's reader shares (names,
+// totals, shares, units), done in place so a profile of a million phases is held once.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string_view>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "input/raw_profile.hpp"
+
+namespace amdahl::detail {
+
+namespace {
+
+std::string format_time(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
+
+// Open-addressing set of phase indices keyed by name. A slot holds the index and 32 bits of the
+// name's hash, so a probe reads a name (a cache miss in a big profile) only when the bits match.
+class NameIndex {
+public:
+    explicit NameIndex(const std::vector<Phase>& phases) : phases_(phases) {
+        std::size_t capacity = 16;
+        while (capacity < phases.size() * 2) capacity *= 2;
+        slots_.assign(capacity, 0);
+    }
+    /// Asks the cache for phase `i`'s first slot: a big profile's table does not fit in it, and
+    /// the load would otherwise stall insert().
+    void prefetch(std::size_t i) const {
+        if (i < phases_.size())
+            __builtin_prefetch(&slots_[std::hash<std::string_view>{}(phases_[i].name) & (slots_.size() - 1)]);
+    }
+    /// Adds phase `i`; returns the index of an earlier phase with the same name, if any.
+    std::optional<std::size_t> insert(std::size_t i) {
+        const std::string_view name = phases_[i].name;
+        const std::uint64_t hash = std::hash<std::string_view>{}(name);
+        const std::uint64_t tag = hash >> 32 << 32;
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+            const std::uint64_t entry = slots_[slot];
+            if (entry == 0) {
+                slots_[slot] = tag | (i + 1);
+                return std::nullopt;
+            }
+            const std::size_t other = (entry & 0xFFFFFFFFu) - 1;
+            if ((entry & ~std::uint64_t{0xFFFFFFFFu}) == tag && phases_[other].name == name) return other;
+        }
+    }
+
+private:
+    const std::vector<Phase>& phases_;
+    std::vector<std::uint64_t> slots_;  // hash tag << 32 | (1 + phase index); 0 is empty
+};
+
+}  // namespace
+
+void RawProfile::add(RawPhase phase) {
+    Phase& out = phases.emplace_back();
+    RawPhaseExtra& more = extra.emplace_back();
+    out.name = std::move(phase.name);
+    out.kind = std::move(phase.kind);
+    out.at = phase.at;
+    if (phase.time) {
+        out.time = phase.time->value;
+        more.time_unit = phase.time->unit;
+        more.has_time = true;
+    }
+    if (phase.active_time) {
+        out.active_time = phase.active_time->value;
+        more.active_unit = phase.active_time->unit;
+    }
+    more.share = phase.share;
+}
+
+RawPhase RawProfile::pop_back() {
+    RawPhase out;
+    Phase& last = phases.back();
+    const RawPhaseExtra& more = extra.back();
+    out.name = std::move(last.name);
+    out.kind = std::move(last.kind);
+    out.at = last.at;
+    if (more.has_time) out.time = RawTime{last.time, more.time_unit};
+    if (last.active_time) out.active_time = RawTime{*last.active_time, more.active_unit};
+    out.share = more.share;
+    phases.pop_back();
+    extra.pop_back();
+    return out;
+}
+
+namespace {
+
+// Asks Linux to back a big buffer with 2 MB pages: a million phases then take a few dozen page
+// faults instead of tens of thousands. Only a hint; nothing changes where it is not taken.
+void prefer_huge_pages(const void* data, std::size_t bytes) {
+#ifdef __linux__
+    constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+    if (bytes < 4 * huge) return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + huge - 1) & ~(huge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(huge - 1);
+    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)data;
+    (void)bytes;
+#endif
+}
+
+}  // namespace
+
+void RawProfile::reserve(std::size_t count) {
+    // Capacity past what is filled is address space, not memory; still, keep it sane.
+    count = std::min<std::size_t>(count, 1u << 24);
+    phases.reserve(count);
+    extra.reserve(count);
+    prefer_huge_pages(phases.data(), phases.capacity() * sizeof(Phase));
+    prefer_huge_pages(extra.data(), extra.capacity() * sizeof(RawPhaseExtra));
+}
+
+Profile finish_profile(RawProfile raw) {
+    if (raw.phases.empty()) throw Error(raw.source, "the profile has no phases");
+    if (raw.phases.size() >= std::numeric_limits<std::uint32_t>::max() / 2)
+        throw Error(raw.source, "more than 2^31 phases: too many to hold");
+    Profile profile;
+    profile.name = std::move(raw.name);
+    profile.source = raw.source;
+    profile.origin = raw.origin;
+    profile.notes = std::move(raw.notes);
+    profile.proposals = std::move(raw.proposals);
+    profile.boundary = std::move(raw.boundary);
+    profile.summary_only = raw.summary_only;
+    profile.overlaps = std::move(raw.overlaps);
+
+    // The profile's unit: declared, else the first unit written on a time, else ms.
+    std::optional<Unit> unit = raw.unit;
+    for (const RawPhaseExtra& more : raw.extra) {
+        if (unit) break;
+        if (more.has_time && more.time_unit) unit = more.time_unit;
+    }
+    if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
+    profile.unit = unit.value_or(Unit::ms);
+    const auto in_unit = [&](double value, std::optional<Unit> from) {
+        return from ? convert(value, *from, profile.unit) : value;
+    };
+    for (const auto& run : raw.runs) {
+        profile.runs.push_back(in_unit(run.value, run.unit));
+        if (!std::isfinite(profile.runs.back())) throw Error(raw.runs_where, "a run's time is too large");
+    }
+
+    // Names, and every time in the profile's unit.
+    NameIndex seen(raw.phases);
+    Summation time_sum, share_sum;
+    bool any_share_only = false;
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        Phase& phase = raw.phases[i];
+        const RawPhaseExtra& more = raw.extra[i];
+        if (phase.name.empty()) throw Error(raw.where(i), "phase has an empty name");
+        seen.prefetch(i + 16);
+        if (const auto other = seen.insert(i)) {
+            throw Error(raw.where(i), "duplicate phase name '" + printable(phase.name) + "' (also at " + raw.where(*other) + ")");
+        }
+        if (more.has_time) {
+            phase.time = in_unit(phase.time, more.time_unit) + 0.0;  // -0 is 0: no "-0.0%" in a table
+            if (!std::isfinite(phase.time))
+                throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time is too large");
+            time_sum.add(phase.time);
+        } else if (more.share) {
+            any_share_only = true;
+            share_sum.add(*more.share);
+        } else {
+            throw Error(raw.where(i), "phase '" + printable(phase.name) + "' has neither a time nor a share");
+        }
+        if (phase.active_time) phase.active_time = std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
+    }
+    if (share_sum.value() > 1 + rounding_tolerance) {
+        throw Error(raw.source, "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
+    }
+
+    // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
+    std::optional<double> total;
+    if (raw.total) {
+        total = in_unit(raw.total->value, raw.total->unit);
+        if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
+    }
+    if (any_share_only && !total) {
+        throw Error(raw.source, "some phases give only a share; give the profile a total (e.g. \"total\": \"100 ms\") "
+                                "so shares become times");
+    }
+    Summation all;
+    all.add(time_sum.value());
+    if (total) all.add(share_sum.value() * *total);
+    const double phase_sum = all.value();
+    if (total) {
+        if (phase_sum > *total * (1 + rounding_tolerance)) {
+            throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
+                        "phases add up to " + format_time(phase_sum, profile.unit) + ", more than the total " +
+                            format_time(*total, profile.unit));
+        }
+        if (*total == 0) throw Error(raw.total_where, "total must be > 0");
+    } else if (!std::isfinite(phase_sum)) {
+        throw Error(raw.source, "the phases add up to more than a double can hold");
+    } else if (!(phase_sum > 0)) {
+        throw Error(raw.source, "the phases add up to zero time; there is nothing to speed up");
+    }
+    if (!std::isfinite(phase_sum)) throw Error(raw.source, "the phases add up to more than a double can hold");
+    const double baseline = total ? std::max(*total, phase_sum) : phase_sum;
+
+    // Shares: times for share-only phases; a note where a share disagrees with its time.
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        Phase& phase = raw.phases[i];
+        const RawPhaseExtra& more = raw.extra[i];
+        if (!more.share) continue;
+        if (!more.has_time) {
+            phase.time = *more.share * *total;
+        } else if (std::fabs(*more.share - phase.time / baseline) > rounding_tolerance) {
+            profile.notes.push_back(raw.where(i) + ": phase '" + printable(phase.name) + "': share " +
+                                    shortest(*more.share * 100) + "% disagrees with its time (" +
+                                    format_time(phase.time, profile.unit) + " is " +
+                                    shortest(std::round(phase.time / baseline * 1000) / 10) + "% of " +
+                                    format_time(baseline, profile.unit) + ")");
+        }
+    }
+    profile.phases = std::move(raw.phases);
+    if (total && phase_sum < *total) {
+        const double rest = *total - phase_sum;
+        if (rest > *total * 1e-9) {
+            if (profile.find(unattributed_phase)) {
+                throw Error(raw.source, std::string("a phase is named '") + unattributed_phase +
+                                            "', but the total leaves time unattributed too");
+            }
+            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, std::nullopt, 0});
+            profile.notes.push_back(raw.source + ": the phases add up to " + format_time(phase_sum, profile.unit) +
+                                    " of the total " + format_time(*total, profile.unit) + "; the other " +
+                                    format_time(rest, profile.unit) + " is phase 'unattributed'");
+        }
+    }
+    return profile;
+}
+
+}  // namespace amdahl::detail

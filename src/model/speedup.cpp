@@ -1,0 +1,116 @@
+#include "amdahl/speedup.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "model/text.hpp"
+
+namespace amdahl {
+
+using detail::lower;
+using detail::trim;
+
+namespace {
+
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool Factor::is_infinite() const { return std::isinf(value); }
+
+Factor parse_factor(std::string_view text) {
+    const std::string_view original = text;
+    text = trim(text);
+    const auto bad = [&](const std::string& why) {
+        return Error("bad factor '" + std::string(original) + "': " + why);
+    };
+    if (text.empty()) throw bad("empty (expected a number such as 10, 10x, inf or -30%)");
+    if (iequals(text, "inf") || iequals(text, "infinity") || text == "\xe2\x88\x9e") {
+        return Factor{std::numeric_limits<double>::infinity()};
+    }
+    if (text.back() == '%') {
+        // A change in the phase's time: "-30%" means it takes 70% of its time, k = 1 / 0.7.
+        double change = 0;
+        const std::string_view number = trim(text.substr(0, text.size() - 1));
+        if (number.empty() || (number.front() != '-' && number.front() != '+') || !parse_double(number, change))
+            throw bad("a percentage must be a signed change in time, such as -30% or +10%");
+        const double remaining = 1 + change / 100;
+        if (remaining < 0) throw bad("a phase cannot lose more than 100% of its time");
+        if (remaining == 0) return Factor{std::numeric_limits<double>::infinity()};
+        return Factor{1 / remaining};
+    }
+    if (text.back() == 'x' || text.back() == 'X') text.remove_suffix(1);
+    double value = 0;
+    if (!parse_double(trim(text), value)) {
+        const std::string copy(trim(text));
+        char* end = nullptr;
+        const double huge = std::strtod(copy.c_str(), &end);
+        if (end != copy.c_str() && *end == '\0' && std::isinf(huge))
+            throw bad("too large for a double (write inf for a phase that takes no time)");
+        throw bad("not a number (expected e.g. 10, 10x, inf or -30%)");
+    }
+    if (value <= 0) throw bad("a speedup factor must be > 0 (0.5 is a 2x slowdown)");
+    return Factor{value};
+}
+
+Selector parse_selector(std::string_view text) {
+    const std::string_view original = text;
+    text = trim(text);
+    Selector selector;
+    selector.text = std::string(original);
+    if (text.empty()) throw Error("empty selector (expected a phase name, a glob, kind:KIND or *)");
+    if (text == "*") {
+        selector.type = Selector::Type::all;
+        selector.pattern = "*";
+    } else if (text.starts_with("kind:")) {
+        selector.type = Selector::Type::kind;
+        selector.pattern = std::string(trim(text.substr(5)));
+        if (selector.pattern.empty()) throw Error("selector '" + selector.text + "': kind: needs a kind name");
+    } else if (text.find_first_of("*?[") != std::string_view::npos) {
+        selector.type = Selector::Type::glob;
+        selector.pattern = std::string(text);
+    } else {
+        selector.type = Selector::Type::name;
+        selector.pattern = std::string(text);
+    }
+    return selector;
+}
+
+SpeedupSpec parse_speedup(std::string_view text) {
+    SpeedupSpec spec;
+    spec.text = std::string(text);
+    const auto eq = text.rfind('=');
+    if (eq == std::string_view::npos)
+        throw Error("speedup '" + spec.text + "': expected SELECTOR=FACTOR (e.g. attention=10)");
+    spec.selector = parse_selector(text.substr(0, eq));
+    std::string_view factor = text.substr(eq + 1);
+    if (const auto at = factor.find('@'); at != std::string_view::npos) {
+        double effort = 0;
+        const std::string_view effort_text = trim(factor.substr(at + 1));
+        if (!parse_double(effort_text, effort) || effort <= 0)
+            throw Error("speedup '" + spec.text + "': effort must be a number > 0 (got '" +
+                        std::string(effort_text) + "')");
+        spec.effort = effort;
+        factor = factor.substr(0, at);
+    }
+    try {
+        spec.factor = parse_factor(factor);
+    } catch (const Error& e) {
+        throw Error("speedup '" + spec.text + "': " + e.message());
+    }
+    return spec;
+}
+
+}  // namespace amdahl

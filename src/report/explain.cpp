@@ -1,0 +1,121 @@
+#include "report/explain.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "amdahl/report.hpp"
+#include "cli/common.hpp"
+
+namespace amdahl::cli {
+
+namespace {
+
+// Sums with many terms are written with the first few and a count of the rest.
+constexpr std::size_t max_terms = 12;
+
+std::string join_terms(const std::vector<std::string>& terms, std::size_t total_count) {
+    std::string out;
+    for (std::size_t i = 0; i < terms.size(); ++i) out += (i ? " + " : "") + terms[i];
+    if (total_count > terms.size()) out += fmt::format(" + ... ({} more)", total_count - terms.size());
+    return out;
+}
+
+std::string number(double value) {
+    // Shortest text, so a student sees 0.79 rather than 0.7900000000000000355.
+    std::string text = fmt::format("{:.6g}", value);
+    return text;
+}
+
+}  // namespace
+
+std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                      const Evaluation& result, int precision) {
+    const std::string unit(unit_name(profile.unit));
+    const auto t = [&](double v) { return format_time(v, precision); };
+    std::vector<std::string> lines;
+    std::vector<std::string> old_terms, new_terms, new_values;
+    for (std::size_t i = 0; i < profile.phases.size() && old_terms.size() < max_terms; ++i) {
+        const double time = profile.phases[i].time;
+        const double factor = result.phases[i].factor;
+        old_terms.push_back(t(time));
+        if (result.phases[i].spec < 0) {
+            new_terms.push_back(t(time));
+        } else if (std::isinf(factor)) {
+            new_terms.push_back(t(time) + " / inf");
+        } else {
+            new_terms.push_back(t(time) + " / " + number(factor));
+        }
+        new_values.push_back(t(result.phases[i].new_time));
+    }
+    const std::size_t n = profile.phases.size();
+    lines.push_back(fmt::format("T_old = {} = {} {}", join_terms(old_terms, n), t(result.baseline_time), unit));
+    lines.push_back(fmt::format("T_new = {}", join_terms(new_terms, n)));
+    lines.push_back(fmt::format("      = {} = {} {}", join_terms(new_values, n), t(result.new_time), unit));
+    if (result.new_time > 0) {
+        lines.push_back(fmt::format("S = T_old / T_new = {} / {} = {}", t(result.baseline_time), t(result.new_time),
+                                    format_speedup(result.speedup, precision)));
+    } else {
+        lines.push_back("S = T_old / T_new = infinite (every phase takes no time)");
+    }
+    lines.push_back(fmt::format("saved = T_old - T_new = {} - {} = {} {} ({} of T_old)", t(result.baseline_time),
+                                t(result.new_time), t(result.time_saved), unit, format_percent(result.saved_fraction)));
+    const double affected = result.affected_fraction * result.baseline_time;
+    lines.push_back(fmt::format("f = T_affected / T_old = {} / {} = {}", t(affected), t(result.baseline_time),
+                                number(result.affected_fraction)));
+    if (std::isinf(result.ceiling)) {
+        lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1: every phase is sped up)");
+    } else {
+        lines.push_back(fmt::format("ceiling = 1 / (1 - f) = 1 / {} = {}", number(1 - result.affected_fraction),
+                                    format_speedup(result.ceiling, precision)));
+    }
+    if (result.headroom_captured) {
+        lines.push_back(fmt::format("captured = saved / T_affected = {} / {} = {}", t(result.time_saved), t(affected),
+                                    format_percent(*result.headroom_captured)));
+    }
+    // With one factor on every affected phase the closed form applies too: a check by formula.
+    if (!specs.empty()) {
+        double k = 0;
+        bool single = true;
+        for (const auto& phase : result.phases) {
+            if (phase.spec < 0) continue;
+            if (k == 0) k = phase.factor;
+            else if (phase.factor != k) single = false;
+        }
+        if (single && k > 0 && !std::isinf(k) && result.affected_fraction < 1) {
+            const double f = result.affected_fraction;
+            lines.push_back(fmt::format("check: S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = {}", number(1 - f),
+                                        number(f), number(k), format_speedup(amdahl_speedup(f, k), precision)));
+        }
+    }
+    return lines;
+}
+
+std::vector<std::string> explain_law(const LawSolution& s, std::string_view given, int precision) {
+    std::vector<std::string> lines;
+    const std::string f = number(s.fraction);
+    const std::string k = std::isinf(s.factor) ? "inf" : number(s.factor);
+    if (given == "fk") {
+        const double sped = std::isinf(s.factor) ? 0 : s.fraction / s.factor;
+        lines.push_back(fmt::format("S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = 1 / ({} + {}) = 1 / {} = {}",
+                                    number(1 - s.fraction), f, k, number(1 - s.fraction), number(sped),
+                                    number(1 - s.fraction + sped), format_speedup(s.speedup, precision)));
+    } else if (given == "fs") {
+        lines.push_back(fmt::format("k = f / (1/S - (1 - f)) = {} / (1/{} - {}) = {} / {}{}", f, number(s.speedup),
+                                    number(1 - s.fraction), f, number(1 / s.speedup - (1 - s.fraction)),
+                                    s.possible ? " = " + k : " (not positive: impossible)"));
+    } else {
+        const double gain = 1 - (std::isinf(s.factor) ? 0 : 1 / s.factor);
+        lines.push_back(fmt::format("f = (1 - 1/S) / (1 - 1/k) = {} / {} = {}", number(1 - 1 / s.speedup), number(gain),
+                                    number(s.fraction)));
+    }
+    if (s.possible || given != "ks") {
+        if (std::isinf(s.ceiling)) lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1)");
+        else
+            lines.push_back(fmt::format("ceiling = 1 / (1 - f) = 1 / {} = {}", number(1 - s.fraction),
+                                        format_speedup(s.ceiling, precision)));
+    }
+    return lines;
+}
+
+}  // namespace amdahl::cli
