@@ -11,12 +11,12 @@
 #include <unordered_set>
 
 #include "amdahl/error.hpp"
-#include "input/raw_profile.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/run.hpp"
+#include "input/raw_profile.hpp"
 
 namespace amdahl::fuzz {
 
@@ -33,19 +33,35 @@ void require(bool condition, const std::string& what) {
 ImportOptions import_options(std::size_t size) {
     ImportOptions options;
     switch (size % 8) {
-        case 0: break;
-        case 1: options.lane = Lane::gpu; break;
-        case 2: options.lane = Lane::cpu; options.group_by = "cat"; break;
-        case 3: options.lane = Lane::all; options.group_by = "regex:^([A-Za-z]+)"; break;
-        case 4: options.leaf = true; options.depth = 2; break;
+        case 0:
+            break;
+        case 1:
+            options.lane = Lane::gpu;
+            break;
+        case 2:
+            options.lane = Lane::cpu;
+            options.group_by = "cat";
+            break;
+        case 3:
+            options.lane = Lane::all;
+            options.group_by = "regex:^([A-Za-z]+)";
+            break;
+        case 4:
+            options.leaf = true;
+            options.depth = 2;
+            break;
         case 5:
             options.depth = 1;
             options.sample_period = Quantity{1, Unit::ms, false};
             options.timeunit = Unit::us;
             options.total = Quantity{1, Unit::s, false};
             break;
-        case 6: options.window = "[Ss]tep|main"; break;
-        case 7: options.renames = {{"^(gemm|GEMM).*", "gemm"}, {"a", "A"}}; break;
+        case 6:
+            options.window = "[Ss]tep|main";
+            break;
+        case 7:
+            options.renames = {{"^(gemm|GEMM).*", "gemm"}, {"a", "A"}};
+            break;
     }
     return options;
 }
@@ -57,10 +73,11 @@ void check_profile(const Profile& profile, const std::string& what) {
     for (const Phase& phase : profile.phases) {
         require(!phase.name.empty(), what + ": a phase with an empty name");
         require(names.insert(phase.name).second, what + ": duplicate phase name '" + phase.name + "'");
-        require(std::isfinite(phase.time) && phase.time >= 0, what + ": phase '" + phase.name + "' has time " +
-                                                                  std::to_string(phase.time));
+        require(std::isfinite(phase.time) && phase.time >= 0,
+                what + ": phase '" + phase.name + "' has time " + std::to_string(phase.time));
         if (phase.active_time) {
-            require(std::isfinite(*phase.active_time), what + ": phase '" + phase.name + "' has a non-finite active time");
+            require(std::isfinite(*phase.active_time),
+                    what + ": phase '" + phase.name + "' has a non-finite active time");
             require(*phase.active_time >= phase.time * (1 - 1e-12),
                     what + ": phase '" + phase.name + "' is active for less than its exclusive time");
         }
@@ -68,8 +85,8 @@ void check_profile(const Profile& profile, const std::string& what) {
     const double total = profile.total();
     require(std::isfinite(total) && total > 0, what + ": total " + std::to_string(total));
     for (const Overlap& overlap : profile.overlaps)
-        require(std::isfinite(overlap.time) && overlap.time >= 0, what + ": an overlap with time " +
-                                                                     std::to_string(overlap.time));
+        require(std::isfinite(overlap.time) && overlap.time >= 0,
+                what + ": an overlap with time " + std::to_string(overlap.time));
     for (double run : profile.runs) require(std::isfinite(run) && run > 0, what + ": a run of " + std::to_string(run));
 }
 
@@ -82,14 +99,19 @@ void check_evaluation(const Profile& profile, const std::vector<SpeedupSpec>& sp
         return;
     }
     const double total = profile.total();
-    require(std::fabs(result.baseline_time - total) <= 1e-9 * total, "evaluate: baseline differs from the profile's total");
-    require(!std::isnan(result.new_time) && result.new_time >= 0, "evaluate: new time " + std::to_string(result.new_time));
+    require(std::fabs(result.baseline_time - total) <= 1e-9 * total,
+            "evaluate: baseline differs from the profile's total");
+    require(!std::isnan(result.new_time) && result.new_time >= 0,
+            "evaluate: new time " + std::to_string(result.new_time));
     require(!std::isnan(result.speedup) && result.speedup >= 0, "evaluate: speedup " + std::to_string(result.speedup));
-    require(!std::isnan(result.ceiling) && result.ceiling >= 1 - 1e-12, "evaluate: ceiling " + std::to_string(result.ceiling));
+    require(!std::isnan(result.ceiling) && result.ceiling >= 1 - 1e-12,
+            "evaluate: ceiling " + std::to_string(result.ceiling));
     require(result.speedup <= result.ceiling * (1 + 1e-9), "evaluate: speedup " + std::to_string(result.speedup) +
-                                                                " above the ceiling " + std::to_string(result.ceiling));
-    require(result.affected_fraction >= 0 && result.affected_fraction <= 1 + 1e-12, "evaluate: affected fraction out of [0, 1]");
-    const bool no_slowdown = std::all_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.factor.value >= 1; });
+                                                               " above the ceiling " + std::to_string(result.ceiling));
+    require(result.affected_fraction >= 0 && result.affected_fraction <= 1 + 1e-12,
+            "evaluate: affected fraction out of [0, 1]");
+    const bool no_slowdown =
+        std::all_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.factor.value >= 1; });
     if (no_slowdown && std::isfinite(result.new_time))
         require(result.new_time <= total * (1 + 1e-12), "evaluate: a speedup made the whole slower");
     if (result.overlap_range) {
@@ -125,9 +147,9 @@ void check_round_trip(const Profile& profile, const std::string& what) {
         const Phase& a = profile.phases[i];
         const Phase& b = back.phases[i];
         // JSON holds UTF-8 only: the writer shows an invalid byte as U+FFFD, so compare as written.
-        require(as_written(a.name) == as_written(b.name) && as_written(a.kind) == as_written(b.kind), what + ": phase " + std::to_string(i) + " '" + printable(a.name) +
-                                                          "' (kind '" + printable(a.kind) + "') reads back as '" +
-                                                          printable(b.name) + "' (kind '" + printable(b.kind) + "')");
+        require(as_written(a.name) == as_written(b.name) && as_written(a.kind) == as_written(b.kind),
+                what + ": phase " + std::to_string(i) + " '" + printable(a.name) + "' (kind '" + printable(a.kind) +
+                    "') reads back as '" + printable(b.name) + "' (kind '" + printable(b.kind) + "')");
         require(a.time == b.time, what + ": phase '" + a.name + "' changed time in the round trip");
         require(a.active_time.value_or(a.time) == b.active_time.value_or(b.time),
                 what + ": phase '" + a.name + "' changed active time in the round trip");
@@ -190,7 +212,9 @@ Profile fixed_profile() {
     const auto add = [&](std::string name, std::string kind, double time) {
         profile.phases.push_back(Phase{std::move(name), std::move(kind), time, std::nullopt, 0});
     };
-    add("Host\xe2\x86\x92" "device input copy", "copy", 18);
+    add("Host\xe2\x86\x92"
+        "device input copy",
+        "copy", 18);
     add("gemm_qkv", "kernel", 34);
     add("attention_softmax", "kernel", 21);
     add("layernorm", "kernel", 6);
@@ -216,8 +240,10 @@ void check_speedup_input(std::string_view data) {
         if (end == std::string_view::npos) end = data.size();
         try {
             SpeedupSpec spec = parse_speedup(data.substr(pos, end - pos));
-            require(spec.factor.value > 0 && !std::isnan(spec.factor.value), "parse_speedup accepted a factor <= 0 or NaN");
-            require(!spec.effort || (*spec.effort > 0 && std::isfinite(*spec.effort)), "parse_speedup accepted a bad effort");
+            require(spec.factor.value > 0 && !std::isnan(spec.factor.value),
+                    "parse_speedup accepted a factor <= 0 or NaN");
+            require(!spec.effort || (*spec.effort > 0 && std::isfinite(*spec.effort)),
+                    "parse_speedup accepted a bad effort");
             specs.push_back(std::move(spec));
         } catch (const Error&) {
         }
@@ -291,8 +317,8 @@ void check_cli_input(std::string_view data) {
             arg.find("/sys/") != std::string::npos)
             return;
         // import's -o/--output, also as part of a cluster of short options ("-xo FILE").
-        if (imports && (arg.starts_with("--o") || (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
-                                                   arg.find('o') != std::string::npos)))
+        if (imports && (arg.starts_with("--o") ||
+                        (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)))
             return;
     }
     std::vector<const char*> argv{"amdahl"};

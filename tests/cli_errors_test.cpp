@@ -12,9 +12,9 @@
 
 namespace {
 
-using amdahl::test::RunResult;
 using amdahl::test::run_binary;
 using amdahl::test::run_cli;
+using amdahl::test::RunResult;
 using amdahl::test::source_path;
 using amdahl::test::write_temp;
 using Catch::Matchers::Contains;
@@ -70,7 +70,8 @@ std::string line_starting_with(const std::string& text, const std::string& prefi
 
 TEST_CASE("cli errors: malformed JSON names file:line:column", "[cli][errors]") {
     SECTION("trailing comma in an object") {
-        const auto path = temp("trailing_comma.json", "{\n  \"phases\": [\n    {\"name\": \"a\", \"time\": 1,}\n  ]\n}\n");
+        const auto path =
+            temp("trailing_comma.json", "{\n  \"phases\": [\n    {\"name\": \"a\", \"time\": 1,}\n  ]\n}\n");
         check_input_error(eval_file(path), {path + ":3:29: ", "malformed JSON", "unexpected '}'"});
     }
     SECTION("truncated document") {
@@ -87,7 +88,8 @@ TEST_CASE("cli errors: malformed JSON names file:line:column", "[cli][errors]") 
     }
     SECTION("a number literal too large for a double") {
         // nlohmann throws out_of_range (not parse_error) for this: it must still be an input error.
-        const auto path = temp("overflow_literal.json", "{\"phases\":[{\"name\":\"a\",\"time\":1e999},{\"name\":\"b\",\"time\":1}]}");
+        const auto path =
+            temp("overflow_literal.json", "{\"phases\":[{\"name\":\"a\",\"time\":1e999},{\"name\":\"b\",\"time\":1}]}");
         check_input_error(eval_file(path), {path, "1e999"});
     }
 }
@@ -188,7 +190,8 @@ TEST_CASE("cli errors: infinite time", "[cli][errors]") {
         check_input_error(eval_file(path), {path + ":2: ", "phase 'a'", "'1e999'"});
     }
     SECTION("JSON string too large for a double is not read as 0") {
-        const auto path = temp("overflow_string.json", "{\"phases\":[{\"name\":\"a\",\"time\":\"1e999\"},{\"name\":\"b\",\"time\":1}]}");
+        const auto path = temp("overflow_string.json",
+                               "{\"phases\":[{\"name\":\"a\",\"time\":\"1e999\"},{\"name\":\"b\",\"time\":1}]}");
         check_input_error(eval_file(path), {path + ": phases[0].time: ", "'1e999'"});
     }
 }
@@ -253,7 +256,8 @@ TEST_CASE("cli errors: duplicate phase names name both places", "[cli][errors]")
                           {path + ": phases[1]: ", "duplicate phase name 'a'", "also at " + path + ": phases[0]"});
     }
     SECTION("a phase named 'unattributed' when the total leaves time over") {
-        const auto path = temp("unattributed_clash.json", "{\"total\":10,\"phases\":[{\"name\":\"unattributed\",\"time\":1}]}");
+        const auto path =
+            temp("unattributed_clash.json", "{\"total\":10,\"phases\":[{\"name\":\"unattributed\",\"time\":1}]}");
         check_input_error(eval_file(path), {path + ": ", "'unattributed'", "unattributed too"});
     }
 }
@@ -267,9 +271,7 @@ TEST_CASE("cli errors: empty profile", "[cli][errors]") {
         const auto path = temp("whitespace.csv", "  \n\n\t\n");
         check_input_error(eval_file(path), {path + ": ", "empty input"});
     }
-    SECTION("empty stdin") {
-        check_input_error(run_cli({"eval", "-"}, ""), {"<stdin>: ", "empty input"});
-    }
+    SECTION("empty stdin") { check_input_error(run_cli({"eval", "-"}, ""), {"<stdin>: ", "empty input"}); }
     SECTION("JSON with \"phases\": []") {
         const auto path = temp("empty_phases.json", "{\"phases\": []}");
         check_input_error(eval_file(path), {path + ": ", "no phases"});
@@ -306,19 +308,19 @@ TEST_CASE("cli errors: JSON structure", "[cli][errors]") {
         {"no_name.json", "{\"phases\":[{\"time\":1}]}", "phases[0]: ", "phase has no \"name\""},
         {"empty_name.json", "{\"phases\":[{\"name\":\"\",\"time\":1}]}", "phases[0]: ", "empty name"},
         {"name_number.json", "{\"phases\":[{\"name\":5,\"time\":1}]}", "phases[0].name: ", "expected a string"},
-        {"kind_number.json", "{\"phases\":[{\"name\":\"a\",\"time\":1,\"kind\":3}]}", "phases[0].kind: ",
-         "expected a string"},
+        {"kind_number.json", "{\"phases\":[{\"name\":\"a\",\"time\":1,\"kind\":3}]}",
+         "phases[0].kind: ", "expected a string"},
         {"no_time.json", "{\"phases\":[{\"name\":\"a\"}]}", "phases[0]: ", "has no \"time\""},
-        {"share_array.json", "{\"total\":1,\"phases\":[{\"name\":\"a\",\"share\":[1]}]}", "phases[0].share: ",
-         "share must be a number or a string"},
-        {"share_time.json", "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"5 ms\"}]}", "phases[0].share: ",
-         "not a time"},
-        {"share_abc.json", "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"abc\"}]}", "phases[0].share: ",
-         "'abc'"},
+        {"share_array.json", "{\"total\":1,\"phases\":[{\"name\":\"a\",\"share\":[1]}]}",
+         "phases[0].share: ", "share must be a number or a string"},
+        {"share_time.json", "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"5 ms\"}]}",
+         "phases[0].share: ", "not a time"},
+        {"share_abc.json", "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"abc\"}]}",
+         "phases[0].share: ", "'abc'"},
         {"share_only.json", "{\"phases\":[{\"name\":\"a\",\"share\":\"50%\"}]}", "", "give the profile a total"},
         {"total_zero.json", "{\"total\":0,\"phases\":[{\"name\":\"a\",\"time\":0}]}", "total: ", "total must be > 0"},
-        {"phases_twice.json", "{\"phases\":[{\"name\":\"a\",\"time\":1}],\"phases\":[]}", "phases: ",
-         "\"phases\" appears twice"},
+        {"phases_twice.json", "{\"phases\":[{\"name\":\"a\",\"time\":1}],\"phases\":[]}",
+         "phases: ", "\"phases\" appears twice"},
         {"shorthand_twice.json", "{\"phases\":{\"a\":1,\"a\":2}}", "phases.a: ", "duplicate phase name 'a' (also at "},
     };
     for (const Case& c : cases) {
@@ -350,7 +352,8 @@ TEST_CASE("cli errors: CSV share cells", "[cli][errors]") {
 
 TEST_CASE("cli errors: total below the sum of the phases", "[cli][errors]") {
     SECTION("JSON \"total\"") {
-        const auto path = temp("below.json", "{\"total\": 5, \"phases\":[{\"name\":\"a\",\"time\":4},{\"name\":\"b\",\"time\":3}]}");
+        const auto path =
+            temp("below.json", "{\"total\": 5, \"phases\":[{\"name\":\"a\",\"time\":4},{\"name\":\"b\",\"time\":3}]}");
         check_input_error(eval_file(path), {path + ": total: ", "phases add up to 7 ms", "more than the total 5 ms"});
     }
     SECTION("Markdown Total row") {
@@ -374,8 +377,9 @@ TEST_CASE("cli errors: shares above 100%", "[cli][errors]") {
         check_input_error(eval_file(path), {path + ": ", "shares add up to 110%", "more than 100%"});
     }
     SECTION("JSON shares adding up to 110%") {
-        const auto path = temp("shares.json",
-                               "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"60%\"},{\"name\":\"b\",\"share\":\"50%\"}]}");
+        const auto path =
+            temp("shares.json",
+                 "{\"total\":10,\"phases\":[{\"name\":\"a\",\"share\":\"60%\"},{\"name\":\"b\",\"share\":\"50%\"}]}");
         check_input_error(eval_file(path), {path + ": ", "shares add up to 110%", "more than 100%"});
     }
     SECTION("one CSV share of 150%") {
@@ -394,7 +398,8 @@ TEST_CASE("cli errors: shares above 100%", "[cli][errors]") {
 
 TEST_CASE("cli errors: times too large to add", "[cli][errors]") {
     SECTION("two phases whose sum overflows a double") {
-        const auto path = temp("sum_overflow.json", "{\"phases\":[{\"name\":\"a\",\"time\":1e308},{\"name\":\"b\",\"time\":1e308}]}");
+        const auto path =
+            temp("sum_overflow.json", "{\"phases\":[{\"name\":\"a\",\"time\":1e308},{\"name\":\"b\",\"time\":1e308}]}");
         const RunResult r = eval_file(path);
         check_input_error(r, {path + ": "});
         // Not "the phases add up to zero time": they add up to more than a double holds.
@@ -412,9 +417,9 @@ TEST_CASE("cli errors: times too large to add", "[cli][errors]") {
 
 TEST_CASE("cli errors: unknown selectors", "[cli][errors]") {
     SECTION("a typo suggests the nearest name") {
-        check_input_error(run_cli({"eval", example(), "-s", "atention_softmax=10"}),
-                          {example(), "selector 'atention_softmax' matches no phase",
-                           "did you mean 'attention_softmax'?"});
+        check_input_error(
+            run_cli({"eval", example(), "-s", "atention_softmax=10"}),
+            {example(), "selector 'atention_softmax' matches no phase", "did you mean 'attention_softmax'?"});
     }
     SECTION("a kind typo suggests the nearest kind") {
         check_input_error(run_cli({"eval", example(), "-s", "kind:kernal=2"}),
@@ -432,7 +437,8 @@ TEST_CASE("cli errors: unknown selectors", "[cli][errors]") {
 }
 
 TEST_CASE("cli errors: a glob that matches nothing", "[cli][errors]") {
-    check_input_error(run_cli({"eval", example(), "-s", "conv_*=10"}), {example(), "selector 'conv_*' matches no phase"});
+    check_input_error(run_cli({"eval", example(), "-s", "conv_*=10"}),
+                      {example(), "selector 'conv_*' matches no phase"});
 }
 
 TEST_CASE("cli errors: two speedups on the same phase name both specs", "[cli][errors]") {
@@ -456,19 +462,16 @@ TEST_CASE("cli errors: bad factors", "[cli][errors]") {
         const char* problem;
     };
     const Case cases[] = {
-        {"0", "must be > 0"},
-        {"-2", "must be > 0"},
-        {"nan", "not a number"},
-        {"abc", "not a number"},
-        {"", "empty"},
-        {"-150%", "cannot lose more than 100%"},
+        {"0", "must be > 0"},     {"-2", "must be > 0"}, {"nan", "not a number"},
+        {"abc", "not a number"},  {"", "empty"},         {"-150%", "cannot lose more than 100%"},
         {"30%", "signed change"},
     };
     for (const Case& c : cases) {
         DYNAMIC_SECTION("factor '" << c.factor << "'") {
             const std::string spec = std::string("gemm_qkv=") + c.factor;
-            check_input_error(run_cli({"eval", example(), "-s", spec}),
-                              {"--speedup: ", "'" + spec + "'", std::string("bad factor '") + c.factor + "'", c.problem});
+            check_input_error(
+                run_cli({"eval", example(), "-s", spec}),
+                {"--speedup: ", "'" + spec + "'", std::string("bad factor '") + c.factor + "'", c.problem});
         }
     }
     SECTION("a factor too large for a double is not called 'not > 0'") {
@@ -487,7 +490,8 @@ TEST_CASE("cli errors: malformed speedup specs", "[cli][errors]") {
         check_input_error(run_cli({"eval", example(), "-s", "=3"}), {"--speedup: ", "empty selector"});
     }
     SECTION("kind: without a kind") {
-        check_input_error(run_cli({"eval", example(), "-s", "kind:=2"}), {"--speedup: ", "'kind:'", "needs a kind name"});
+        check_input_error(run_cli({"eval", example(), "-s", "kind:=2"}),
+                          {"--speedup: ", "'kind:'", "needs a kind name"});
     }
     SECTION("bad effort") {
         check_input_error(run_cli({"eval", example(), "-s", "gemm_qkv=2@abc"}),
@@ -495,9 +499,7 @@ TEST_CASE("cli errors: malformed speedup specs", "[cli][errors]") {
         check_input_error(run_cli({"eval", example(), "-s", "gemm_qkv=2@0"}),
                           {"--speedup: ", "'gemm_qkv=2@0'", "effort must be a number > 0"});
     }
-    SECTION("-s without a value") {
-        check_input_error(run_cli({"eval", example(), "-s"}), {"--speedup"});
-    }
+    SECTION("-s without a value") { check_input_error(run_cli({"eval", example(), "-s"}), {"--speedup"}); }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -509,7 +511,9 @@ TEST_CASE("cli errors: binary garbage on stdin", "[cli][errors][binary]") {
 }
 
 TEST_CASE("cli errors: binary file", "[cli][errors]") {
-    const auto path = temp("binary.json", std::string("\x7f" "ELF\x02\x01\x01\x00\x00", 9));
+    const auto path = temp("binary.json", std::string("\x7f"
+                                                      "ELF\x02\x01\x01\x00\x00",
+                                                      9));
     check_input_error(eval_file(path), {path + ": ", "binary data", "NUL byte at offset 7"});
 }
 
@@ -527,27 +531,17 @@ TEST_CASE("cli errors: a directory as the profile", "[cli][errors][binary]") {
 // Usage
 
 TEST_CASE("cli errors: unknown subcommand and options", "[cli][errors]") {
-    SECTION("unknown subcommand is named") {
-        check_input_error(run_cli({"frobnicate"}), {"frobnicate"});
-    }
-    SECTION("unknown top-level option is named") {
-        check_input_error(run_cli({"--bogus"}), {"--bogus"});
-    }
+    SECTION("unknown subcommand is named") { check_input_error(run_cli({"frobnicate"}), {"frobnicate"}); }
+    SECTION("unknown top-level option is named") { check_input_error(run_cli({"--bogus"}), {"--bogus"}); }
     SECTION("unknown eval option") {
         check_input_error(run_cli({"eval", example(), "--frobnicate"}), {"--frobnicate", "--help"});
     }
     SECTION("unknown law option") {
         check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "--frobnicate"}), {"--frobnicate"});
     }
-    SECTION("stray law argument") {
-        check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "extra"}), {"extra"});
-    }
-    SECTION("no subcommand") {
-        check_input_error(run_cli({}), {"subcommand"});
-    }
-    SECTION("eval without a profile") {
-        check_input_error(run_cli({"eval"}), {"PROFILE", "required"});
-    }
+    SECTION("stray law argument") { check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "extra"}), {"extra"}); }
+    SECTION("no subcommand") { check_input_error(run_cli({}), {"subcommand"}); }
+    SECTION("eval without a profile") { check_input_error(run_cli({"eval"}), {"PROFILE", "required"}); }
     SECTION("unknown --format") {
         check_input_error(run_cli({"eval", example(), "--format", "yaml"}), {"--format", "yaml"});
         check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "--format", "yaml"}), {"--format", "yaml"});
@@ -581,15 +575,11 @@ TEST_CASE("cli errors: law values", "[cli][errors][law]") {
     SECTION("-f -0.1") {
         check_input_error(run_cli({"law", "--fraction=-0.1", "-k", "2"}), {"--fraction: ", "'-0.1'"});
     }
-    SECTION("-f abc") {
-        check_input_error(run_cli({"law", "-f", "abc", "-k", "2"}), {"--fraction: ", "'abc'"});
-    }
+    SECTION("-f abc") { check_input_error(run_cli({"law", "-f", "abc", "-k", "2"}), {"--fraction: ", "'abc'"}); }
     SECTION("-f 1e999 is not read as 0%") {
         check_input_error(run_cli({"law", "-f", "1e999", "-k", "2"}), {"--fraction: ", "'1e999'"});
     }
-    SECTION("-f 5ms") {
-        check_input_error(run_cli({"law", "-f", "5ms", "-k", "2"}), {"--fraction: ", "'5ms'"});
-    }
+    SECTION("-f 5ms") { check_input_error(run_cli({"law", "-f", "5ms", "-k", "2"}), {"--fraction: ", "'5ms'"}); }
     SECTION("-k 0") {
         check_input_error(run_cli({"law", "-f", "0.5", "-k", "0"}), {"--factor: ", "bad factor '0'", "must be > 0"});
     }
@@ -597,7 +587,8 @@ TEST_CASE("cli errors: law values", "[cli][errors][law]") {
         check_input_error(run_cli({"law", "-f", "0.5", "-k", "abc"}), {"--factor: ", "bad factor 'abc'"});
     }
     SECTION("-k -150%") {
-        check_input_error(run_cli({"law", "-f", "0.5", "--factor=-150%"}), {"--factor: ", "cannot lose more than 100%"});
+        check_input_error(run_cli({"law", "-f", "0.5", "--factor=-150%"}),
+                          {"--factor: ", "cannot lose more than 100%"});
     }
     SECTION("-k with --target and a bad factor") {
         check_input_error(run_cli({"law", "-k", "nan", "--target", "2"}), {"--factor: ", "bad factor 'nan'"});
@@ -656,7 +647,8 @@ TEST_CASE("cli errors: --require-speedup gate", "[cli][errors][gate]") {
     }
     SECTION("an invalid threshold is a usage error with a readable message") {
         for (const char* value : {"0", "abc", "-1"}) {
-            const RunResult r = run_cli({"eval", example(), "-s", "gemm_qkv=2", std::string("--require-speedup=") + value});
+            const RunResult r =
+                run_cli({"eval", example(), "-s", "gemm_qkv=2", std::string("--require-speedup=") + value});
             check_input_error(r, {"--require-speedup", value});
             // Not "Value 0 not in range 0.000000 to 17976931348623157081452742373170435679807056752584..."
             CHECK_THAT(r.err, !Contains("179769313"));
@@ -668,7 +660,8 @@ TEST_CASE("cli errors: --require-speedup gate", "[cli][errors][gate]") {
 // Positive paths that must not be silent nonsense
 
 TEST_CASE("cli errors: a total above the sum adds an 'unattributed' phase", "[cli][errors][positive]") {
-    const auto path = temp("above.json", "{\"total\": 120, \"phases\":[{\"name\":\"a\",\"time\":40},{\"name\":\"b\",\"time\":60}]}");
+    const auto path =
+        temp("above.json", "{\"total\": 120, \"phases\":[{\"name\":\"a\",\"time\":40},{\"name\":\"b\",\"time\":60}]}");
     SECTION("a note says so") {
         const RunResult r = eval_file(path);
         CHECK(r.exit_code == 0);
@@ -694,7 +687,8 @@ TEST_CASE("cli errors: a total above the sum adds an 'unattributed' phase", "[cl
     SECTION("-s unattributed=2 does") {
         const RunResult csv = eval_file(path, {"-s", "unattributed=2", "--format", "csv"});
         REQUIRE(csv.exit_code == 0);
-        CHECK(line_starting_with(csv.out, "unattributed,") == "unattributed,unattributed,20,16.666666666666668,2,10,10");
+        CHECK(line_starting_with(csv.out, "unattributed,") ==
+              "unattributed,unattributed,20,16.666666666666668,2,10,10");
         CHECK(line_starting_with(csv.out, "a,") == "a,,40,33.333333333333336,1,40,0");
         const RunResult table = eval_file(path, {"-s", "unattributed=2"});
         REQUIRE(table.exit_code == 0);

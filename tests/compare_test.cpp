@@ -177,10 +177,8 @@ TEST_CASE("compare: phases added, removed and renamed", "[compare][cli]") {
 
     auto table = test::run_cli({"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention"});
     REQUIRE(table.exit_code == 0);
-    CHECK_THAT(
-        table.out,
-        Contains(
-            "attention_softmax → flash_attention    faster            21.0         5.0        -16.0      -76.2%        4.2000x      -16.0%"));
+    CHECK_THAT(table.out, Contains("attention_softmax → flash_attention    faster            21.0         5.0        "
+                                   "-16.0      -76.2%        4.2000x      -16.0%"));
 
     // A rename whose old name also stays in AFTER: the old name there is a new phase.
     const auto b = test::write_temp("compare_rename_before.json", R"({"phases": {"a": 10, "b": 5}})");
@@ -230,19 +228,15 @@ TEST_CASE("compare: gates pass and fail with exit codes, the verdict last on std
     SECTION("--fail-if-slower") {
         auto r = run({"--fail-if-slower", "2%"});
         CHECK(r.exit_code == 0);
-        CHECK_THAT(
-            r.out,
-            Contains(
-                "  pass  --fail-if-slower 2%: end to end -15.3% of the before total (100.0 → 84.7 ms): not more than 2%"));
+        CHECK_THAT(r.out, Contains("  pass  --fail-if-slower 2%: end to end -15.3% of the before total (100.0 → 84.7 "
+                                   "ms): not more than 2%"));
         CHECK(last_line(r.err) == "verdict: pass, the gate passed");
         // The same change backwards is an 18.1% slowdown.
         r = test::run_cli({"compare", after_path, before_path, "--rename", "flash_attention=attention_softmax",
                            "--fail-if-slower", "2%"});
         CHECK(r.exit_code == 1);
-        CHECK_THAT(
-            r.err,
-            Contains(
-                "gate failed: --fail-if-slower 2%: end to end +18.1% of the before total (84.7 → 100.0 ms): more than 2%"));
+        CHECK_THAT(r.err, Contains("gate failed: --fail-if-slower 2%: end to end +18.1% of the before total (84.7 → "
+                                   "100.0 ms): more than 2%"));
         CHECK(last_line(r.err) == "verdict: FAIL, the gate failed");
         r = test::run_cli({"compare", after_path, before_path, "--fail-if-slower", "19%"});
         CHECK(r.exit_code == 0);
@@ -262,10 +256,8 @@ TEST_CASE("compare: gates pass and fail with exit codes, the verdict last on std
         CHECK_THAT(r.err, !Contains("gemm_qkv"));
         r = run({"--fail-if-phase-slower", "gemm_*=1%"});
         CHECK(r.exit_code == 0);
-        CHECK_THAT(
-            r.out,
-            Contains(
-                "--fail-if-phase-slower gemm_*=1%: 2 phases, the largest change: gemm_qkv +0.29% of phase (34.0 → 34.1 ms): not more than 1%"));
+        CHECK_THAT(r.out, Contains("--fail-if-phase-slower gemm_*=1%: 2 phases, the largest change: gemm_qkv +0.29% of "
+                                   "phase (34.0 → 34.1 ms): not more than 1%"));
         // A renamed phase answers to its old name too.
         CHECK(run({"--fail-if-phase-slower", "attention_softmax=0%"}).exit_code == 0);
         // Repeatable; each gate reported.
@@ -508,14 +500,10 @@ TEST_CASE("compare: every output format", "[compare][cli][formats]") {
     SECTION("table") {
         const auto r = in("table");
         CHECK(r.exit_code == 1);
-        CHECK_THAT(
-            r.out,
-            StartsWith(
-                "phase                                  status     before (ms)  after (ms)  change (ms)  % of phase  local speedup  % of total\n"));
-        CHECK_THAT(
-            r.out,
-            Contains(
-                "\ntotal                                  faster           100.0        84.7        -15.3      -15.3%        1.1806x      -15.3%\n"));
+        CHECK_THAT(r.out, StartsWith("phase                                  status     before (ms)  after (ms)  "
+                                     "change (ms)  % of phase  local speedup  % of total\n"));
+        CHECK_THAT(r.out, Contains("\ntotal                                  faster           100.0        84.7        "
+                                   "-15.3      -15.3%        1.1806x      -15.3%\n"));
         CHECK_THAT(r.out, Contains("speedup:   1.1806x end to end (before / after)\n"));
         CHECK_THAT(r.out, Contains("predicted: 1.1806x by Amdahl's law"));
         CHECK_THAT(r.out, Contains("consistent with the totals"));
@@ -560,11 +548,9 @@ TEST_CASE("compare: every output format", "[compare][cli][formats]") {
         CHECK_THAT(r.out,
                    StartsWith("### amdahl compare: 1.1806x faster end to end\n\n**100.0 ms → 84.7 ms**: -15.3 ms "
                               "(-15.3% of the before total), speedup **1.1806x**."));
-        CHECK_THAT(
-            r.out,
-            Contains(
-                "\n| phase | status | before (ms) | after (ms) | change (ms) | % of phase | local speedup | % of total |\n"
-                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"));
+        CHECK_THAT(r.out, Contains("\n| phase | status | before (ms) | after (ms) | change (ms) | % of phase | local "
+                                   "speedup | % of total |\n"
+                                   "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"));
         CHECK_THAT(
             r.out,
             Contains(
@@ -631,9 +617,11 @@ TEST_CASE("compare: bad input exits 2 with one message", "[compare][cli][errors]
          "error: --rename: expected OLD=NEW, a BEFORE phase name and its AFTER name (got 'attention_softmax')"},
         {{"compare", before_path, after_path, "--rename", "=flash_attention"}, "error: --rename: expected OLD=NEW"},
         {{"compare", before_path, after_path, "--rename", "atention_softmax=flash_attention"},
-         "error: --rename: 'atention_softmax=flash_attention': 'atention_softmax' is not a phase of BEFORE; did you mean 'attention_softmax'?"},
+         "error: --rename: 'atention_softmax=flash_attention': 'atention_softmax' is not a phase of BEFORE; did you "
+         "mean 'attention_softmax'?"},
         {{"compare", before_path, after_path, "--rename", "attention_softmax=flash"},
-         "error: --rename: 'attention_softmax=flash': 'flash' is not a phase of AFTER; did you mean 'flash_attention'?"},
+         "error: --rename: 'attention_softmax=flash': 'flash' is not a phase of AFTER; did you mean "
+         "'flash_attention'?"},
         {{"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention", "--rename",
           "layernorm=flash_attention"},
          "error: --rename: two phases are renamed to 'flash_attention'"},

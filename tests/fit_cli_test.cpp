@@ -12,8 +12,8 @@
 
 namespace {
 
-using amdahl::test::RunResult;
 using amdahl::test::run_cli;
+using amdahl::test::RunResult;
 using amdahl::test::source_path;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -69,7 +69,8 @@ TEST_CASE("fit: runs from a known P give back P, with flat Karp-Flatt e", "[fit]
         CHECK(std::stod(r.out.substr(pos + 5)) == Approx(0.1).epsilon(1e-5));
     // Predictions: 1 / (0.1 + 0.9 / 1024) and the ceiling 10.
     const auto predictions = r.out.find("\"predictions\"");
-    CHECK(json_number(r.out, "speedup", r.out.find("\"n\": 1024", predictions)) == Approx(1 / (0.1 + 0.9 / 1024)).epsilon(1e-5));
+    CHECK(json_number(r.out, "speedup", r.out.find("\"n\": 1024", predictions)) ==
+          Approx(1 / (0.1 + 0.9 / 1024)).epsilon(1e-5));
     CHECK(json_number(r.out, "ceiling") == Approx(10).epsilon(1e-5));
     CHECK_THAT(r.out, Contains("\"best_n\": null"));
     const RunResult table = fit({path});
@@ -80,7 +81,8 @@ TEST_CASE("fit: runs from a known overhead show rising e, and --overhead recover
     const auto path = temp("known_overhead.csv", generated_times(0.95, 0.005, {1, 2, 4, 8, 16, 32, 64}));
     const RunResult plain = fit({path});
     REQUIRE(plain.exit_code == 0);
-    CHECK_THAT(plain.out, Contains("Karp-Flatt e:      rises from 0.0600 at N = 2 to 0.0805 at N = 64: overhead grows with N"));
+    CHECK_THAT(plain.out,
+               Contains("Karp-Flatt e:      rises from 0.0600 at N = 2 to 0.0805 at N = 64: overhead grows with N"));
     CHECK_THAT(plain.out, Contains("fit it with --overhead log, linear or sqrt"));
     const RunResult json = fit({path, "--overhead", "log", "--format", "json", "--predict", "256"});
     REQUIRE(json.exit_code == 0);
@@ -139,7 +141,9 @@ TEST_CASE("fit errors: too few runs, N < 1, times <= 0, no baseline, repeats", "
     const auto zero_speedup = temp("zero_speedup.csv", "n,speedup\n2,0\n4,3\n");
     check_input_error(fit({zero_speedup}), {"error: " + zero_speedup + ":2: speedup must be > 0 (got '0')"});
     const auto no_baseline = temp("no_baseline.csv", "n,time\n2,500\n4,300\n");
-    check_input_error(fit({no_baseline}), {"error: " + no_baseline + ": no run at N = 1: speedups from times need the one-processor time as the baseline"});
+    check_input_error(fit({no_baseline}),
+                      {"error: " + no_baseline +
+                       ": no run at N = 1: speedups from times need the one-processor time as the baseline"});
     const auto twice = temp("twice.csv", "n,time\n1,900\n2,500\n2,480\n");
     check_input_error(fit({twice}), {"error: " + twice + ":4: N = 2 appears twice (also at " + twice + ":3)"});
     const auto only_baseline = temp("only_baseline.csv", "n,speedup\n1,1\n1,1\n");
@@ -157,7 +161,9 @@ TEST_CASE("fit errors: the file's shape", "[fit][errors]") {
     const auto no_n = temp("no_n.csv", "size,time\n1,2\n");
     check_input_error(fit({no_n}), {"error: " + no_n + ":1: no N column in the header"});
     const auto no_time = temp("no_time.csv", "n,memory\n1,2\n");
-    check_input_error(fit({no_time}), {"error: " + no_time + ":1: no time column (time, time_ms, 'time (s)') or speedup column in the header"});
+    check_input_error(
+        fit({no_time}),
+        {"error: " + no_time + ":1: no time column (time, time_ms, 'time (s)') or speedup column in the header"});
     const auto ragged = temp("ragged.csv", "n,time\n1,2\n2,1,0\n");
     check_input_error(fit({ragged}), {"error: " + ragged + ":3: row has 3 fields, the header has 2"});
     const auto malformed = temp("malformed.json", "{\"runs\": [");
@@ -170,10 +176,13 @@ TEST_CASE("fit errors: the file's shape", "[fit][errors]") {
 
 TEST_CASE("fit errors: bad --overhead and --predict", "[fit][errors]") {
     const std::string runs = source_path("examples/scaling_runs.csv");
-    check_input_error(fit({runs, "--overhead", "cubic"}), {"error: --overhead: unknown overhead model 'cubic' (expected linear, log, sqrt or const)"});
+    check_input_error(fit({runs, "--overhead", "cubic"}),
+                      {"error: --overhead: unknown overhead model 'cubic' (expected linear, log, sqrt or const)"});
     check_input_error(fit({runs, "--overhead", "log:0.01"}),
-                      {"error: --overhead: fit estimates the coefficient: give the model alone, such as --overhead log (got 'log:0.01')"});
-    check_input_error(fit({runs, "--overhead", "file:x.csv"}), {"error: --overhead: unknown overhead model 'file:x.csv'"});
+                      {"error: --overhead: fit estimates the coefficient: give the model alone, such as --overhead log "
+                       "(got 'log:0.01')"});
+    check_input_error(fit({runs, "--overhead", "file:x.csv"}),
+                      {"error: --overhead: unknown overhead model 'file:x.csv'"});
     const auto two = temp("two_runs.csv", "n,time\n1,900\n4,300\n");
     check_input_error(fit({two, "--overhead", "log"}),
                       {"error: " + two + ": fitting P and a log overhead needs runs at two or more N > 1 (got 1)"});

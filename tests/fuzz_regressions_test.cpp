@@ -68,19 +68,21 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
     CHECK_THAT(r.err, Contains("zero-window.json: --window 'Step' matches only events of zero length: there is no "
                                "time to attribute"));
     // Found by fuzz_chrome_trace: an event phase 'overlapped' next to amdahl's 'overlapped' phase.
-    const std::string overlapped = amdahl::test::write_temp(
-        "overlapped.json", R"([{"ph": "X", "name": "overlapped", "ts": 0, "dur": 4, "tid": 1},
+    const std::string overlapped =
+        amdahl::test::write_temp("overlapped.json", R"([{"ph": "X", "name": "overlapped", "ts": 0, "dur": 4, "tid": 1},
                               {"ph": "X", "name": "b", "ts": 1, "dur": 1, "tid": 2}])");
     r = amdahl::test::run_cli({"import", overlapped});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
-                               "several phases run at once; rename them, e.g. --rename '^overlapped$=overlapped event'"));
+    CHECK_THAT(r.err,
+               Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
+                        "several phases run at once; rename them, e.g. --rename '^overlapped$=overlapped event'"));
     // The suggested rename works.
     r = amdahl::test::run_cli({"import", overlapped, "--rename", "^overlapped$=overlapped event"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("\"overlapped event\""));
     const std::string idle = amdahl::test::write_temp(
-        "idle.json", R"([{"ph": "X", "name": "idle", "ts": 0, "dur": 1}, {"ph": "X", "name": "b", "ts": 5, "dur": 1}])");
+        "idle.json",
+        R"([{"ph": "X", "name": "idle", "ts": 0, "dur": 1}, {"ph": "X", "name": "b", "ts": 5, "dur": 1}])");
     r = amdahl::test::run_cli({"import", idle});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("idle.json: events are named 'idle', the phase amdahl adds for time when nothing runs"));
@@ -89,12 +91,13 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
 TEST_CASE("trace import: timestamps no int64 holds, or too far apart to subtract, are errors", "[fuzz]") {
     using Catch::Matchers::Contains;
     // Found by fuzz_chrome_trace (UBSan): 1e308 converted to int64, and an int64 subtraction overflowed.
-    const std::string huge = amdahl::test::write_temp("huge-ts.json", R"([{"ph": "X", "name": "a", "ts": 1e308, "dur": 1}])");
+    const std::string huge =
+        amdahl::test::write_temp("huge-ts.json", R"([{"ph": "X", "name": "a", "ts": 1e308, "dur": 1}])");
     auto r = amdahl::test::run_cli({"import", huge});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("event 'a' (ph X): \"ts\" must be a number (got '1e308')"));
-    const std::string apart = amdahl::test::write_temp(
-        "far-ts.json", R"([{"ph": "X", "name": "a", "ts": -9000000000000000000, "dur": 1},
+    const std::string apart =
+        amdahl::test::write_temp("far-ts.json", R"([{"ph": "X", "name": "a", "ts": -9000000000000000000, "dur": 1},
                            {"ph": "X", "name": "b", "ts": 9000000000000000000, "dur": 1}])");
     r = amdahl::test::run_cli({"import", apart});
     CHECK(r.exit_code == 2);

@@ -51,7 +51,8 @@ TEST_CASE("hostile: /dev/zero on stdin stops at the first NUL byte", "[hostile]"
 }
 
 TEST_CASE("hostile: invalid UTF-8 and escape sequences never reach the terminal raw", "[hostile]") {
-    const std::string profile = test::write_temp("names.csv", "name,time\n\"bad\xff\xfename\",5\n\"esc\x1b[31mred\",3\n");
+    const std::string profile =
+        test::write_temp("names.csv", "name,time\n\"bad\xff\xfename\",5\n\"esc\x1b[31mred\",3\n");
     auto r = test::run_cli({"eval", profile});
     REQUIRE(r.exit_code == 0);
     CHECK_FALSE(has_escape(r.out));
@@ -109,7 +110,8 @@ TEST_CASE("hostile: output to a closed pipe is quiet", "[hostile]") {
     for (int i = 0; i < 200000; ++i) csv += "p" + std::to_string(i) + ",1\n";
     const std::string profile = test::write_temp("wide.csv", csv);
     const std::string err = test::write_temp("pipe.err", "");
-    const std::string command = std::string("'") + AMDAHL_BINARY + "' eval '" + profile + "' 2>'" + err + "' | head -1 >/dev/null";
+    const std::string command =
+        std::string("'") + AMDAHL_BINARY + "' eval '" + profile + "' 2>'" + err + "' | head -1 >/dev/null";
     CHECK(std::system(command.c_str()) == 0);
     std::ifstream in(err);
     std::stringstream text;
@@ -118,10 +120,11 @@ TEST_CASE("hostile: output to a closed pipe is quiet", "[hostile]") {
 }
 
 TEST_CASE("hostile: a time of minus zero is zero, never shown with a minus sign", "[hostile]") {
-    for (const auto& [name, text] : {std::pair<std::string, std::string>{"neg-zero.csv", "name,time\na,-0\nb,1\n"},
-                                     {"neg-zero.md", "| name | time |\n|---|---|\n| a | -0.0 |\n| b | 1 |\n"},
-                                     {"neg-zero.json", R"({"phases": [{"name": "a", "time": -0}, {"name": "b", "time": 1}]})"},
-                                     {"neg-zero-float.json", R"({"phases": [{"name": "a", "time": -0.0}, {"name": "b", "time": 1}]})"}}) {
+    for (const auto& [name, text] :
+         {std::pair<std::string, std::string>{"neg-zero.csv", "name,time\na,-0\nb,1\n"},
+          {"neg-zero.md", "| name | time |\n|---|---|\n| a | -0.0 |\n| b | 1 |\n"},
+          {"neg-zero.json", R"({"phases": [{"name": "a", "time": -0}, {"name": "b", "time": 1}]})"},
+          {"neg-zero-float.json", R"({"phases": [{"name": "a", "time": -0.0}, {"name": "b", "time": 1}]})"}}) {
         INFO(name);
         const auto r = amdahl::test::run_cli({"eval", amdahl::test::write_temp(name, text), "-s", "b=2"});
         CHECK(r.exit_code == 0);
@@ -176,9 +179,11 @@ TEST_CASE("csv: a big file read in parts on two threads reads as in one pass", "
     std::string bad = csv;
     const std::size_t late = bad.rfind('\n', bad.size() - 10) + 1;  // the start of a line near the end
     bad.insert(late, "oops,-1,\n");
-    const auto late_line = static_cast<std::size_t>(std::count(bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(late), '\n')) + 1;
-    CHECK_THROWS_WITH(parse_profile(bad, "bad.csv", InputFormat::csv),
-                      Contains("bad.csv:" + std::to_string(late_line) + ": phase 'oops': time must be a finite number >= 0"));
+    const auto late_line =
+        static_cast<std::size_t>(std::count(bad.begin(), bad.begin() + static_cast<std::ptrdiff_t>(late), '\n')) + 1;
+    CHECK_THROWS_WITH(
+        parse_profile(bad, "bad.csv", InputFormat::csv),
+        Contains("bad.csv:" + std::to_string(late_line) + ": phase 'oops': time must be a finite number >= 0"));
     bad.insert(bad.find('\n') + 1, "early,x,\n");
     CHECK_THROWS_WITH(parse_profile(bad, "bad.csv", InputFormat::csv), Contains("bad.csv:2: phase 'early'"));
 }

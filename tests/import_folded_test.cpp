@@ -20,12 +20,15 @@ namespace {
 
 std::string data(const std::string& relative) { return source_path("tests/data/profilers/" + relative); }
 
-Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {}) {
+Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt,
+             const ImportOptions& options = {}) {
     std::istringstream no_stdin;
     return amdahl::load_profile(path, no_stdin, format, options);
 }
 
-Profile load_folded(const std::string& path, const ImportOptions& options = {}) { return load(path, InputFormat::folded, options); }
+Profile load_folded(const std::string& path, const ImportOptions& options = {}) {
+    return load(path, InputFormat::folded, options);
+}
 
 ImportOptions depth(int n) {
     ImportOptions options;
@@ -63,7 +66,9 @@ std::string error_of(const std::string& path, const ImportOptions& options = {})
     return "(no error)";
 }
 
-std::string temp(const std::string& name, const std::string& content) { return write_temp("import_folded_" + name, content); }
+std::string temp(const std::string& name, const std::string& content) {
+    return write_temp("import_folded_" + name, content);
+}
 
 }  // namespace
 
@@ -76,8 +81,9 @@ TEST_CASE("folded: speedscope simple, detected, the default cuts below the commo
     CHECK(table(p) == Table{{"c", 5}, {"d", 4}, {"b (self)", 5}});
     CHECK(p.unit == Unit::ms);
     CHECK(p.where(p.phases[0]) == path + ":1");
-    CHECK(has_note(p, "phases are the first frame below 'a;b', which every sample starts with (--depth 3 without the "
-                      "common part; give --depth N or --leaf to choose)"));
+    CHECK(has_note(p,
+                   "phases are the first frame below 'a;b', which every sample starts with (--depth 3 without the "
+                   "common part; give --depth N or --leaf to choose)"));
     CHECK(has_note(p, "times are sample counts, shown as ms (1 sample = 1 ms)"));
     CHECK(p.boundary == "all 14 samples in the file (1 sample shown as 1 ms: no --sample-period)");
 }
@@ -123,8 +129,10 @@ TEST_CASE("folded: real stackcollapse-perf.pl output", "[import][folded]") {
     SECTION("two processes") {
         const Profile p = load(data("folded-stacks/flamegraph_perf-cycles-instructions-01-collapsed-all.txt"));
         CHECK(table(p) == Table{{"cksum", 31 + 6 + 1 + 19}, {"noploop", 2 + 274}});
-        const Profile leaves = load_folded(data("folded-stacks/flamegraph_perf-cycles-instructions-01-collapsed-all.txt"), leaf());
-        CHECK(table(leaves) == Table{{"cksum", 31 + 6 + 19}, {"ext4_file_read_iter_[k]", 1}, {"[unknown]", 2}, {"main", 274}});
+        const Profile leaves =
+            load_folded(data("folded-stacks/flamegraph_perf-cycles-instructions-01-collapsed-all.txt"), leaf());
+        CHECK(table(leaves) ==
+              Table{{"cksum", 31 + 6 + 19}, {"ext4_file_read_iter_[k]", 1}, {"[unknown]", 2}, {"main", 274}});
     }
     SECTION("kernel frames and [unknown]") {
         const Profile p = load(data("folded-stacks/flamegraph_perf-dd-stacks-01-collapsed-kernel.txt"));
@@ -198,8 +206,9 @@ TEST_CASE("folded: frame names in notes never carry raw terminal escapes", "[imp
 TEST_CASE("folded: bad input", "[import][folded][errors]") {
     SECTION("nothing that looks like a sample") {
         const std::string path = temp("none.txt", "# only a comment\nhello world\n");
-        CHECK(error_of(path) == path + ":2: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined "
-                                       "by ';', then a space and the sample count)");
+        CHECK(error_of(path) == path +
+                                    ":2: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined "
+                                    "by ';', then a space and the sample count)");
     }
     SECTION("a negative count") {
         const std::string path = temp("negative.txt", "a;b 3\na;c -2\n");
@@ -226,7 +235,8 @@ TEST_CASE("folded: bad input", "[import][folded][errors]") {
 
 TEST_CASE("folded: the command-line options", "[import][folded][cli]") {
     const std::string invalids = data("folded-stacks/speedscope_simple-with-invalids.txt");
-    auto r = run_cli({"eval", invalids, "--input-format", "folded", "--leaf", "--sample-period", "2ms", "--format", "csv"}, "");
+    auto r = run_cli(
+        {"eval", invalids, "--input-format", "folded", "--leaf", "--sample-period", "2ms", "--format", "csv"}, "");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("\nc,,10,"));  // 5 samples x 2 ms
@@ -242,6 +252,7 @@ TEST_CASE("folded: the command-line options", "[import][folded][cli]") {
     r = run_cli({"eval", none, "--input-format", "folded"}, "");
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
-    CHECK(r.err == "error: " + none + ":1: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined by "
-                   "';', then a space and the sample count)\n");
+    CHECK(r.err == "error: " + none +
+                       ":1: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined by "
+                       "';', then a space and the sample count)\n");
 }

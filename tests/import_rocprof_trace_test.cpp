@@ -20,7 +20,8 @@ namespace {
 
 std::string data(const std::string& relative) { return source_path("tests/data/profilers/" + relative); }
 
-Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {}) {
+Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt,
+             const ImportOptions& options = {}) {
     std::istringstream no_stdin;
     return amdahl::load_profile(path, no_stdin, format, options);
 }
@@ -54,7 +55,9 @@ void check_eval_error(const std::string& path, const std::string& message) {
     CHECK(r.err == "error: " + message + "\n");
 }
 
-std::string temp(const std::string& name, const std::string& content) { return write_temp("import_rocprof_trace_" + name, content); }
+std::string temp(const std::string& name, const std::string& content) {
+    return write_temp("import_rocprof_trace_" + name, content);
+}
 
 const std::string kernel_header =
     "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
@@ -133,8 +136,9 @@ TEST_CASE("rocprof trace: legacy results.csv (BeginNs/EndNs)", "[import][rocprof
     CHECK(p.format == "rocprof-trace");
     CHECK(p.total() == Approx(2649034656.0));
     CHECK(time_of(p, idle_phase) == Approx(38247344));
-    CHECK(time_of(p, "void laplacian_kernel<double>(double*, double const*, int, int, int, double, double, double, double) [clone .kd]") ==
-          Approx(2608618986.0));
+    CHECK(time_of(p,
+                  "void laplacian_kernel<double>(double*, double const*, int, int, int, double, double, double, "
+                  "double) [clone .kd]") == Approx(2608618986.0));
 }
 
 TEST_CASE("rocprof trace: API and marker traces are host spans", "[import][rocprof-trace]") {
@@ -162,15 +166,18 @@ TEST_CASE("rocprof trace: eval reports from the command line", "[import][rocprof
 
 TEST_CASE("rocprof trace: bad input", "[import][rocprof-trace][errors]") {
     SECTION("an end before its start") {
-        const std::string path = temp("negative.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,2000,1000\n");
+        const std::string path =
+            temp("negative.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,2000,1000\n");
         check_eval_error(path, path + ":2: 'End_Timestamp' 1000 is before 'Start_Timestamp' 2000: a negative duration");
     }
     SECTION("a timestamp that is not a number") {
-        const std::string path = temp("nan.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,soon,1000\n");
+        const std::string path =
+            temp("nan.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,1,1,\"k\",1,soon,1000\n");
         check_eval_error(path, path + ":2: column 'Start_Timestamp' must be a timestamp in ns (got 'soon')");
     }
     SECTION("a row with too few fields") {
-        const std::string path = temp("ragged.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,\"k\",1000,2000\n");
+        const std::string path =
+            temp("ragged.csv", kernel_header + "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,9,\"k\",1000,2000\n");
         check_eval_error(path, path + ":2: expected 11 fields as in the header on line 1, got 8");
     }
     SECTION("a header and no rows") {
@@ -179,9 +186,11 @@ TEST_CASE("rocprof trace: bad input", "[import][rocprof-trace][errors]") {
     }
     SECTION("--input-format rocprof-trace on another CSV") {
         const std::string path = temp("other.csv", "\"Name\",\"Calls\",\"TotalDurationNs\"\n\"k\",1,10\n");
-        CHECK(error_of(path, InputFormat::rocprof_trace) ==
-              path + ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
-                     "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)");
+        CHECK(
+            error_of(path, InputFormat::rocprof_trace) ==
+            path +
+                ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
+                "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)");
     }
 }
 
@@ -190,8 +199,10 @@ TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cl
     auto r = run_cli({"eval", other, "--input-format", "rocprof-trace"}, "");
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
-    CHECK(r.err == "error: " + other + ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
-                   "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)\n");
+    CHECK(r.err ==
+          "error: " + other +
+              ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
+              "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)\n");
 
     // --rename folds gemm and softmax (stream 1) into one phase: alone for 50 + 50 + 20 ns, and
     // still overlapping reduce (stream 2) for 100 ns.

@@ -23,7 +23,8 @@ namespace {
 
 std::string data(const std::string& relative) { return source_path("tests/data/profilers/" + relative); }
 
-Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {}) {
+Profile load(const std::string& path, std::optional<InputFormat> format = std::nullopt,
+             const ImportOptions& options = {}) {
     std::istringstream no_stdin;
     return amdahl::load_profile(path, no_stdin, format, options);
 }
@@ -47,7 +48,9 @@ bool has_note(const Profile& profile, const std::string& part) {
     return false;
 }
 
-std::string temp(const std::string& name, const std::string& content) { return write_temp("import_summary_" + name, content); }
+std::string temp(const std::string& name, const std::string& content) {
+    return write_temp("import_summary_" + name, content);
+}
 
 // `amdahl eval PATH` fails with exit 2, nothing on stdout and exactly this message.
 void check_eval_error(const std::string& path, const std::string& message) {
@@ -93,10 +96,14 @@ TEST_CASE("nsys: real cuda_gpu_kern_sum (2022+ header), detected by its header",
 TEST_CASE("nsys: names with commas keep them (RFC 4180 quoting)", "[import][nsys]") {
     const Profile p = load(data("nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv"));
     REQUIRE(p.phases.size() == 2);
-    CHECK(phase(p, "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_64x1_tn_align8>(T1::Params)").time ==
-          Approx(33696));
-    CHECK(phase(p, "void at::native::vectorized_elementwise_kernel<(int)4, at::native::bfloat16_copy_kernel_cuda("
-                   "at::TensorIteratorBase &)::[lambda(float) (instance 1)], std::array<char *, (unsigned long)2>>(int, T2, T3)")
+    CHECK(
+        phase(p,
+              "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_64x1_tn_align8>(T1::Params)")
+            .time == Approx(33696));
+    CHECK(phase(p,
+                "void at::native::vectorized_elementwise_kernel<(int)4, at::native::bfloat16_copy_kernel_cuda("
+                "at::TensorIteratorBase &)::[lambda(float) (instance 1)], std::array<char *, (unsigned long)2>>(int, "
+                "T2, T3)")
               .time == Approx(1792));
 }
 
@@ -139,8 +146,9 @@ TEST_CASE("nsys: the unit comes from the Total Time header", "[import][nsys]") {
 }
 
 TEST_CASE("nsys: a header without a unit uses --timeunit, else ns", "[import][nsys]") {
-    const std::string path = temp("no_unit.csv", "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
-                                                 "100.0,250,1,250.0,250,250,k\n");
+    const std::string path = temp("no_unit.csv",
+                                  "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
+                                  "100.0,250,1,250.0,250,250,k\n");
     CHECK(load(path).unit == Unit::ns);
     ImportOptions options;
     options.timeunit = Unit::us;
@@ -169,8 +177,9 @@ TEST_CASE("nsys: every report in one stream, the lane picks the tables", "[impor
         CHECK(p.total() == Approx(15000 + 5000 + 8000 + 2000));
         CHECK(p.phases[3].kind == "memset");
         CHECK_THAT(p.boundary, Contains("kernel and memory-operation times"));
-        CHECK(has_note(p, "phases from cuda_gpu_kern_sum (line 29), cuda_gpu_mem_time_sum (line 37); left out: "
-                          "nvtx_sum (line 6), osrt_sum (line 13), cuda_api_sum (line 20)"));
+        CHECK(has_note(p,
+                       "phases from cuda_gpu_kern_sum (line 29), cuda_gpu_mem_time_sum (line 37); left out: "
+                       "nvtx_sum (line 6), osrt_sum (line 13), cuda_api_sum (line 20)"));
     }
     SECTION("--lane cpu: the CUDA API calls") {
         ImportOptions options;
@@ -199,9 +208,11 @@ TEST_CASE("nsys: every report in one stream, the lane picks the tables", "[impor
 }
 
 TEST_CASE("nsys: NVTX ranges say that they nest", "[import][nsys]") {
-    const std::string path = temp("nvtx.csv", "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range\n"
-                                              "70.0,700,1,700.0,700.0,700,700,0.0,PushPop,forward\n"
-                                              "30.0,300,1,300.0,300.0,300,300,0.0,PushPop,backward\n");
+    const std::string path =
+        temp("nvtx.csv",
+             "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range\n"
+             "70.0,700,1,700.0,700.0,700,700,0.0,PushPop,forward\n"
+             "30.0,300,1,300.0,300.0,300,300,0.0,PushPop,backward\n");
     const Profile p = load(path);
     REQUIRE(names(p) == std::vector<std::string>{"forward", "backward"});
     CHECK(p.phases[0].kind == "annotation");
@@ -217,15 +228,17 @@ TEST_CASE("summaries: --total turns the rest into 'unattributed'", "[import][nsy
         CHECK(p.unit == Unit::ns);
         CHECK(phase(p, unattributed_phase).time == Approx(10000));
         CHECK(p.total() == Approx(20000));
-        CHECK(p.boundary == "the end-to-end time given with --total (20000 ns); the kernel times in the nsys summary cover "
-                            "10000 ns of it");
+        CHECK(p.boundary ==
+              "the end-to-end time given with --total (20000 ns); the kernel times in the nsys summary cover "
+              "10000 ns of it");
         CHECK(!has_note(p, "give --total"));
     }
     SECTION("a total below the sum: the rows overlapped") {
         options.total = parse_quantity("5us");
-        CHECK(error_of(path, std::nullopt, options) ==
-              "--total: the kernel times in the nsys summary add up to 10000 ns, more than the end-to-end time 5000 ns: "
-              "they overlapped (concurrent streams or threads), which a summary cannot show; import a trace instead");
+        CHECK(
+            error_of(path, std::nullopt, options) ==
+            "--total: the kernel times in the nsys summary add up to 10000 ns, more than the end-to-end time 5000 ns: "
+            "they overlapped (concurrent streams or threads), which a summary cannot show; import a trace instead");
     }
     SECTION("a total without a unit") {
         options.total = parse_quantity("20000");
@@ -235,9 +248,11 @@ TEST_CASE("summaries: --total turns the rest into 'unattributed'", "[import][nsy
 }
 
 TEST_CASE("nsys: bad input names the file, the line and what was expected", "[import][nsys][errors]") {
-    const std::string header = "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
+    const std::string header =
+        "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
     SECTION("a ragged row") {
-        const std::string path = temp("ragged.csv", header + "60.0,600,1,600.0,600.0,600,600,0.0,a\n40.0,400,1,400.0,400,400,0.0,b\n");
+        const std::string path =
+            temp("ragged.csv", header + "60.0,600,1,600.0,600.0,600,600,0.0,a\n40.0,400,1,400.0,400,400,0.0,b\n");
         check_eval_error(path, path + ":3: expected 9 fields as in the header on line 1, got 8");
     }
     SECTION("a duration that is not a number") {
@@ -259,16 +274,20 @@ TEST_CASE("nsys: bad input names the file, the line and what was expected", "[im
     SECTION("--input-format nsys on a CSV with none of its headers") {
         const std::string path = temp("not_nsys.csv", "phase,time\nload,3\n");
         CHECK(error_of(path, InputFormat::nsys) ==
-              path + ":1: expected an nsys stats CSV header like 'Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),"
-                     "Min (ns),Max (ns),StdDev (ns),Name' (from nsys stats --format csv)");
+              path +
+                  ":1: expected an nsys stats CSV header like 'Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),"
+                  "Min (ns),Max (ns),StdDev (ns),Name' (from nsys stats --format csv)");
     }
     SECTION("--lane gpu on an API-only file") {
-        const std::string path = temp("api.csv", "Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
-                                                 "100.0,10,1,10.0,10.0,10,10,0.0,cudaMalloc\n");
+        const std::string path =
+            temp("api.csv",
+                 "Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+                 "100.0,10,1,10.0,10.0,10,10,0.0,cudaMalloc\n");
         ImportOptions options;
         options.lane = Lane::gpu;
         CHECK(error_of(path, std::nullopt, options) ==
-              "--lane: gpu: the file holds no GPU report (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum), only the CUDA API summary");
+              "--lane: gpu: the file holds no GPU report (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum), only the CUDA API "
+              "summary");
     }
 }
 
@@ -302,8 +321,9 @@ TEST_CASE("rocprof stats: legacy results.stats.csv, shares from the totals", "[i
     CHECK(p.format == "rocprof-stats");
     REQUIRE(p.phases.size() == 4);
     CHECK(p.total() == Approx(2610787312));
-    const Phase& laplacian =
-        phase(p, "void laplacian_kernel<double>(double*, double const*, int, int, int, double, double, double, double) [clone .kd]");
+    const Phase& laplacian = phase(p,
+                                   "void laplacian_kernel<double>(double*, double const*, int, int, int, double, "
+                                   "double, double, double) [clone .kd]");
     CHECK(laplacian.kind == "kernel");
     CHECK(laplacian.time / p.total() == Approx(2608618986.0 / 2610787312.0));
     CHECK(phase(p, "__amd_rocclr_fillBufferAligned.kd").time == Approx(5440));
@@ -352,8 +372,9 @@ TEST_CASE("rocprof stats: bad input", "[import][rocprof][errors]") {
     SECTION("--input-format rocprof-stats on another CSV") {
         const std::string path = temp("rocprof_not.csv", "# exported\nName,Time\na,1\n");
         CHECK(error_of(path, InputFormat::rocprof_stats) ==
-              path + ":1: expected a rocprof stats header like \"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\","
-                     "\"Percentage\" (rocprofv3 *_stats.csv or rocprof results.stats.csv)");
+              path +
+                  ":1: expected a rocprof stats header like \"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\","
+                  "\"Percentage\" (rocprofv3 *_stats.csv or rocprof results.stats.csv)");
     }
 }
 
@@ -366,11 +387,12 @@ TEST_CASE("rocprof summary: real summary.txt, GPU domains by default", "[import]
     CHECK(p.format == "rocprof-summary");
     CHECK(p.summary_only);
     CHECK(p.unit == Unit::ns);
-    REQUIRE(names(p) == std::vector<std::string>{"void addition_kernel<float>(float*, float const*, float const*, int, int)",
-                                                 "divide_kernel(float*, float const*, float const*, int, int)",
-                                                 "multiply_kernel(float*, float const*, float const*, int, int)",
-                                                 "subtract_kernel(float*, float const*, float const*, int, int)",
-                                                 "MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST"});
+    REQUIRE(names(p) ==
+            std::vector<std::string>{"void addition_kernel<float>(float*, float const*, float const*, int, int)",
+                                     "divide_kernel(float*, float const*, float const*, int, int)",
+                                     "multiply_kernel(float*, float const*, float const*, int, int)",
+                                     "subtract_kernel(float*, float const*, float const*, int, int)",
+                                     "MEMORY_COPY_HOST_TO_DEVICE", "MEMORY_COPY_DEVICE_TO_HOST"});
     CHECK(p.phases[0].time == Approx(184324));
     CHECK(p.phases[0].kind == "kernel");
     CHECK(p.phases[4].time == Approx(3691929));
@@ -381,7 +403,8 @@ TEST_CASE("rocprof summary: real summary.txt, GPU domains by default", "[import]
     CHECK_THAT(p.boundary, Contains("KERNEL_DISPATCH and MEMORY_COPY times in the rocprof summary"));
 }
 
-TEST_CASE("rocprof summary: --lane cpu takes the HIP calls, not the HSA calls inside them", "[import][rocprof-summary]") {
+TEST_CASE("rocprof summary: --lane cpu takes the HIP calls, not the HSA calls inside them",
+          "[import][rocprof-summary]") {
     ImportOptions options;
     options.lane = Lane::cpu;
     const Profile p = load(data("rocprofv3/rocm-systems-2025/summary.txt"), std::nullopt, options);
@@ -396,7 +419,8 @@ TEST_CASE("rocprof summary: --lane cpu takes the HIP calls, not the HSA calls in
                Contains("--lane: all: the rocprof summary's domains nest and overlap"));
 }
 
-TEST_CASE("rocprof summary: -u usec, one combined section, a group section, '|' in a name", "[import][rocprof-summary]") {
+TEST_CASE("rocprof summary: -u usec, one combined section, a group section, '|' in a name",
+          "[import][rocprof-summary]") {
     const std::string path = data("handmade/rocprofv3_summary_usec.txt");
     const Profile p = load(path);
     CHECK(p.unit == Unit::us);
@@ -414,10 +438,11 @@ TEST_CASE("rocprof summary: -u usec, one combined section, a group section, '|' 
 }
 
 TEST_CASE("rocprof summary: domain names in notes never carry raw terminal escapes", "[import][rocprof-summary]") {
-    const std::string path = temp("summary_escape.txt", "ROCPROFV3 SUMMARY:\n\n"
-                                                        "| NAME | DOMAIN | CALLS | DURATION (nsec) |\n"
-                                                        "| k | KERNEL_DISPATCH | 1 | 10 |\n"
-                                                        "| f | HIP\x1b[2J_API | 1 | 10 |\n");
+    const std::string path = temp("summary_escape.txt",
+                                  "ROCPROFV3 SUMMARY:\n\n"
+                                  "| NAME | DOMAIN | CALLS | DURATION (nsec) |\n"
+                                  "| k | KERNEL_DISPATCH | 1 | 10 |\n"
+                                  "| f | HIP\x1b[2J_API | 1 | 10 |\n");
     const auto r = run_cli({"eval", path}, "");
     CHECK(r.exit_code == 0);
     CHECK(r.err.find('\x1b') == std::string::npos);
@@ -425,9 +450,10 @@ TEST_CASE("rocprof summary: domain names in notes never carry raw terminal escap
 }
 
 TEST_CASE("rocprof summary: bad input", "[import][rocprof-summary][errors]") {
-    const std::string head = "ROCPROFV3 KERNEL_DISPATCH SUMMARY:\n\n"
-                             "| NAME | DOMAIN | CALLS | DURATION (nsec) | AVERAGE (nsec) |\n"
-                             "|------|--------|-------|-----------------|----------------|\n";
+    const std::string head =
+        "ROCPROFV3 KERNEL_DISPATCH SUMMARY:\n\n"
+        "| NAME | DOMAIN | CALLS | DURATION (nsec) | AVERAGE (nsec) |\n"
+        "|------|--------|-------|-----------------|----------------|\n";
     SECTION("a row with too few columns") {
         const std::string path = temp("summary_ragged.txt", head + "| k | KERNEL_DISPATCH | 1 | 10 |\n");
         check_eval_error(path, path + ":5: expected 5 columns as in the header on line 3, got 4");
@@ -443,8 +469,9 @@ TEST_CASE("rocprof summary: bad input", "[import][rocprof-summary][errors]") {
     SECTION("--input-format rocprof-summary on something else") {
         const std::string path = temp("summary_not.txt", "load 3 ms\nsolve 5 ms\n");
         CHECK(error_of(path, InputFormat::rocprof_summary) ==
-              path + ":1: expected rocprofv3 --summary tables: 'ROCPROFV3 <DOMAIN> SUMMARY:' sections with a "
-                     "'| NAME | DOMAIN | CALLS | DURATION (nsec) | ...' header");
+              path +
+                  ":1: expected rocprofv3 --summary tables: 'ROCPROFV3 <DOMAIN> SUMMARY:' sections with a "
+                  "'| NAME | DOMAIN | CALLS | DURATION (nsec) | ...' header");
     }
 }
 
@@ -492,12 +519,14 @@ TEST_CASE("naming: --group-by regex on the real nsys kernels", "[import][naming]
 TEST_CASE("naming: bad patterns name the option", "[import][naming][errors]") {
     ImportOptions options;
     options.renames = {{"gemm(", "gemm"}};
-    CHECK_THROWS_WITH(detail::PhaseNamer(options), StartsWith("--rename: 'gemm(=gemm' is not a valid regular expression ("));
+    CHECK_THROWS_WITH(detail::PhaseNamer(options),
+                      StartsWith("--rename: 'gemm(=gemm' is not a valid regular expression ("));
     options.renames = {{"gemm", ""}};
     CHECK_THROWS_WITH(detail::PhaseNamer(options), "--rename: 'gemm=': the name after '=' is empty");
     options.renames.clear();
     options.group_by = "regex:[";
-    CHECK_THROWS_WITH(detail::PhaseNamer(options), StartsWith("--group-by: 'regex:[' is not a valid regular expression ("));
+    CHECK_THROWS_WITH(detail::PhaseNamer(options),
+                      StartsWith("--group-by: 'regex:[' is not a valid regular expression ("));
     options.group_by = "kernel";
     CHECK_THROWS_WITH(detail::PhaseNamer(options), "--group-by: expected name, cat or regex:PATTERN (got 'kernel')");
     options.group_by = "regex:";
@@ -510,8 +539,9 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
         const auto r = run_cli({"eval", path, "--input-format", "nsys"}, "");
         CHECK(r.exit_code == 2);
         CHECK(r.out.empty());
-        CHECK(r.err == "error: " + path + ":1: expected an nsys stats CSV header like 'Time (%),Total Time (ns),Instances,"
-                       "Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name' (from nsys stats --format csv)\n");
+        CHECK(r.err == "error: " + path +
+                           ":1: expected an nsys stats CSV header like 'Time (%),Total Time (ns),Instances,"
+                           "Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name' (from nsys stats --format csv)\n");
     }
     SECTION("--input-format rocprof-stats and rocprof-summary on other files") {
         const std::string path = temp("cli_not_rocprof.csv", "phase,time\nload,3\n");
@@ -523,7 +553,8 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
         CHECK_THAT(r.err, Contains(path + ":1: expected rocprofv3 --summary tables"));
     }
     SECTION("--lane cpu picks the API table") {
-        const auto r = run_cli({"eval", data("handmade/nsys_stats_all_reports.txt"), "--lane", "cpu", "--format", "csv"}, "");
+        const auto r =
+            run_cli({"eval", data("handmade/nsys_stats_all_reports.txt"), "--lane", "cpu", "--format", "csv"}, "");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
         CHECK_THAT(r.out, Contains("\ncudaMemcpy,runtime,24000,60,"));
@@ -531,8 +562,8 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
     }
     SECTION("--total and a speedup") {
         // 7500 + 2500 ns of kernels in 20 us: gemm_kernel 2x saves 3750 ns of 20000.
-        const auto r = run_cli({"eval", data("handmade/nsys_gpukernsum_2021.csv"), "--total", "20us", "-s", "gemm_kernel=2",
-                                "--format", "json"},
+        const auto r = run_cli({"eval", data("handmade/nsys_gpukernsum_2021.csv"), "--total", "20us", "-s",
+                                "gemm_kernel=2", "--format", "json"},
                                "");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
@@ -542,22 +573,26 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
     SECTION("--total without a unit") {
         const auto r = run_cli({"eval", data("handmade/nsys_gpukernsum_2021.csv"), "--total", "20000"}, "");
         CHECK(r.exit_code == 2);
-        CHECK(r.err == "error: --total: give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in ns)\n");
+        CHECK(r.err ==
+              "error: --total: give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in "
+              "ns)\n");
     }
     SECTION("--rename and --group-by") {
-        auto r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--rename", "gemvx=gemv",
-                          "--format", "csv"},
+        auto r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--rename",
+                          "gemvx=gemv", "--format", "csv"},
                          "");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
         CHECK_THAT(r.out, Contains("\ngemv,kernel,88030004,"));
-        r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--group-by", "regex:(bad"}, "");
+        r = run_cli(
+            {"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--group-by", "regex:(bad"}, "");
         CHECK(r.exit_code == 2);
         CHECK_THAT(r.err, StartsWith("error: --group-by: 'regex:(bad' is not a valid regular expression ("));
     }
     SECTION("--timeunit for a header without a unit") {
-        const std::string path = temp("cli_no_unit.csv", "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
-                                                         "100.0,250,1,250.0,250,250,k\n");
+        const std::string path = temp("cli_no_unit.csv",
+                                      "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
+                                      "100.0,250,1,250.0,250,250,k\n");
         const auto r = run_cli({"eval", path, "--timeunit", "us", "--format", "csv"}, "");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
@@ -565,7 +600,8 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
         CHECK_THAT(r.out, Contains("\nk,kernel,250,"));
     }
     SECTION("--lane cpu on the rocprof summary") {
-        const auto r = run_cli({"eval", data("rocprofv3/rocm-systems-2025/summary.txt"), "--lane", "cpu", "--format", "csv"}, "");
+        const auto r =
+            run_cli({"eval", data("rocprofv3/rocm-systems-2025/summary.txt"), "--lane", "cpu", "--format", "csv"}, "");
         INFO(r.err);
         REQUIRE(r.exit_code == 0);
         CHECK_THAT(r.out, Contains("\nhipStreamCreateWithFlags,runtime,406507215,"));

@@ -30,7 +30,9 @@ std::map<std::string, double> times(const Profile& profile) {
     return out;
 }
 
-std::string generic(const std::string& name) { return test::source_path("tests/data/profilers/chrome-trace-generic/" + name); }
+std::string generic(const std::string& name) {
+    return test::source_path("tests/data/profilers/chrome-trace-generic/" + name);
+}
 
 }  // namespace
 
@@ -65,7 +67,8 @@ TEST_CASE("trace: the object form, an unnamed event, out-of-order and zero-durat
     const Profile zero = load(generic("speedscope_zero-duration-events.json"));
     CHECK(times(zero) == std::map<std::string, double>{{"A", 10.0}});
     bool noted = false;
-    for (const auto& note : zero.notes) noted = noted || note.find("3 zero-length events take no time") != std::string::npos;
+    for (const auto& note : zero.notes)
+        noted = noted || note.find("3 zero-length events take no time") != std::string::npos;
     CHECK(noted);
 
     // Identical ts/dur on one thread: each instant goes to one of them, never to both.
@@ -85,13 +88,13 @@ TEST_CASE("trace: two streams that overlap give an exact 'overlapped' phase and 
     ]})");
     // GPU lane (automatic): gemm 1000.5-1010.5, copy 1006.5-1012.5, softmax 1015.5-1017.75.
     const auto t = times(profile);
-    CHECK(t.at("gemm") == Approx(6));          // alone 1000.5-1006.5
-    CHECK(t.at("Memcpy HtoD") == Approx(2));   // alone 1010.5-1012.5
-    CHECK(t.at("overlapped") == Approx(4));    // 1006.5-1010.5
-    CHECK(t.at("idle") == Approx(3));          // 1012.5-1015.5
+    CHECK(t.at("gemm") == Approx(6));         // alone 1000.5-1006.5
+    CHECK(t.at("Memcpy HtoD") == Approx(2));  // alone 1010.5-1012.5
+    CHECK(t.at("overlapped") == Approx(4));   // 1006.5-1010.5
+    CHECK(t.at("idle") == Approx(3));         // 1012.5-1015.5
     CHECK(t.at("softmax") == Approx(2.25));
-    CHECK(t.count("aten::mm") == 0);           // host events are not on the gpu lane
-    CHECK(profile.total() == Approx(17.25));   // first start to last end
+    CHECK(t.count("aten::mm") == 0);          // host events are not on the gpu lane
+    CHECK(profile.total() == Approx(17.25));  // first start to last end
     REQUIRE(profile.overlaps.size() == 1);
     CHECK(profile.overlaps[0].time == Approx(4));
     CHECK(profile.overlaps[0].phases == std::vector<std::string>{"gemm", "Memcpy HtoD"});  // in order of appearance
@@ -110,8 +113,10 @@ TEST_CASE("trace: two streams that overlap give an exact 'overlapped' phase and 
 
     ImportOptions cpu;
     cpu.lane = Lane::cpu;
-    const auto host = times(load_text("streams.json", R"([{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 990, "dur": 100},
-      {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1000, "dur": 30}])", cpu));
+    const auto host = times(load_text(
+        "streams.json", R"([{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 990, "dur": 100},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1000, "dur": 30}])",
+        cpu));
     CHECK(host.at("aten::mm") == Approx(70));  // nested: self time only
     CHECK(host.at("aten::add") == Approx(30));
 }
@@ -145,7 +150,8 @@ TEST_CASE("trace: --window averages per step, --group-by and --rename fold names
     CHECK(grouped.at("sm80") == Approx(20));
 }
 
-TEST_CASE("trace: overlapping windows are one step (Kineto writes each ProfilerStep on the CPU and the GPU)", "[import][trace]") {
+TEST_CASE("trace: overlapping windows are one step (Kineto writes each ProfilerStep on the CPU and the GPU)",
+          "[import][trace]") {
     // Found by the property tests: steps were counted per window, halving every per-step time.
     const std::string text = R"({"traceEvents": [
       {"ph": "X", "ts": 0, "dur": 100, "name": "ProfilerStep#0", "cat": "user_annotation", "pid": 1, "tid": 1},
@@ -162,11 +168,13 @@ TEST_CASE("trace: overlapping windows are one step (Kineto writes each ProfilerS
     CHECK(t.at("gemm") == Approx(60));
     CHECK(t.at("idle") == Approx(50));
     CHECK(profile.total() == Approx(110));
-    CHECK_THAT(profile.boundary, Contains("the 2 spans of events matching 'ProfilerStep#' (merged from 4 that overlap), "
-                                          "averaged per span: 110 us per step"));
+    CHECK_THAT(profile.boundary,
+               Contains("the 2 spans of events matching 'ProfilerStep#' (merged from 4 that overlap), "
+                        "averaged per span: 110 us per step"));
 }
 
-TEST_CASE("trace: a B never closed runs to the end of the trace, whatever the order of the threads", "[import][trace]") {
+TEST_CASE("trace: a B never closed runs to the end of the trace, whatever the order of the threads",
+          "[import][trace]") {
     // Found by the property tests: it ended at the latest end read so far, so the order of the
     // threads in the file changed the answer.
     const std::string outer_first = R"({"traceEvents": [
@@ -184,7 +192,9 @@ TEST_CASE("trace: a B never closed runs to the end of the trace, whatever the or
     for (const auto& [name, text] : {std::pair{"outer-first.json", outer_first}, std::pair{"b-first.json", b_first}}) {
         INFO(name);
         const Profile profile = load_text(name, text, options);
-        const auto active = [&](const std::string& phase) { return profile.phases[*profile.find(phase)].active_time.value(); };
+        const auto active = [&](const std::string& phase) {
+            return profile.phases[*profile.find(phase)].active_time.value();
+        };
         CHECK(active("a") == Approx(5));
         CHECK(active("outer") == Approx(15));  // 0..20, less the 5 its child ran
         CHECK(active("b") == Approx(20));
@@ -192,7 +202,8 @@ TEST_CASE("trace: a B never closed runs to the end of the trace, whatever the or
     }
 }
 
-TEST_CASE("trace: a slowdown of an overlapped phase gives a range too, the active-time end the low one", "[import][trace]") {
+TEST_CASE("trace: a slowdown of an overlapped phase gives a range too, the active-time end the low one",
+          "[import][trace]") {
     // Found by the property tests: the range collapsed to the exclusive-time estimate.
     const std::string text = R"({"traceEvents": [
       {"ph": "X", "ts": 0, "dur": 10, "name": "a", "cat": "kernel", "pid": 1, "tid": 1},
@@ -248,7 +259,8 @@ TEST_CASE("import writes a JSON profile that reads back to the same answers", "[
         REQUIRE(direct.exit_code == 0);
         REQUIRE(again.exit_code == 0);
         const auto numbers = [](const std::string& json) {
-            return json.substr(json.find("\"baseline_time\""), json.find("\"speedups\"") - json.find("\"baseline_time\""));
+            return json.substr(json.find("\"baseline_time\""),
+                               json.find("\"speedups\"") - json.find("\"baseline_time\""));
         };
         CHECK(numbers(direct.out) == numbers(again.out));
     }
@@ -269,10 +281,13 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
          "bad.json:1:2: an \"E\" event for 'a' has no matching \"B\" event before it on its thread"},
         {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": \"soon\", \"dur\": 5}]}",
          "event 'a' (ph X): \"ts\" must be a number (got 'soon')"},
-        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": -5}]}", "\"dur\" must be a number >= 0 (got '-5')"},
-        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\" \"ts\": 1}]}", "malformed trace event: expected ',' or '}'"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": -5}]}",
+         "\"dur\" must be a number >= 0 (got '-5')"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\" \"ts\": 1}]}",
+         "malformed trace event: expected ',' or '}'"},
         {"{\"traceEvents\": [42]}", "expected a trace event object, got '4'"},
-        {"{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"a\", \"ts\": 1}]}", "no events with a duration on the all events lane"},
+        {"{\"traceEvents\": [{\"ph\": \"i\", \"name\": \"a\", \"ts\": 1}]}",
+         "no events with a duration on the all events lane"},
     };
     for (const auto& c : cases) {
         INFO(c.text);
@@ -281,14 +296,16 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
         CHECK_THAT(r.err, Contains(c.message));
         CHECK(r.out.empty());
     }
-    const std::string kernels = test::write_temp("k.json", R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 0, "dur": 5}])");
+    const std::string kernels =
+        test::write_temp("k.json", R"([{"ph": "X", "cat": "kernel", "name": "k", "ts": 0, "dur": 5}])");
     auto r = test::run_cli({"eval", kernels, "--window", "Step#("});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("error: --window: 'Step#(' is not a valid regular expression (missing ): Step#()"));
     // Found by fuzz_cli: std::regex took seconds on this pattern; RE2 refuses it at once.
     r = test::run_cli({"eval", kernels, "--window", ".?*f"});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Contains("error: --window: '.?*f' is not a valid regular expression (bad repetition operator: ?*)"));
+    CHECK_THAT(r.err,
+               Contains("error: --window: '.?*f' is not a valid regular expression (bad repetition operator: ?*)"));
     r = test::run_cli({"eval", kernels, "--window", "ProfilerStep"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--window 'ProfilerStep' matches no event with a duration"));

@@ -42,12 +42,13 @@ TEST_CASE("json paths: the fast path reads plain profiles as the full path does"
     CHECK(profile.where(profile.phases[2]) == "step.json: phases[2]");
 }
 
-TEST_CASE("json paths: the fast path leaves escapes, shorthand, other shapes and every error to the full path", "[json]") {
+TEST_CASE("json paths: the fast path leaves escapes, shorthand, other shapes and every error to the full path",
+          "[json]") {
     for (const char* text : {
-             R"({"phases": [{"name": "a\u00e9", "time": 1}]})",  // an escape
+             R"({"phases": [{"name": "a\u00e9", "time": 1}]})",         // an escape
              "{\"phases\": [{\"name\": \"a\xc3\xa9\", \"time\": 1}]}",  // non-ASCII
-             R"({"phases": {"a": 1, "b": "2 ms"}})",  // shorthand
-             R"({"phases": [{"name": "a", "time": {"v": 1}}]})",  // a time no phase has
+             R"({"phases": {"a": 1, "b": "2 ms"}})",                    // shorthand
+             R"({"phases": [{"name": "a", "time": {"v": 1}}]})",        // a time no phase has
              R"({"phases": [{"name": "a", "time": -1}]})",
              R"({"phases": [{"name": "a", "time": "fast"}]})",
              R"({"phases": [{"name": "a", "share": "20%"}], "total": 10})",
@@ -66,8 +67,8 @@ TEST_CASE("json paths: the fast path leaves escapes, shorthand, other shapes and
 TEST_CASE("json paths: random plain and not-so-plain profiles read the same both ways", "[json][property]") {
     // The fuzz harness's check (fuzz/harness.cpp, check_json_paths) on generated documents.
     std::mt19937_64 rng(20261130);
-    const std::vector<std::string> values = {"1", "0", "2.5", "1e-3", "\"3 ms\"", "\"4us\"", "-1", "\"x\"", "null",
-                                             "{}", "[1]", "true", "1e999", "\"1,234\""};
+    const std::vector<std::string> values = {"1",     "0",    "2.5", "1e-3", "\"3 ms\"", "\"4us\"", "-1",
+                                             "\"x\"", "null", "{}",  "[1]",  "true",     "1e999",   "\"1,234\""};
     const std::vector<std::string> keys = {"name", "time", "kind", "share", "active_time", "other"};
     constexpr int documents = 3000;
     for (int d = 0; d < documents; ++d) {

@@ -65,7 +65,8 @@ TEST_CASE("measurements: JSON forms", "[measurements]") {
     REQUIRE(array.unit);
     CHECK(*array.unit == Unit::s);
     CHECK(array.runs[1].value == Approx(0.6));
-    const Measurements speedups = parse("{\"runs\": [{\"n\": 2, \"speedup\": 1.9}, {\"N\": 4, \"speedup\": \"3.5x\"}]}");
+    const Measurements speedups =
+        parse("{\"runs\": [{\"n\": 2, \"speedup\": 1.9}, {\"N\": 4, \"speedup\": \"3.5x\"}]}");
     CHECK(speedups.quantity == MeasuredQuantity::speedup);
     CHECK(speedups.runs[1].value == Approx(3.5));
 }
@@ -79,15 +80,20 @@ TEST_CASE("measurements: overhead rows", "[measurements]") {
     CHECK(o.points[2].first == 8);
     CHECK_THROWS_WITH(measured_overhead(parse("n,overhead\n1,0.1\n2,0.2\n", overhead)),
                       Contains("runs.csv:2: the overhead at N = 1 must be 0"));
-    CHECK_THROWS_WITH(parse("n,overhead\n2,-0.1\n", overhead), Contains("runs.csv:2: overhead must be >= 0 (got '-0.1')"));
-    CHECK_THROWS_WITH(parse("n,overhead\n2,3ms\n", overhead), Contains("overhead must be a fraction of the one-processor time"));
+    CHECK_THROWS_WITH(parse("n,overhead\n2,-0.1\n", overhead),
+                      Contains("runs.csv:2: overhead must be >= 0 (got '-0.1')"));
+    CHECK_THROWS_WITH(parse("n,overhead\n2,3ms\n", overhead),
+                      Contains("overhead must be a fraction of the one-processor time"));
 }
 
 TEST_CASE("measurements: errors name the file and line", "[measurements]") {
     CHECK_THROWS_WITH(parse(""), Contains("runs.csv: empty input: no runs"));
     CHECK_THROWS_WITH(parse("n,time\n"), Contains("runs.csv: no runs"));
-    CHECK_THROWS_WITH(parse("gpus,note\n1,a\n"), Contains("runs.csv:1: no time column (time, time_ms, 'time (s)') or speedup column in the header (found 'gpus', 'note')"));
-    CHECK_THROWS_WITH(parse("run,time\n1,2\n"), Contains("runs.csv:1: no N column in the header (expected n, processors or gpus; found 'run', 'time')"));
+    CHECK_THROWS_WITH(parse("gpus,note\n1,a\n"), Contains("runs.csv:1: no time column (time, time_ms, 'time (s)') or "
+                                                          "speedup column in the header (found 'gpus', 'note')"));
+    CHECK_THROWS_WITH(
+        parse("run,time\n1,2\n"),
+        Contains("runs.csv:1: no N column in the header (expected n, processors or gpus; found 'run', 'time')"));
     CHECK_THROWS_WITH(parse("n,time\n1,2,3\n"), Contains("runs.csv:2: row has 3 fields, the header has 2"));
     CHECK_THROWS_WITH(parse("n,time\n\"1,2\n"), Contains("runs.csv:2: unterminated quoted field"));
     CHECK_THROWS_WITH(parse("n,time\n0,2\n"), Contains("runs.csv:2: N must be at least 1 (got '0')"));
@@ -99,7 +105,8 @@ TEST_CASE("measurements: errors name the file and line", "[measurements]") {
     CHECK_THROWS_WITH(parse("n,time\n1,\n"), Contains("runs.csv:2: time must be a number > 0"));
     CHECK_THROWS_WITH(parse("n,speedup\n2,0\n"), Contains("runs.csv:2: speedup must be > 0 (got '0')"));
     CHECK_THROWS_WITH(parse("n,speedup\n2,3 ms\n"), Contains("runs.csv:2: speedup must be a number > 0"));
-    CHECK_THROWS_WITH(parse("n,time\n1,2\n4,1\n1,2.1\n"), Contains("runs.csv:4: N = 1 appears twice (also at runs.csv:2)"));
+    CHECK_THROWS_WITH(parse("n,time\n1,2\n4,1\n1,2.1\n"),
+                      Contains("runs.csv:4: N = 1 appears twice (also at runs.csv:2)"));
     CHECK_THROWS_WITH(measured_speedups(parse("n,time\n2,2\n4,1\n")),
                       Contains("runs.csv: no run at N = 1: speedups from times need the one-processor time"));
 }
@@ -116,9 +123,12 @@ TEST_CASE("measurements: JSON errors name the path", "[measurements]") {
     CHECK_THROWS_WITH(parse("[{\"n\": 3}]"), Contains("runs.csv: [0]: run has no \"time\" or \"speedup\""));
     CHECK_THROWS_WITH(parse("[{\"n\": 1, \"time\": 3}, {\"n\": 2, \"speedup\": 2}]"),
                       Contains("runs.csv: [1].speedup: this run gives a speedup but the first gives a time"));
-    CHECK_THROWS_WITH(parse("[{\"n\": true, \"time\": 3}]"), Contains("runs.csv: [0].n: expected a number or a string (got true)"));
-    CHECK_THROWS_WITH(parse("{\"unit\": \"parsec\", \"runs\": []}"), Contains("runs.csv: unit: unknown unit \"parsec\""));
-    CHECK_THROWS_WITH(parse("{\"runs\": [{\"n\": 0, \"time\": 3}]}"), Contains("runs.csv: runs[0]: N must be at least 1 (got '0')"));
+    CHECK_THROWS_WITH(parse("[{\"n\": true, \"time\": 3}]"),
+                      Contains("runs.csv: [0].n: expected a number or a string (got true)"));
+    CHECK_THROWS_WITH(parse("{\"unit\": \"parsec\", \"runs\": []}"),
+                      Contains("runs.csv: unit: unknown unit \"parsec\""));
+    CHECK_THROWS_WITH(parse("{\"runs\": [{\"n\": 0, \"time\": 3}]}"),
+                      Contains("runs.csv: runs[0]: N must be at least 1 (got '0')"));
     CHECK_THROWS_WITH(parse("{\"runs\": []}"), Contains("runs.csv: no runs"));
 }
 
@@ -126,7 +136,8 @@ TEST_CASE("measurements: load from a file, a .json file and stdin", "[measuremen
     std::istringstream none;
     const Measurements csv = load_measurements(test::source_path("examples/scaling_runs.csv"), none, times_or_speedups);
     CHECK(csv.runs.size() == 7);
-    const Measurements json = load_measurements(test::source_path("examples/scaling_speedups.json"), none, times_or_speedups);
+    const Measurements json =
+        load_measurements(test::source_path("examples/scaling_speedups.json"), none, times_or_speedups);
     CHECK(json.quantity == MeasuredQuantity::speedup);
     std::istringstream in("n,time\n1,4\n2,2.5\n");
     const Measurements piped = load_measurements("-", in, times_or_speedups);

@@ -141,7 +141,9 @@ TEST_CASE("planner: target already met, and a node limit reports a gap instead o
     CHECK(met.cost == 0);
 
     std::vector<Candidate> many;
-    for (std::size_t i = 0; i < 40; ++i) many.push_back(candidate("p" + std::to_string(i), {i}, 10 + static_cast<double>(i % 7), 4, 1.0 + static_cast<double>(i % 5)));
+    for (std::size_t i = 0; i < 40; ++i)
+        many.push_back(candidate("p" + std::to_string(i), {i}, 10 + static_cast<double>(i % 7), 4,
+                                 1.0 + static_cast<double>(i % 5)));
     request.baseline = 600;
     request.target_time = 300;
     request.by_effort = true;
@@ -160,9 +162,11 @@ TEST_CASE("plan and rank on the exercise (questions 3-5)", "[plan][cli][seeds]")
     CHECK_THAT(r.out, Contains(R"("speedup": 1.440922190201729)"));
     CHECK_THAT(r.out, Contains(R"("time_saved": 30.6)"));
 
-    r = test::run_cli({"rank", step, "-s", "attention_softmax=10@3", "-s", "layernorm=10@2", "--by", "effort", "--format", "csv"});
+    r = test::run_cli(
+        {"rank", step, "-s", "attention_softmax=10@3", "-s", "layernorm=10@2", "--by", "effort", "--format", "csv"});
     REQUIRE(r.exit_code == 0);
-    CHECK_THAT(r.out, Contains("1,attention_softmax=10@3,kernel,21,21,10,1.2330456226880395,18.9,1.2658227848101267,3,6.3"));
+    CHECK_THAT(r.out,
+               Contains("1,attention_softmax=10@3,kernel,21,21,10,1.2330456226880395,18.9,1.2658227848101267,3,6.3"));
     CHECK_THAT(r.out, Contains("2,layernorm=10@2,kernel,6,6,10,1.0570824524312896,5.4,1.0638297872340425,2,2.7"));
 
     r = test::run_cli({"plan", step, "--target", "2", "-k", "10", "--only", "kind:kernel", "--format", "json"});
@@ -221,7 +225,8 @@ TEST_CASE("rank and plan reject bad input with exit code 2", "[plan][cli][errors
         std::string message;
     };
     const std::vector<Case> cases{
-        {{"rank", step, "--only", "kind:kernal"}, "--only: selector 'kind:kernal' matches no phase; did you mean 'kind:kernel'?"},
+        {{"rank", step, "--only", "kind:kernal"},
+         "--only: selector 'kind:kernal' matches no phase; did you mean 'kind:kernel'?"},
         {{"rank", step, "-s", "layernorm=10", "--by", "effort"}, "'layernorm=10' has no effort"},
         {{"rank", step, "--by", "effort"}, "effort needs proposals with efforts"},
         {{"rank", step, "-s", "layernorm=10@0"}, "effort must be a number > 0 (got '0')"},
@@ -229,14 +234,16 @@ TEST_CASE("rank and plan reject bad input with exit code 2", "[plan][cli][errors
         {{"rank", step, "-k", "0"}, "--factor: bad factor '0': a speedup factor must be > 0"},
         {{"rank", step, "--grid", "2,x"}, "--grid: bad factor 'x'"},
         {{"plan", step, "--target", "1"}, "--target: must be an end-to-end speedup above 1"},
-        {{"plan", step, "--target", "fast"}, "--target: must be an end-to-end speedup above 1, such as 2 or 2x (got 'fast')"},
+        {{"plan", step, "--target", "fast"},
+         "--target: must be an end-to-end speedup above 1, such as 2 or 2x (got 'fast')"},
         {{"plan", step, "--target", "0.5"}, "must be an end-to-end speedup above 1"},
         {{"plan", step}, "give exactly one of --target S"},
         {{"plan", step, "--target", "2", "--target-time", "50ms"}, "give exactly one of --target S"},
         {{"plan", step, "--target-time", "-5ms"}, "--target-time: must be a time > 0"},
         {{"plan", step, "--target", "2", "-k", "-3"}, "a speedup factor must be > 0"},
         {{"plan", step, "--target", "2", "--only", "nope"}, "selector 'nope' matches no phase"},
-        {{"plan", step, "--target", "2", "-s", "layernorm=10", "--by", "effort"}, "proposal 'layernorm=10' has no effort"},
+        {{"plan", step, "--target", "2", "-s", "layernorm=10", "--by", "effort"},
+         "proposal 'layernorm=10' has no effort"},
         {{"plan", step, "--target", "2", "-s", "layernorm=10", "--only", "gemm_qkv"}, "not both"},
     };
     for (const auto& c : cases) {
@@ -254,8 +261,9 @@ TEST_CASE("rank: grid, top and ordering by ceiling", "[rank][cli]") {
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("speedup_at_2,speedup_at_10,speedup_at_inf"));
     CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 3);  // header + 2 rows
-    CHECK_THAT(r.out, Contains("1,gemm_qkv,kernel,34,34,10,1.440922190201729,30.6,1.5151515151515151,1.2048192771084338,"
-                               "1.440922190201729,1.5151515151515151"));
+    CHECK_THAT(r.out,
+               Contains("1,gemm_qkv,kernel,34,34,10,1.440922190201729,30.6,1.5151515151515151,1.2048192771084338,"
+                        "1.440922190201729,1.5151515151515151"));
     // The copy (18 ms) outranks attention (21 ms) at 10x? No: by ceiling the order is time order.
     r = test::run_cli({"rank", step, "--by", "ceiling", "--format", "json"});
     REQUIRE(r.exit_code == 0);

@@ -35,9 +35,9 @@ constexpr int monotone_profiles = 3000;     // every speedup of a random proposa
 constexpr int identity_profiles = 3000;     // factor 1 by name and as "*", infinity by name and by kind
 constexpr int composition_profiles = 3000;  // one to four steps each
 constexpr int compare_profiles = 3000;
-constexpr int traces = 1500;                // each imported on four lanes, and windowed when it has windows
+constexpr int traces = 1500;  // each imported on four lanes, and windowed when it has windows
 constexpr int round_trip_profiles = 1500;
-constexpr int round_trip_traces = 1500;     // every fifth through `amdahl import` itself
+constexpr int round_trip_traces = 1500;  // every fifth through `amdahl import` itself
 constexpr int evaluations_per_round_trip = 4;
 
 // Relative tolerances: a few roundings apart; the issue's bound for an imported trace's total; and
@@ -55,8 +55,9 @@ Approx near(double expected, double relative = rounding) { return Approx(expecte
 
 // Names that JSON must escape, that look like selectors, or that are not ASCII: a suffix keeps
 // them unique.
-const char* const phase_name_stems[] = {"gemm_qkv", "attention_softmax", "Host→device copy", "say \"hi\"",
-                                        "back\\slash", "tab\there", "kind:copy", "gemm_*", "layernorm"};
+const char* const phase_name_stems[] = {"gemm_qkv",    "attention_softmax", "Host→device copy", "say \"hi\"",
+                                        "back\\slash", "tab\there",         "kind:copy",        "gemm_*",
+                                        "layernorm"};
 const char* const phase_kinds[] = {"kernel", "copy", "overhead", ""};
 
 template <class T, std::size_t N>
@@ -77,7 +78,10 @@ Profile random_profile(std::mt19937_64& rng) {
         phase.name = std::string(pick(rng, phase_name_stems)) + " " + std::to_string(i);
         phase.kind = pick(rng, phase_kinds);
         const int s = shape(rng);
-        phase.time = s == 0 ? 0.0 : s <= 2 ? std::round(uniform(rng)) : s <= 4 ? std::pow(10.0, exponent(rng)) : uniform(rng);
+        phase.time = s == 0   ? 0.0
+                     : s <= 2 ? std::round(uniform(rng))
+                     : s <= 4 ? std::pow(10.0, exponent(rng))
+                              : uniform(rng);
         profile.phases.push_back(std::move(phase));
     }
     if (!(profile.total() > 0)) profile.phases.front().time = 1;
@@ -195,7 +199,8 @@ TEST_CASE("properties: the speedup is the law summed phase by phase and never pa
         CHECK(result.speedup == near(law.speedup));
         CHECK(result.ceiling == near(law.ceiling));
         CHECK(result.affected_fraction == near(law.affected_fraction));
-        CHECK(result.time_saved == Approx(law.baseline - law.new_time).margin(rounding * std::max(law.baseline, law.new_time)));
+        CHECK(result.time_saved ==
+              Approx(law.baseline - law.new_time).margin(rounding * std::max(law.baseline, law.new_time)));
         for (std::size_t i = 0; i < profile.phases.size(); ++i) {
             const double k = proposal.factor_of[i].value_or(1.0);
             CHECK(result.phases[i].new_time == near(std::isinf(k) ? 0.0 : profile.phases[i].time / k));
@@ -233,7 +238,8 @@ TEST_CASE("properties: raising any one factor never lowers the speedup", "[prope
             const double raise = pick(rng, raises);
             raised[j].factor.value = std::isinf(raise) ? infinity : raised[j].factor.value * raise;
             const Evaluation higher = evaluate(profile, raised);
-            INFO("round " << round << ", speedup '" << proposal.specs[j].text << "' raised to " << raised[j].factor.value);
+            INFO("round " << round << ", speedup '" << proposal.specs[j].text << "' raised to "
+                          << raised[j].factor.value);
             CHECK(higher.speedup >= base.speedup * (1 - rounding));
             CHECK(higher.new_time <= base.new_time * (1 + rounding));
             CHECK(higher.ceiling == near(base.ceiling));  // the ceiling depends on the set, not on k
@@ -273,7 +279,8 @@ TEST_CASE("properties: factor 1 everywhere changes nothing and infinity on a set
             gone.factor_of[i] = infinity;
         }
         Proposal kind_gone;
-        const Phase& sample = profile.phases[std::uniform_int_distribution<std::size_t>(0, profile.phases.size() - 1)(rng)];
+        const Phase& sample =
+            profile.phases[std::uniform_int_distribution<std::size_t>(0, profile.phases.size() - 1)(rng)];
         kind_gone.factor_of.assign(profile.phases.size(), std::nullopt);
         if (!sample.kind.empty()) {
             kind_gone.specs.push_back(speedup(parse_selector("kind:" + sample.kind), infinity));
@@ -290,8 +297,7 @@ TEST_CASE("properties: factor 1 everywhere changes nothing and infinity on a set
     }
 }
 
-TEST_CASE("properties: speedups applied together equal the same speedups applied one after another",
-          "[property]") {
+TEST_CASE("properties: speedups applied together equal the same speedups applied one after another", "[property]") {
     std::mt19937_64 rng(1004);
     std::uniform_int_distribution<int> step_count(1, 4);
     int multi_step = 0;
@@ -319,7 +325,8 @@ TEST_CASE("properties: speedups applied together equal the same speedups applied
         const Evaluation together = evaluate(profile, together_specs);
         CHECK(current.total() == near(together.new_time));
         CHECK(speedup_product == near(together.speedup));
-        for (std::size_t i = 0; i < profile.phases.size(); ++i) CHECK(current.phases[i].time == near(together.phases[i].new_time));
+        for (std::size_t i = 0; i < profile.phases.size(); ++i)
+            CHECK(current.phases[i].time == near(together.phases[i].new_time));
         multi_step += taken > 1;
     }
     CHECK(multi_step >= composition_profiles / 2);
@@ -327,8 +334,9 @@ TEST_CASE("properties: speedups applied together equal the same speedups applied
 
 // ---- compare -------------------------------------------------------------------------------------
 
-TEST_CASE("properties: compare of an evaluation's before and after gives its speedup and changes only the sped-up phases",
-          "[property]") {
+TEST_CASE(
+    "properties: compare of an evaluation's before and after gives its speedup and changes only the sped-up phases",
+    "[property]") {
     std::mt19937_64 rng(1005);
     for (int round = 0; round < compare_profiles; ++round) {
         INFO("round " << round);
@@ -371,7 +379,7 @@ constexpr double tick_us = 0.25;
 
 // A span of a generated trace.
 struct TraceSpan {
-    int track = 0;  // the event's tid
+    int track = 0;            // the event's tid
     long start = 0, end = 0;  // ticks from the trace's start
     std::string name, cat;
     bool begin_end = false;  // written as a B/E pair rather than one X event
@@ -386,7 +394,9 @@ const char* const event_names[] = {"gemm", "softmax", "Memcpy HtoD", "aten::mm",
 const char* const gpu_categories[] = {"kernel", "gpu_memcpy", "gpu_memset"};
 const char* const cpu_categories[] = {"cpu_op", "user_annotation", "cuda_runtime", ""};
 
-bool is_device_category(const std::string& cat) { return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset"; }
+bool is_device_category(const std::string& cat) {
+    return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
+}
 
 // One to four tracks, GPU streams and CPU threads alternating (which comes first is random). Spans
 // nest up to three deep on a track, children strictly inside their parent, so the innermost span
@@ -481,21 +491,25 @@ std::string trace_json(std::mt19937_64& rng, const std::vector<TraceSpan>& spans
             events.push_back({s.start, 1, "{\"ph\": \"B\", \"ts\": " + ts(s.start) + ", " + common + "}"});
             events.push_back({s.end, 0, "{\"ph\": \"E\", \"ts\": " + ts(s.end) + ", " + common + "}"});
         } else {
-            events.push_back({s.start, 1, "{\"ph\": \"X\", \"ts\": " + ts(s.start) + ", \"dur\": " +
-                                              microseconds(0, s.end - s.start, coin(rng)) + ", " + common + "}"});
+            events.push_back({s.start, 1,
+                              "{\"ph\": \"X\", \"ts\": " + ts(s.start) +
+                                  ", \"dur\": " + microseconds(0, s.end - s.start, coin(rng)) + ", " + common + "}"});
         }
         if (extra(rng)) {  // a zero-length event, with "dur": 0 or without "dur"
-            events.push_back({s.start, 2, "{\"ph\": \"X\", \"ts\": " + ts(s.start) + (coin(rng) ? ", \"dur\": 0" : "") +
-                                              ", \"name\": \"blip\", \"cat\": " + json_string(s.cat) +
-                                              ", \"pid\": 1, \"tid\": " + std::to_string(s.track) + "}"});
+            events.push_back({s.start, 2,
+                              "{\"ph\": \"X\", \"ts\": " + ts(s.start) + (coin(rng) ? ", \"dur\": 0" : "") +
+                                  ", \"name\": \"blip\", \"cat\": " + json_string(s.cat) +
+                                  ", \"pid\": 1, \"tid\": " + std::to_string(s.track) + "}"});
         }
         if (extra(rng)) {
-            events.push_back({s.end, 2, "{\"ph\": \"i\", \"ts\": " + ts(s.end) + ", \"name\": \"mark\", \"pid\": 1, \"tid\": " +
-                                            std::to_string(s.track) + "}"});
+            events.push_back({s.end, 2,
+                              "{\"ph\": \"i\", \"ts\": " + ts(s.end) +
+                                  ", \"name\": \"mark\", \"pid\": 1, \"tid\": " + std::to_string(s.track) + "}"});
         }
     }
-    std::stable_sort(events.begin(), events.end(),
-                     [](const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.order < b.order; });
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+        return a.time != b.time ? a.time < b.time : a.order < b.order;
+    });
     std::string json = R"({"traceEvents": [{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "train"}})";
     for (const Event& e : events) json += ",\n" + e.text;
     return json + "], \"displayTimeUnit\": \"ms\"}";
@@ -516,7 +530,8 @@ struct Replay {
 // the time runs from the first start to the last end on the lane; with them, it is the windows'.
 Replay replay(const std::vector<TraceSpan>& all, Lane lane, bool windowed) {
     if (lane == Lane::automatic) {
-        const bool device = std::any_of(all.begin(), all.end(), [](const TraceSpan& s) { return is_device_category(s.cat); });
+        const bool device =
+            std::any_of(all.begin(), all.end(), [](const TraceSpan& s) { return is_device_category(s.cat); });
         lane = device ? Lane::gpu : Lane::all;
     }
     std::vector<const TraceSpan*> spans;
@@ -548,7 +563,8 @@ Replay replay(const std::vector<TraceSpan>& all, Lane lane, bool windowed) {
     points.erase(std::unique(points.begin(), points.end()), points.end());
     for (std::size_t p = 0; p + 1 < points.size(); ++p) {
         const long t = points[p], length = points[p + 1] - t;
-        if (std::none_of(domain.begin(), domain.end(), [t](const auto& d) { return d.first <= t && t < d.second; })) continue;
+        if (std::none_of(domain.begin(), domain.end(), [t](const auto& d) { return d.first <= t && t < d.second; }))
+            continue;
         out.wall += length;
         std::map<int, const TraceSpan*> innermost;
         for (const TraceSpan* s : spans) {
@@ -573,7 +589,9 @@ Replay replay(const std::vector<TraceSpan>& all, Lane lane, bool windowed) {
 }
 
 // Ticks as microseconds per step.
-double per_step(const Replay& replay, long ticks) { return static_cast<double>(ticks) * tick_us / static_cast<double>(replay.steps); }
+double per_step(const Replay& replay, long ticks) {
+    return static_cast<double>(ticks) * tick_us / static_cast<double>(replay.steps);
+}
 
 long ticks_of(const std::map<std::string, long>& times, const std::string& name) {
     const auto found = times.find(name);
@@ -634,7 +652,8 @@ TEST_CASE("properties: an imported trace's phases add up to its stated wall time
                     } else {
                         ++event_phases;
                         CHECK(phase.time == near(per_step(expected, ticks_of(expected.exclusive, phase.name))));
-                        CHECK(phase.active_time.value_or(phase.time) == near(per_step(expected, ticks_of(expected.active, phase.name))));
+                        CHECK(phase.active_time.value_or(phase.time) ==
+                              near(per_step(expected, ticks_of(expected.active, phase.name))));
                     }
                 }
                 CHECK(event_phases == expected.active.size());
@@ -737,7 +756,8 @@ TEST_CASE("properties: a random trace imported, written by amdahl import and rea
         // profiles have overlapped time; neither lane is ever empty here.
         const Lane lane = round % 2 == 0 ? Lane::automatic : Lane::all;
         INFO("round " << round << (lane == Lane::all ? ", lane all" : "") << (windowed ? ", windowed" : ""));
-        const Profile profile = parse_profile(trace, "trace.json", InputFormat::chrome_trace, import_options(lane, windowed));
+        const Profile profile =
+            parse_profile(trace, "trace.json", InputFormat::chrome_trace, import_options(lane, windowed));
         std::string json;
         if (round % 5 == 0) {  // through the command line, as a user would
             std::vector<std::string> args = {"import", test::write_temp("properties-trace.json", trace)};

@@ -10,8 +10,8 @@
 
 namespace {
 
-using amdahl::test::RunResult;
 using amdahl::test::run_cli;
+using amdahl::test::RunResult;
 using amdahl::test::source_path;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -82,7 +82,8 @@ TEST_CASE("scale: --weak is Gustafson's law and says which question it answers",
     CHECK_THAT(r.out, Contains("S = (1 - P) + P * N"));
     CHECK_THAT(r.out, Contains("ceiling:           none"));
     const RunResult json = scale({"-p", "0.95", "-n", "100", "--weak", "--format", "json"});
-    CHECK_THAT(json.out, Contains("\"law\": \"gustafson\"") && Contains("\"speedup\": 95.05") && Contains("\"ceiling\": null"));
+    CHECK_THAT(json.out,
+               Contains("\"law\": \"gustafson\"") && Contains("\"speedup\": 95.05") && Contains("\"ceiling\": null"));
 }
 
 TEST_CASE("scale: --time adds the time in the given unit", "[scale]") {
@@ -92,7 +93,8 @@ TEST_CASE("scale: --time adds the time in the given unit", "[scale]") {
     CHECK_THAT(row(r.out, "5"), Contains("216.0"));   // 900 * 0.24
     CHECK_THAT(row(r.out, "10"), Contains("130.5"));  // 900 * 0.145
     CHECK_THAT(r.out, Contains("baseline:          900.0 ms on one processor"));
-    const RunResult weak = scale({"-p", "0.95", "-n", "1,8", "--time", "2s", "--weak", "--overhead", "const:0.1", "--format", "csv"});
+    const RunResult weak =
+        scale({"-p", "0.95", "-n", "1,8", "--time", "2s", "--weak", "--overhead", "const:0.1", "--format", "csv"});
     // Weak scaling: the 8-times-larger job on 8 processors takes T (1 + O) = 2.2 s.
     CHECK_THAT(weak.out, Contains("n,speedup,efficiency,time_s,overhead\n1,1,1,2,0\n8,"));
     CHECK_THAT(weak.out, Contains(",2.2,0.1\n"));
@@ -110,12 +112,13 @@ TEST_CASE("scale: ranges and the default list", "[scale]") {
 
 TEST_CASE("scale: P from a profile's phases", "[scale]") {
     // The transformer step: kernels are 34 + 21 + 12 + 6 + 4 = 77 of 100 ms.
-    const RunResult r = scale({source_path("examples/transformer_step.json"), "--parallel", "kind:kernel", "-n", "1,4"});
+    const RunResult r =
+        scale({source_path("examples/transformer_step.json"), "--parallel", "kind:kernel", "-n", "1,4"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("77.0% (P: 77.0 of 100.0 ms in the phases --parallel picks)"));
     CHECK_THAT(row(r.out, "4"), Contains("2.3669x"));  // 1 / (0.23 + 0.77 / 4)
-    CHECK_THAT(row(r.out, "4"), Contains("42.25"));  // 23 + 77 / 4 ms
+    CHECK_THAT(row(r.out, "4"), Contains("42.25"));    // 23 + 77 / 4 ms
     const RunResult two = scale({source_path("examples/transformer_step.json"), "--parallel", "gemm_*", "--parallel",
                                  "attention_softmax", "-n", "2", "--format", "json"});
     CHECK_THAT(two.out, Contains("\"parallel_fraction\": 0.67"));
@@ -136,7 +139,10 @@ TEST_CASE("scale: log overhead, the best N and a brute-force check", "[scale][be
     CHECK_THAT(r.out, Contains("\"best_n\": " + std::to_string(best) + ","));
     CHECK_THAT(r.out, Contains("\"overhead\": {\n    \"model\": \"log\",\n    \"coefficient\": 0.005\n  }"));
     const RunResult table = scale({"-p", "0.95", "-n", "1..1024", "--overhead", "log:0.005"});
-    CHECK_THAT(table.out, Contains("best N:            N = 132 gives 10.8203x (of 1 to 1024); past it, more processors make the run slower"));
+    CHECK_THAT(
+        table.out,
+        Contains(
+            "best N:            N = 132 gives 10.8203x (of 1 to 1024); past it, more processors make the run slower"));
     CHECK_THAT(table.out, Contains("O(N) = 0.005 * log2 N"));
     // Below the peak, the best N is the largest asked for, and the output says so.
     const RunResult short_range = scale({"-p", "0.95", "-n", "1..64", "--overhead", "log:0.005"});
@@ -152,11 +158,12 @@ TEST_CASE("scale: overhead models and a measured overhead file", "[scale]") {
     }
     // The file's all-reduce costs, linear between the measured N.
     const std::string file = source_path("examples/allreduce_overhead.csv");
-    const RunResult measured = scale({"-p", "0.95", "-n", "1,8,12,64", "--overhead", "file:" + file, "--format", "csv"});
+    const RunResult measured =
+        scale({"-p", "0.95", "-n", "1,8,12,64", "--overhead", "file:" + file, "--format", "csv"});
     INFO(measured.err);
     REQUIRE(measured.exit_code == 0);
     CHECK_THAT(measured.out, Contains("\n8," + std::string("5.50206327372764")));  // 1 / (0.05 + 0.95/8 + 0.013)
-    CHECK_THAT(measured.out, Contains(",0.0165\n"));                                // halfway between 0.013 and 0.02
+    CHECK_THAT(measured.out, Contains(",0.0165\n"));                               // halfway between 0.013 and 0.02
     const RunResult bare = scale({"-p", "0.95", "-n", "64", "--overhead", file});  // a path without file:
     CHECK(bare.exit_code == 0);
     const RunResult piped = run_cli({"scale", "-p", "0.95", "-n", "4", "--overhead", "file:-"}, "n,overhead\n4,0.1\n");
@@ -192,19 +199,26 @@ TEST_CASE("scale: JSON and CSV carry every point", "[scale]") {
 
 TEST_CASE("scale errors: where P comes from", "[scale][errors]") {
     const std::string profile = source_path("examples/transformer_step.json");
-    check_input_error(scale({"-n", "4"}), {"error: scale: give the parallel fraction with -p (0.95 or 95%), or a PROFILE and --parallel SELECTOR"});
+    check_input_error(
+        scale({"-n", "4"}),
+        {"error: scale: give the parallel fraction with -p (0.95 or 95%), or a PROFILE and --parallel SELECTOR"});
     check_input_error(scale({profile, "-p", "0.9"}), {"error: -p: give -p or a PROFILE, not both"});
     check_input_error(scale({profile}), {"error: --parallel: a PROFILE needs --parallel SELECTOR"});
-    check_input_error(scale({"-p", "0.9", "-n", "5", "10"}),
-                      {"error: scale: '10' is not a profile; processor counts go after -n, separated by commas: -n 5,10,100"});
-    check_input_error(scale({"-p", "0.9", "--parallel", "kind:kernel"}), {"error: --parallel: picks the parallel phases of a PROFILE"});
-    check_input_error(scale({profile, "--parallel", "atention_softmax"}),
-                      {"error: " + profile + ": selector 'atention_softmax' matches no phase; did you mean 'attention_softmax'?"});
-    check_input_error(scale({"/nonexistent/profile.json", "--parallel", "*"}), {"error: /nonexistent/profile.json: no such file"});
+    check_input_error(
+        scale({"-p", "0.9", "-n", "5", "10"}),
+        {"error: scale: '10' is not a profile; processor counts go after -n, separated by commas: -n 5,10,100"});
+    check_input_error(scale({"-p", "0.9", "--parallel", "kind:kernel"}),
+                      {"error: --parallel: picks the parallel phases of a PROFILE"});
+    check_input_error(
+        scale({profile, "--parallel", "atention_softmax"}),
+        {"error: " + profile + ": selector 'atention_softmax' matches no phase; did you mean 'attention_softmax'?"});
+    check_input_error(scale({"/nonexistent/profile.json", "--parallel", "*"}),
+                      {"error: /nonexistent/profile.json: no such file"});
 }
 
 TEST_CASE("scale errors: bad -p", "[scale][errors]") {
-    check_input_error(scale({"-p", "most"}), {"error: -p: expected a parallel fraction such as 0.95 or 95% (got 'most')"});
+    check_input_error(scale({"-p", "most"}),
+                      {"error: -p: expected a parallel fraction such as 0.95 or 95% (got 'most')"});
     check_input_error(scale({"-p", "1.5"}), {"error: -p: must be between 0 and 1 (or 0% and 100%) (got '1.5')"});
     check_input_error(scale({"-p", "120%"}), {"error: -p: must be between 0 and 1 (or 0% and 100%) (got '120%')"});
     check_input_error(scale({"-p", "-0.1"}), {"error: -p: must be between 0 and 1"});
@@ -213,7 +227,8 @@ TEST_CASE("scale errors: bad -p", "[scale][errors]") {
 
 TEST_CASE("scale errors: bad -n", "[scale][errors]") {
     const auto n = [](const std::string& list) { return scale({"-p", "0.9", "-n", list}); };
-    check_input_error(n(""), {"error: -n: expected processor counts such as 5,10,100, 1..1024 or 1:64:8 (got an empty list)"});
+    check_input_error(n(""),
+                      {"error: -n: expected processor counts such as 5,10,100, 1..1024 or 1:64:8 (got an empty list)"});
     check_input_error(n("5,,10"), {"error: -n: empty item in '5,,10'"});
     check_input_error(n("0"), {"error: -n: N must be at least 1 (got '0')"});
     check_input_error(n("-8"), {"error: -n: N must be at least 1 (got '-8')"});
@@ -223,7 +238,8 @@ TEST_CASE("scale errors: bad -n", "[scale][errors]") {
     check_input_error(n("1.."), {"error: -n: '1..' is not a range"});
     check_input_error(n("1:2:3:4"), {"error: -n: '1:2:3:4' is not a range"});
     check_input_error(n("1:64:0"), {"error: -n: the step must be at least 1 (got '0')"});
-    check_input_error(n("1:200000"), {"error: -n: '1:200000' expands to 200,000 processor counts; at most 100,000 are allowed"});
+    check_input_error(n("1:200000"),
+                      {"error: -n: '1:200000' expands to 200,000 processor counts; at most 100,000 are allowed"});
     check_input_error(n("5000000000000"), {"error: -n: N must be at most 1,000,000,000,000"});
     check_input_error(scale({"-p", "0.9", "-n", "1:60000", "-n", "60001:120000"}),
                       {"error: -n: the lists give 120,000 processor counts; at most 100,000 are allowed"});
@@ -239,50 +255,66 @@ TEST_CASE("scale errors: bad --time", "[scale][errors]") {
 
 TEST_CASE("scale errors: bad --overhead model or coefficient", "[scale][errors]") {
     const auto o = [](const std::string& text) { return scale({"-p", "0.9", "-n", "4", "--overhead", text}); };
-    check_input_error(o("lin:0.1"), {"error: --overhead: unknown overhead model 'lin' (expected linear:C, log:C, sqrt:C or const:C, or file:PATH"});
+    check_input_error(
+        o("lin:0.1"),
+        {"error: --overhead: unknown overhead model 'lin' (expected linear:C, log:C, sqrt:C or const:C, or file:PATH"});
     check_input_error(o("cubic:1"), {"error: --overhead: unknown overhead model 'cubic'"});
     check_input_error(o("log"), {"error: --overhead: log needs a coefficient: log:C, such as log:0.01"});
     check_input_error(o("linear:"), {"error: --overhead: linear needs a coefficient"});
-    check_input_error(o("log:-0.01"), {"error: --overhead: the coefficient of log must be a number >= 0 in units of the one-processor time, such as 0.01 or 1% (got '-0.01')"});
-    check_input_error(o("sqrt:lots"), {"error: --overhead: the coefficient of sqrt must be a number >= 0", "(got 'lots')"});
-    check_input_error(o("const:5ms"), {"error: --overhead: the coefficient of const must be a number >= 0", "(got '5ms')"});
+    check_input_error(o("log:-0.01"), {"error: --overhead: the coefficient of log must be a number >= 0 in units of "
+                                       "the one-processor time, such as 0.01 or 1% (got '-0.01')"});
+    check_input_error(o("sqrt:lots"),
+                      {"error: --overhead: the coefficient of sqrt must be a number >= 0", "(got 'lots')"});
+    check_input_error(o("const:5ms"),
+                      {"error: --overhead: the coefficient of const must be a number >= 0", "(got '5ms')"});
 }
 
 TEST_CASE("scale errors: unreadable or bad overhead files", "[scale][errors]") {
     const auto o = [](const std::string& text, const std::string& n = "4") {
         return scale({"-p", "0.9", "-n", n, "--overhead", text});
     };
-    check_input_error(o("file:/nonexistent/overhead.csv"), {"error: --overhead: /nonexistent/overhead.csv: no such file"});
+    check_input_error(o("file:/nonexistent/overhead.csv"),
+                      {"error: --overhead: /nonexistent/overhead.csv: no such file"});
     check_input_error(o("/nonexistent/overhead.csv"), {"error: --overhead: /nonexistent/overhead.csv: no such file"});
     const std::string dir = source_path("examples");
     check_input_error(o("file:" + dir), {"error: --overhead: " + dir + ": is a directory"});
     const auto no_column = temp("no_column.csv", "n,cost\n2,0.1\n");
-    check_input_error(o("file:" + no_column), {"error: --overhead: " + no_column + ":1: no overhead column in the header (found 'n', 'cost')"});
+    check_input_error(o("file:" + no_column),
+                      {"error: --overhead: " + no_column + ":1: no overhead column in the header (found 'n', 'cost')"});
     const auto n1 = temp("n1.csv", "n,overhead\n1,0.05\n4,0.1\n");
     check_input_error(o("file:" + n1), {"error: --overhead: " + n1 + ":2: the overhead at N = 1 must be 0"});
     const auto negative = temp("negative.csv", "n,overhead\n4,-0.1\n");
-    check_input_error(o("file:" + negative), {"error: --overhead: " + negative + ":2: overhead must be >= 0 (got '-0.1')"});
+    check_input_error(o("file:" + negative),
+                      {"error: --overhead: " + negative + ":2: overhead must be >= 0 (got '-0.1')"});
     const auto zero_n = temp("zero_n.csv", "n,overhead\n0,0.1\n");
     check_input_error(o("file:" + zero_n), {"error: --overhead: " + zero_n + ":2: N must be at least 1 (got '0')"});
     const auto twice = temp("twice.csv", "n,overhead\n4,0.1\n4,0.2\n");
-    check_input_error(o("file:" + twice), {"error: --overhead: " + twice + ":3: N = 4 appears twice (also at " + twice + ":2)"});
+    check_input_error(o("file:" + twice),
+                      {"error: --overhead: " + twice + ":3: N = 4 appears twice (also at " + twice + ":2)"});
     const auto short_file = temp("short.csv", "n,overhead\n2,0.01\n64,0.1\n");
-    check_input_error(o("file:" + short_file, "1..128"),
-                      {"error: --overhead: " + short_file + " covers N = 1 to 64; N = 128 is beyond it (measured overheads are interpolated, never extrapolated)"});
+    check_input_error(
+        o("file:" + short_file, "1..128"),
+        {"error: --overhead: " + short_file +
+         " covers N = 1 to 64; N = 128 is beyond it (measured overheads are interpolated, never extrapolated)"});
 }
 
 TEST_CASE("scale errors: bad --effective", "[scale][errors]") {
     const auto e = [](const std::string& text) { return scale({"-p", "0.9", "-n", "4", "--effective", text}); };
-    check_input_error(e("8"), {"error: --effective: expected N=K, such as 8=5: on 8 processors the parallel part runs 5x faster (got '8')"});
+    check_input_error(
+        e("8"),
+        {"error: --effective: expected N=K, such as 8=5: on 8 processors the parallel part runs 5x faster (got '8')"});
     check_input_error(e("x=5"), {"error: --effective: N must be a whole number >= 1 (got 'x' in 'x=5')"});
     check_input_error(e("0=5"), {"error: --effective: N must be a whole number >= 1 (got '0' in '0=5')"});
     check_input_error(e("2.5=2"), {"error: --effective: N must be a whole number >= 1 (got '2.5' in '2.5=2')"});
     check_input_error(e("8=0"), {"error: --effective: ", "in '8=0'"});
     check_input_error(e("8=fast"), {"error: --effective: ", "in '8=fast'"});
     check_input_error(e("8=inf"), {"error: --effective: K must be a finite speedup > 0 (got 'inf' in '8=inf')"});
-    check_input_error(scale({"-p", "0.9", "--effective", "8=5", "--effective", "8=6"}), {"error: --effective: N = 8 is given twice"});
-    check_input_error(scale({"-p", "0.9", "--effective", "8=5", "--overhead", "log:0.01"}),
-                      {"error: --effective: already includes the overhead at its N; give --effective or --overhead, not both"});
+    check_input_error(scale({"-p", "0.9", "--effective", "8=5", "--effective", "8=6"}),
+                      {"error: --effective: N = 8 is given twice"});
+    check_input_error(
+        scale({"-p", "0.9", "--effective", "8=5", "--overhead", "log:0.01"}),
+        {"error: --effective: already includes the overhead at its N; give --effective or --overhead, not both"});
     check_input_error(scale({"-p", "0.9", "--effective", "8=5", "--weak"}),
-                      {"error: --effective: is a measured speedup for a fixed problem (strong scaling); it does not apply with --weak"});
+                      {"error: --effective: is a measured speedup for a fixed problem (strong scaling); it does not "
+                       "apply with --weak"});
 }

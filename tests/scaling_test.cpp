@@ -17,11 +17,16 @@ namespace {
 double expected_overhead(Overhead::Model model, double c, double n) {
     if (n <= 1) return 0;
     switch (model) {
-        case Overhead::Model::linear: return c * n;
-        case Overhead::Model::log: return c * std::log(n) / std::log(2.0);
-        case Overhead::Model::sqrt: return c * std::sqrt(n);
-        case Overhead::Model::constant: return c;
-        default: return 0;
+        case Overhead::Model::linear:
+            return c * n;
+        case Overhead::Model::log:
+            return c * std::log(n) / std::log(2.0);
+        case Overhead::Model::sqrt:
+            return c * std::sqrt(n);
+        case Overhead::Model::constant:
+            return c;
+        default:
+            return 0;
     }
 }
 
@@ -78,7 +83,8 @@ TEST_CASE("Gustafson's weak scaling: S = (1 - P) + P N", "[scaling][seeds]") {
     CHECK(scaling_speedup(ScalingLaw::gustafson, 0.95, 100, Overhead{}) == Approx(95.05));
     // With overhead the N-processor run stretches to 1 + O(N).
     CHECK(weak_speedup(0.95, 100, 0.1) == Approx(95.05 / 1.1));
-    for (auto model : {Overhead::Model::linear, Overhead::Model::log, Overhead::Model::sqrt, Overhead::Model::constant}) {
+    for (auto model :
+         {Overhead::Model::linear, Overhead::Model::log, Overhead::Model::sqrt, Overhead::Model::constant}) {
         CHECK(scaling_speedup(ScalingLaw::gustafson, 0.9, 64, model_overhead(model, 0.01)) ==
               Approx(expected_weak(0.9, 64, expected_overhead(model, 0.01, 64))));
         CHECK(scaling_speedup(ScalingLaw::amdahl, 0.9, 64, model_overhead(model, 0.01)) ==
@@ -87,7 +93,8 @@ TEST_CASE("Gustafson's weak scaling: S = (1 - P) + P N", "[scaling][seeds]") {
 }
 
 TEST_CASE("overhead models are 0 at N = 1 and follow their formula above it", "[scaling]") {
-    for (auto model : {Overhead::Model::linear, Overhead::Model::log, Overhead::Model::sqrt, Overhead::Model::constant}) {
+    for (auto model :
+         {Overhead::Model::linear, Overhead::Model::log, Overhead::Model::sqrt, Overhead::Model::constant}) {
         INFO(overhead_model_name(model));
         const Overhead o = model_overhead(model, 0.01);
         CHECK(o.at(1) == 0);
@@ -143,7 +150,7 @@ TEST_CASE("best N equals brute force for every model, both laws, random paramete
     std::mt19937 rng(4);
     std::uniform_real_distribution<double> fraction(0.0, 1.0), exponent(-6, -0.5), unit(0.0, 1.0);
     std::uniform_int_distribution<long long> max_n(1, 3000);
-    const Overhead::Model models[] = {Overhead::Model::none, Overhead::Model::linear, Overhead::Model::log,
+    const Overhead::Model models[] = {Overhead::Model::none, Overhead::Model::linear,   Overhead::Model::log,
                                       Overhead::Model::sqrt, Overhead::Model::constant, Overhead::Model::measured};
     int checked = 0;
     for (int round = 0; round < 600; ++round) {
@@ -207,7 +214,8 @@ TEST_CASE("N lists: every malformed input is an error that says why", "[scaling]
     CHECK_THROWS_WITH(parse_processor_counts("1:2:3:4"), Contains("'1:2:3:4' is not a range"));
     CHECK_THROWS_WITH(parse_processor_counts("1:64:0"), Contains("the step must be at least 1 (got '0')"));
     CHECK_THROWS_WITH(parse_processor_counts("1:64:"), Contains("'1:64:' is not a range"));
-    CHECK_THROWS_WITH(parse_processor_counts("1:100001"), Contains("expands to 100,001 processor counts; at most 100,000"));
+    CHECK_THROWS_WITH(parse_processor_counts("1:100001"),
+                      Contains("expands to 100,001 processor counts; at most 100,000"));
     CHECK_THROWS_WITH(parse_processor_counts("1:1000000000000"), Contains("at most 100,000"));
     CHECK_THROWS_WITH(parse_processor_counts("1:60000,60001:120000"), Contains("at most 100,000"));
 }
@@ -229,7 +237,8 @@ TEST_CASE("Karp-Flatt recovers the serial fraction of data from a known P", "[sc
 }
 
 TEST_CASE("Karp-Flatt rises on data from a known overhead, and the fit recovers P and c", "[scaling][fit]") {
-    for (auto model : {Overhead::Model::log, Overhead::Model::linear, Overhead::Model::sqrt, Overhead::Model::constant}) {
+    for (auto model :
+         {Overhead::Model::log, Overhead::Model::linear, Overhead::Model::sqrt, Overhead::Model::constant}) {
         INFO(overhead_model_name(model));
         const double c = model == Overhead::Model::linear ? 0.0005 : 0.005;
         const auto points = generated(0.95, model, c, {1, 2, 4, 8, 16, 32, 64});

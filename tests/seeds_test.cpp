@@ -150,7 +150,8 @@ TEST_CASE("lesson: closed-form examples", "[seeds]") {
 
 TEST_CASE("lesson: two speedups compose by summing new times, not by adding speedups", "[seeds]") {
     Profile profile;
-    profile.phases = {{"a", "", 30, std::nullopt, 0}, {"b", "", 20, std::nullopt, 0}, {"rest", "", 50, std::nullopt, 0}};
+    profile.phases = {
+        {"a", "", 30, std::nullopt, 0}, {"b", "", 20, std::nullopt, 0}, {"rest", "", 50, std::nullopt, 0}};
     const Evaluation r = eval(profile, {"a=2", "b=3"});
     // T_new = (1 - f1 - f2) + f1/k1 + f2/k2 = 0.5 + 0.15 + 0.0667
     CHECK(r.speedup == Approx(1 / (0.5 + 0.3 / 2 + 0.2 / 3)));
@@ -174,8 +175,8 @@ TEST_CASE("law solves for the third quantity", "[seeds][law]") {
 }
 
 TEST_CASE("eval and law on the command line give the exercise's numbers", "[seeds][cli]") {
-    const auto r = test::run_cli({"eval", test::source_path("examples/transformer_step.json"), "--speedup",
-                                  "attention_softmax=10"});
+    const auto r = test::run_cli(
+        {"eval", test::source_path("examples/transformer_step.json"), "--speedup", "attention_softmax=10"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("new time:          81.1 ms"));
     CHECK_THAT(r.out, Contains("speedup:           1.2330x"));

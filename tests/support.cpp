@@ -1,11 +1,11 @@
 #include "support.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
-#include <sys/wait.h>
 
 #include "cli/run.hpp"
 
@@ -37,8 +37,8 @@ RunResult run_binary(const std::string& args, const std::string& input) {
     std::filesystem::create_directories(dir);
     const std::string in = (dir / "stdin").string(), out = (dir / "stdout").string(), err = (dir / "stderr").string();
     std::ofstream(in, std::ios::binary) << input;
-    const std::string command = std::string("'") + AMDAHL_BINARY + "' " + args + " <'" + in + "' >'" + out +
-                                "' 2>'" + err + "'";
+    const std::string command =
+        std::string("'") + AMDAHL_BINARY + "' " + args + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
     const int status = std::system(command.c_str());
     RunResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -28,12 +28,12 @@ struct Evaluation {
     double baseline_time = 0;
     double new_time = 0;
     double time_saved = 0;
-    double speedup = 1;            ///< baseline / new; infinite when new_time == 0
-    double saved_fraction = 0;     ///< time_saved / baseline
-    double affected_fraction = 0;  ///< f: share of the baseline in phases that were sped up
-    double ceiling = 1;            ///< 1 / (1 - f); infinite when f == 1
-    std::optional<double> headroom_captured;  ///< time_saved / (f * baseline); none when f == 0
-    std::vector<PhaseOutcome> phases;         ///< parallel to Profile::phases
+    double speedup = 1;                         ///< baseline / new; infinite when new_time == 0
+    double saved_fraction = 0;                  ///< time_saved / baseline
+    double affected_fraction = 0;               ///< f: share of the baseline in phases that were sped up
+    double ceiling = 1;                         ///< 1 / (1 - f); infinite when f == 1
+    std::optional<double> headroom_captured;    ///< time_saved / (f * baseline); none when f == 0
+    std::vector<PhaseOutcome> phases;           ///< parallel to Profile::phases
     std::optional<OverlapRange> overlap_range;  ///< when an affected phase has overlapped time
 };
 

@@ -20,14 +20,14 @@ enum class Lane {
 
 struct ImportOptions {
     Lane lane = Lane::automatic;
-    std::string window;    ///< regex: restrict to the spans of matching events, averaged per span
+    std::string window;             ///< regex: restrict to the spans of matching events, averaged per span
     std::string group_by = "name";  ///< "name", "cat" or "regex:PATTERN" (the first capture group, or the match)
     std::vector<std::pair<std::string, std::string>> renames;  ///< REGEX=NAME, applied in order, first match wins
-    std::optional<int> depth;       ///< folded stacks: cut frames at this depth
-    bool leaf = false;              ///< folded stacks: leaf self time
-    std::optional<Quantity> sample_period;  ///< folded stacks: time per sample
-    std::optional<Unit> timeunit;   ///< nsys stats: the unit of "(ns)"-less columns
-    std::optional<Quantity> total;  ///< summary formats: the real end-to-end time
+    std::optional<int> depth;                                  ///< folded stacks: cut frames at this depth
+    bool leaf = false;                                         ///< folded stacks: leaf self time
+    std::optional<Quantity> sample_period;                     ///< folded stacks: time per sample
+    std::optional<Unit> timeunit;                              ///< nsys stats: the unit of "(ns)"-less columns
+    std::optional<Quantity> total;                             ///< summary formats: the real end-to-end time
 };
 
 }  // namespace amdahl

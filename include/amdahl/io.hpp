@@ -11,13 +11,17 @@
 namespace amdahl {
 
 enum class InputFormat {
-    json, csv, tsv, markdown, text,  // amdahl's own profiles and pasted tables
-    chrome_trace,                    // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto)
-    nsys,                            // nsys stats --format csv (kernel, memory, API, NVTX summaries)
-    rocprof_stats,                   // rocprofv3 *_stats.csv, legacy rocprof results.stats.csv
-    rocprof_trace,                   // rocprofv3 kernel_trace.csv / memory_copy_trace.csv, legacy results.csv
-    rocprof_summary,                 // rocprofv3 --summary text tables
-    folded,                          // folded stacks: frame;frame;leaf count
+    json,
+    csv,
+    tsv,
+    markdown,
+    text,             // amdahl's own profiles and pasted tables
+    chrome_trace,     // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto)
+    nsys,             // nsys stats --format csv (kernel, memory, API, NVTX summaries)
+    rocprof_stats,    // rocprofv3 *_stats.csv, legacy rocprof results.stats.csv
+    rocprof_trace,    // rocprofv3 kernel_trace.csv / memory_copy_trace.csv, legacy results.csv
+    rocprof_summary,  // rocprofv3 --summary text tables
+    folded,           // folded stacks: frame;frame;leaf count
 };
 
 /// Parses "json", "csv", "tsv", "md"/"markdown", "text"/"txt", "chrome-trace", "nsys",

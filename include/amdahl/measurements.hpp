@@ -29,7 +29,7 @@ struct Measurement {
 struct Measurements {
     std::string source;  ///< the file name or "<stdin>"
     MeasuredQuantity quantity = MeasuredQuantity::time;
-    std::optional<Unit> unit;  ///< times only: the unit of every value (none when the file names none)
+    std::optional<Unit> unit;       ///< times only: the unit of every value (none when the file names none)
     std::vector<Measurement> runs;  ///< in the order read; every N appears once
 };
 

@@ -8,9 +8,9 @@
 namespace amdahl {
 
 struct PlanRequest {
-    double baseline = 0;         ///< end-to-end time T
-    double target_time = 0;      ///< the plan must reach a new time <= this
-    bool by_effort = false;      ///< minimise total effort (else the number of candidates)
+    double baseline = 0;                 ///< end-to-end time T
+    double target_time = 0;              ///< the plan must reach a new time <= this
+    bool by_effort = false;              ///< minimise total effort (else the number of candidates)
     std::size_t node_limit = 2'000'000;  ///< search budget; past it the answer is the best found
     std::size_t max_alternatives = 5;    ///< other plans of the same cost to report
 };
@@ -20,11 +20,11 @@ struct PlanResult {
     std::vector<std::size_t> chosen;  ///< candidate indices, largest saving first
     double cost = 0;                  ///< count or total effort
     double saved = 0;
-    bool proven_optimal = true;       ///< false when the node limit stopped the search
-    double lower_bound = 0;           ///< a proven lower bound on the optimal cost
+    bool proven_optimal = true;                          ///< false when the node limit stopped the search
+    double lower_bound = 0;                              ///< a proven lower bound on the optimal cost
     std::vector<std::vector<std::size_t>> alternatives;  ///< other plans of the same cost
     std::size_t nodes = 0;
-    double best_possible_saved = 0;   ///< every candidate at its factor (one per set of alternatives)
+    double best_possible_saved = 0;  ///< every candidate at its factor (one per set of alternatives)
 };
 
 /// Finds the set of candidates of least cost whose savings bring the time to `target_time` or

@@ -63,10 +63,10 @@ struct Profile {
     /// End-to-end times of repeated runs ("runs" in JSON), in `unit`, each > 0; empty when the
     /// profile is one run. `amdahl compare` takes their median and interval as the total.
     std::vector<double> runs;
-    std::string format;    ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
-    std::string boundary;  ///< for imports: what the phases add up to, in words
-    bool summary_only = false;      ///< from a summary (nsys/rocprof stats): no overlap information
-    std::vector<Overlap> overlaps;  ///< for traces: what the `overlapped` phase is made of
+    std::string format;              ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
+    std::string boundary;            ///< for imports: what the phases add up to, in words
+    bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
+    std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
     Origin origin = Origin::none;    ///< how the phases' `at` reads
 

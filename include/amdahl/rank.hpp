@@ -14,7 +14,7 @@ struct RankedTarget {
     double speedup = 1;         ///< end-to-end, this candidate alone at its factor
     double ceiling = 1;         ///< end-to-end, this candidate alone at infinity: T / (T - time)
     std::optional<double> saved_per_effort;
-    std::vector<double> grid;   ///< end-to-end speedup at each grid factor
+    std::vector<double> grid;  ///< end-to-end speedup at each grid factor
 };
 
 /// Ranks candidates by `by` (largest first; ties keep input order). `by == effort` needs every

@@ -106,7 +106,7 @@ public:
 
 private:
     struct Level {
-        bool first = true;      // no element written yet
+        bool first = true;  // no element written yet
         bool one_line = false;
     };
     void before_value();

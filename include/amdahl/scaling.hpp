@@ -96,9 +96,9 @@ enum class SerialTrend { unknown, flat, rising, falling };
 
 struct KarpFlattTrend {
     SerialTrend trend = SerialTrend::unknown;  ///< unknown with fewer than two N > 1
-    double first = 0;   ///< e at the smallest N > 1
-    double last = 0;    ///< e at the largest N
-    double change = 0;  ///< rise of the least-squares line of e on log2 N across the data
+    double first = 0;                          ///< e at the smallest N > 1
+    double last = 0;                           ///< e at the largest N
+    double change = 0;                         ///< rise of the least-squares line of e on log2 N across the data
 };
 
 /// Reads e(N) across the points with N > 1: rising when the least-squares line of e on log2 N

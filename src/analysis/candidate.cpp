@@ -21,8 +21,10 @@ Candidate make_candidate(const Profile& profile, std::string name, std::vector<s
     for (std::size_t i = 0; i < c.phases.size(); ++i) {
         const Phase& phase = profile.phases[c.phases[i]];
         time.add(phase.time);
-        if (i == 0) c.kind = phase.kind;
-        else if (c.kind != phase.kind) c.kind.clear();
+        if (i == 0)
+            c.kind = phase.kind;
+        else if (c.kind != phase.kind)
+            c.kind.clear();
     }
     c.time = time.value();
     // saved = T_i - T_i / k
@@ -40,8 +42,7 @@ double speedup_from_saving(double baseline, double saved) {
 std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor) {
     std::vector<bool> picked(profile.phases.size(), only.empty());
     if (only.empty()) {
-        for (std::size_t i = 0; i < profile.phases.size(); ++i)
-            picked[i] = !is_bookkeeping_phase(profile.phases[i]);
+        for (std::size_t i = 0; i < profile.phases.size(); ++i) picked[i] = !is_bookkeeping_phase(profile.phases[i]);
     }
     for (const auto& selector : only) {
         for (std::size_t i : select_phases(profile, selector)) picked[i] = true;

@@ -50,8 +50,10 @@ SideTable tabulate(const CompareSide& side, const std::string& label, std::vecto
             table.times[it->second][r] = phase.time;
             ++table.present[it->second];
         }
-        if (profile.runs.empty()) totals.push_back(profile.total());
-        else totals.insert(totals.end(), profile.runs.begin(), profile.runs.end());
+        if (profile.runs.empty())
+            totals.push_back(profile.total());
+        else
+            totals.insert(totals.end(), profile.runs.begin(), profile.runs.end());
     }
     Summation sum;
     for (std::size_t i = 0; i < table.names.size(); ++i) {
@@ -119,11 +121,16 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     row.change_of_phase = old_time > 0 ? row.change / old_time : (row.change > 0 ? infinity : 0.0);
     // Local speedup k = T / T'.
     row.local_speedup = new_time > 0 ? old_time / new_time : (old_time > 0 ? infinity : 1.0);
-    if (!b) row.status = PhaseStatus::added;
-    else if (!a) row.status = PhaseStatus::removed;
-    else if (negligible(row.change, old_time, new_time)) row.status = PhaseStatus::unchanged;
-    else if (is_noise(row.change, row.change_low, row.change_high, old_time, noise)) row.status = PhaseStatus::noise;
-    else row.status = row.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
+    if (!b)
+        row.status = PhaseStatus::added;
+    else if (!a)
+        row.status = PhaseStatus::removed;
+    else if (negligible(row.change, old_time, new_time))
+        row.status = PhaseStatus::unchanged;
+    else if (is_noise(row.change, row.change_low, row.change_high, old_time, noise))
+        row.status = PhaseStatus::noise;
+    else
+        row.status = row.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
     return row;
 }
 
@@ -131,13 +138,20 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
 
 const char* status_name(PhaseStatus status) {
     switch (status) {
-        case PhaseStatus::faster: return "faster";
-        case PhaseStatus::slower: return "slower";
-        case PhaseStatus::unchanged: return "unchanged";
-        case PhaseStatus::noise: return "noise";
-        case PhaseStatus::added: return "added";
-        case PhaseStatus::removed: return "removed";
-        case PhaseStatus::residual: return "residual";
+        case PhaseStatus::faster:
+            return "faster";
+        case PhaseStatus::slower:
+            return "slower";
+        case PhaseStatus::unchanged:
+            return "unchanged";
+        case PhaseStatus::noise:
+            return "noise";
+        case PhaseStatus::added:
+            return "added";
+        case PhaseStatus::removed:
+            return "removed";
+        case PhaseStatus::residual:
+            return "residual";
     }
     return "?";
 }
@@ -182,8 +196,10 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     std::vector<std::vector<std::size_t>> added_before(before.names.size() + 1);  // [n]: after every row
     std::size_t anchor = before.names.size();
     for (std::size_t a = after.names.size(); a-- > 0;) {
-        if (row_of_after[a]) anchor = *row_of_after[a];
-        else added_before[anchor].push_back(a);
+        if (row_of_after[a])
+            anchor = *row_of_after[a];
+        else
+            added_before[anchor].push_back(a);
     }
     for (auto& added : added_before) std::reverse(added.begin(), added.end());  // back to AFTER's order
     const auto add_rows = [&](const std::vector<std::size_t>& added) {
@@ -236,9 +252,12 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
                                                          (after_spread ? after.total.confidence : 1.0)
                                                    : 0.0;
     out.change_is_noise = is_noise(out.change, out.change_low, out.change_high, before_total, options.noise);
-    if (negligible(out.change, before_total, after_total)) out.result = PhaseStatus::unchanged;
-    else if (out.change_is_noise) out.result = PhaseStatus::noise;
-    else out.result = out.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
+    if (negligible(out.change, before_total, after_total))
+        out.result = PhaseStatus::unchanged;
+    else if (out.change_is_noise)
+        out.result = PhaseStatus::noise;
+    else
+        out.result = out.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
 
     // Amdahl's law with the measured local speedups: S = 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T,
     // k_i = T_i / T'_i, f_0 = the fraction outside the phases (unchanged, k = 1). A phase only in
@@ -248,8 +267,10 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     for (const auto& row : out.phases) {
         if (row.status == PhaseStatus::residual) continue;
         const double old_time = row.before.median;
-        if (old_time == 0) remaining.add(row.after.median / before_total);
-        else if (!std::isinf(row.local_speedup)) remaining.add(old_time / before_total / row.local_speedup);
+        if (old_time == 0)
+            remaining.add(row.after.median / before_total);
+        else if (!std::isinf(row.local_speedup))
+            remaining.add(old_time / before_total / row.local_speedup);
     }
     out.predicted_speedup = remaining.value() > 0 ? 1 / remaining.value() : infinity;
     out.consistent = out.predicted_speedup >= out.speedup_low * (1 - rounding_tolerance) &&

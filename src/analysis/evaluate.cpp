@@ -22,8 +22,10 @@ std::vector<int> assign_speedups(const Profile& profile, const std::vector<Speed
     for (std::size_t s = 0; s < specs.size(); ++s) {
         std::vector<std::size_t> picked;
         const auto found = by_name.find(specs[s].selector.pattern);
-        if (specs[s].selector.type == Selector::Type::name && found != by_name.end()) picked = {found->second};
-        else picked = select_phases(profile, specs[s].selector);
+        if (specs[s].selector.type == Selector::Type::name && found != by_name.end())
+            picked = {found->second};
+        else
+            picked = select_phases(profile, specs[s].selector);
         for (std::size_t i : picked) {
             if (owner[i] >= 0) {
                 throw Error("speedups '" + specs[static_cast<std::size_t>(owner[i])].text + "' and '" + specs[s].text +
@@ -69,7 +71,7 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     // The ceiling uses the untouched time directly, 1 / (1 - f) = T / T_untouched, so that
     // f == 1 is exact rather than a rounding accident.
     out.ceiling = untouched.value() > 0 ? out.baseline_time / untouched.value()
-                                : (affected.value() > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+                                        : (affected.value() > 0 ? std::numeric_limits<double>::infinity() : 1.0);
     if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
 
     // Overlap (imported traces): a phase's active time also covers time it shared with others.

@@ -17,7 +17,6 @@ using detail::trim;
 
 namespace {
 
-
 // "+10.0%" (two decimals below 1%, so a 0.04% change does not read as "+0.0%").
 std::string signed_percent(double fraction) {
     if (std::isinf(fraction)) return fraction > 0 ? "+inf%" : "-inf%";
@@ -83,10 +82,14 @@ GateResult check_speedup(const Comparison& c, const Gate& gate) {
         measured += " (interval " + speedup_text(c.speedup_low) + " .. " + speedup_text(c.speedup_high) + ")";
     const std::string required = speedup_text(gate.threshold);
     std::string reason;
-    if (failed) reason = "below the required " + required;
-    else if (c.speedup >= gate.threshold) reason = "at least the required " + required;
-    else if (within_noise) reason = "within --noise " + threshold_percent(c.noise) + ", counted as no change";
-    else reason = "the interval reaches " + speedup_text(c.speedup_high) + ", so not clearly below " + required;
+    if (failed)
+        reason = "below the required " + required;
+    else if (c.speedup >= gate.threshold)
+        reason = "at least the required " + required;
+    else if (within_noise)
+        reason = "within --noise " + threshold_percent(c.noise) + ", counted as no change";
+    else
+        reason = "the interval reaches " + speedup_text(c.speedup_high) + ", so not clearly below " + required;
     return {gate.text, !failed, measured + ": " + reason};
 }
 
@@ -197,9 +200,15 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
     results.reserve(gates.size());
     for (const Gate& gate : gates) {
         switch (gate.type) {
-            case Gate::Type::slower: results.push_back(check_slower(comparison, gate)); break;
-            case Gate::Type::speedup: results.push_back(check_speedup(comparison, gate)); break;
-            case Gate::Type::phase_slower: results.push_back(check_phase_slower(comparison, gate)); break;
+            case Gate::Type::slower:
+                results.push_back(check_slower(comparison, gate));
+                break;
+            case Gate::Type::speedup:
+                results.push_back(check_speedup(comparison, gate));
+                break;
+            case Gate::Type::phase_slower:
+                results.push_back(check_phase_slower(comparison, gate));
+                break;
         }
     }
     return results;

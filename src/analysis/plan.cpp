@@ -61,9 +61,10 @@ std::vector<Group> make_groups(const std::vector<Candidate>& candidates, bool by
     for (const auto& group_members : members) {
         if (group_members.empty()) continue;
         if (group_members.size() > max_overlapping) {
-            throw Error(std::to_string(group_members.size()) + " proposals overlap on the same phases (starting with '" +
-                        candidates[group_members[0]].name + "'); amdahl plans at most " +
-                        std::to_string(max_overlapping) + " overlapping alternatives together");
+            throw Error(std::to_string(group_members.size()) +
+                        " proposals overlap on the same phases (starting with '" + candidates[group_members[0]].name +
+                        "'); amdahl plans at most " + std::to_string(max_overlapping) +
+                        " overlapping alternatives together");
         }
         Group group;
         const std::size_t n = group_members.size();
@@ -102,11 +103,11 @@ public:
         : groups_(groups), request_(request), need_(need), tolerance_(tolerance) {
         for (std::size_t g = 0; g < groups.size(); ++g)
             for (std::size_t o = 0; o < groups[g].options.size(); ++o) pool_.push_back({g, o});
-        std::stable_sort(pool_.begin(), pool_.end(), [&](const PoolEntry& a, const PoolEntry& b) {
-            return option(a).ratio() > option(b).ratio();
-        });
+        std::stable_sort(pool_.begin(), pool_.end(),
+                         [&](const PoolEntry& a, const PoolEntry& b) { return option(a).ratio() > option(b).ratio(); });
         integral_costs_ = std::all_of(groups.begin(), groups.end(), [](const Group& g) {
-            return std::all_of(g.options.begin(), g.options.end(), [](const Option& o) { return o.cost == std::floor(o.cost); });
+            return std::all_of(g.options.begin(), g.options.end(),
+                               [](const Option& o) { return o.cost == std::floor(o.cost); });
         });
         singletons_ = std::all_of(groups.begin(), groups.end(), [](const Group& g) { return g.options.size() == 1; });
         if (singletons_) {
@@ -144,7 +145,8 @@ private:
         if (need <= tolerance_) return 0;
         if (singletons_) {
             const double target = prefix_saved_[g] + need - tolerance_;
-            const auto it = std::lower_bound(prefix_saved_.begin() + static_cast<std::ptrdiff_t>(g), prefix_saved_.end(), target);
+            const auto it =
+                std::lower_bound(prefix_saved_.begin() + static_cast<std::ptrdiff_t>(g), prefix_saved_.end(), target);
             if (it == prefix_saved_.end()) return infinity;
             const auto j = static_cast<std::size_t>(it - prefix_saved_.begin());  // groups g..j-1 cover it
             const double before = prefix_saved_[j - 1] - prefix_saved_[g];

@@ -21,7 +21,6 @@ using detail::trim;
 
 namespace {
 
-
 std::string quoted(std::string_view text) { return "'" + printable(text) + "'"; }
 
 // "1,000,000" for messages about counts.
@@ -39,12 +38,15 @@ long long parse_count(std::string_view text, std::string_view item, const char* 
     text = trim(text);
     double value = 0;
     if (text.empty() || !parse_double(text, value))
-        throw Error(quoted(item) + " is not a processor count (expected whole numbers >= 1 such as 5,10,100, "
+        throw Error(quoted(item) +
+                    " is not a processor count (expected whole numbers >= 1 such as 5,10,100, "
                     "1..1024 or 1:64:8)");
     if (value < 1) throw Error(std::string(what) + " must be at least 1 (got " + quoted(text) + ")");
-    if (value != std::floor(value)) throw Error(std::string(what) + " must be a whole number (got " + quoted(text) + ")");
+    if (value != std::floor(value))
+        throw Error(std::string(what) + " must be a whole number (got " + quoted(text) + ")");
     if (value > static_cast<double>(max_processor_count))
-        throw Error(std::string(what) + " must be at most " + grouped(max_processor_count) + " (got " + quoted(text) + ")");
+        throw Error(std::string(what) + " must be at most " + grouped(max_processor_count) + " (got " + quoted(text) +
+                    ")");
     return static_cast<long long>(value);
 }
 
@@ -60,10 +62,14 @@ void check_point_count(unsigned long long count, std::string_view text) {
 double stationary_point(Overhead::Model model, double parallel_fraction, double c) {
     if (!(c > 0) || !(parallel_fraction > 0)) return NAN;
     switch (model) {
-        case Overhead::Model::linear: return std::sqrt(parallel_fraction / c);
-        case Overhead::Model::log: return parallel_fraction * std::numbers::ln2 / c;
-        case Overhead::Model::sqrt: return std::cbrt(std::pow(2 * parallel_fraction / c, 2.0));
-        default: return NAN;
+        case Overhead::Model::linear:
+            return std::sqrt(parallel_fraction / c);
+        case Overhead::Model::log:
+            return parallel_fraction * std::numbers::ln2 / c;
+        case Overhead::Model::sqrt:
+            return std::cbrt(std::pow(2 * parallel_fraction / c, 2.0));
+        default:
+            return NAN;
     }
 }
 
@@ -73,11 +79,16 @@ double overhead_shape(Overhead::Model model, long long n) {
     if (n <= 1) return 0;
     const auto count = static_cast<double>(n);
     switch (model) {
-        case Overhead::Model::linear: return count;
-        case Overhead::Model::log: return std::log2(count);
-        case Overhead::Model::sqrt: return std::sqrt(count);
-        case Overhead::Model::constant: return 1;
-        default: return 0;
+        case Overhead::Model::linear:
+            return count;
+        case Overhead::Model::log:
+            return std::log2(count);
+        case Overhead::Model::sqrt:
+            return std::sqrt(count);
+        case Overhead::Model::constant:
+            return 1;
+        default:
+            return 0;
     }
 }
 
@@ -101,12 +112,18 @@ long long Overhead::max_n() const {
 
 std::string_view overhead_model_name(Overhead::Model model) {
     switch (model) {
-        case Overhead::Model::none: return "none";
-        case Overhead::Model::linear: return "linear";
-        case Overhead::Model::log: return "log";
-        case Overhead::Model::sqrt: return "sqrt";
-        case Overhead::Model::constant: return "const";
-        case Overhead::Model::measured: return "measured";
+        case Overhead::Model::none:
+            return "none";
+        case Overhead::Model::linear:
+            return "linear";
+        case Overhead::Model::log:
+            return "log";
+        case Overhead::Model::sqrt:
+            return "sqrt";
+        case Overhead::Model::constant:
+            return "const";
+        case Overhead::Model::measured:
+            return "measured";
     }
     return "none";
 }
@@ -129,8 +146,8 @@ Overhead parse_overhead(std::string_view text) {
         throw Error("unknown overhead model " + quoted(name) +
                     " (expected linear:C, log:C, sqrt:C or const:C, or file:PATH for measured N,overhead rows)");
     if (colon == std::string_view::npos || trim(text.substr(colon + 1)).empty())
-        throw Error(std::string(overhead_model_name(overhead.model)) + " needs a coefficient: " +
-                    std::string(overhead_model_name(overhead.model)) + ":C, such as " +
+        throw Error(std::string(overhead_model_name(overhead.model)) +
+                    " needs a coefficient: " + std::string(overhead_model_name(overhead.model)) + ":C, such as " +
                     std::string(overhead_model_name(overhead.model)) + ":0.01 (C in units of the one-processor time)");
     const std::string_view coefficient = trim(text.substr(colon + 1));
     Quantity q;
@@ -221,7 +238,8 @@ std::vector<long long> parse_processor_counts(std::string_view text) {
         if (const auto dots = item.find(".."); dots != std::string_view::npos) {
             // START..END: START, 2 START, 4 START, ... while <= END.
             const std::string_view first = item.substr(0, dots), last = item.substr(dots + 2);
-            if (trim(first).empty() || trim(last).empty() || last.find("..") != std::string_view::npos) throw malformed();
+            if (trim(first).empty() || trim(last).empty() || last.find("..") != std::string_view::npos)
+                throw malformed();
             const long long from = parse_count(first, item), to = parse_count(last, item);
             if (from > to) throw Error("range " + quoted(item) + " runs backwards: its start must not exceed its end");
             for (long long n = from; n <= to; n *= 2) {
@@ -290,10 +308,13 @@ KarpFlattTrend karp_flatt_trend(const std::vector<ScalingPoint>& points) {
         sxe.add(dx * (karp_flatt(p.speedup, p.n) - mean_e));
         sxx.add(dx * dx);
     }
-    const double span = std::log2(static_cast<double>(sorted.back().n)) - std::log2(static_cast<double>(sorted.front().n));
+    const double span =
+        std::log2(static_cast<double>(sorted.back().n)) - std::log2(static_cast<double>(sorted.front().n));
     out.change = sxe.value() / sxx.value() * span;
     const double threshold = std::max(0.1 * std::fabs(mean_e), 0.001);
-    out.trend = out.change > threshold ? SerialTrend::rising : out.change < -threshold ? SerialTrend::falling : SerialTrend::flat;
+    out.trend = out.change > threshold    ? SerialTrend::rising
+                : out.change < -threshold ? SerialTrend::falling
+                                          : SerialTrend::flat;
     return out;
 }
 

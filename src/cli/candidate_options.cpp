@@ -7,12 +7,15 @@
 namespace amdahl::cli {
 
 void add_candidate_options(CLI::App& command, CandidateOptions& options) {
-    command.add_option("--only", options.only, "Candidate phases: a name, glob, kind:KIND or * (repeatable; default every phase)")
+    command
+        .add_option("--only", options.only,
+                    "Candidate phases: a name, glob, kind:KIND or * (repeatable; default every phase)")
         ->allow_extra_args(false);
     command.add_option("-k,--factor", options.factor, "Local speedup each candidate phase gets: 10, 10x, inf or -30%")
         ->default_str("10");
-    command.add_option("-s,--speedup", options.proposals,
-                       "A proposal SELECTOR=FACTOR[@EFFORT] (repeatable); replaces the profile's \"proposals\"")
+    command
+        .add_option("-s,--speedup", options.proposals,
+                    "A proposal SELECTOR=FACTOR[@EFFORT] (repeatable); replaces the profile's \"proposals\"")
         ->allow_extra_args(false);
     command.add_option("--effort-unit", options.effort_unit, "What effort is counted in, e.g. engineer-weeks")
         ->default_str("effort");
@@ -31,7 +34,8 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
     }
     if (proposals.empty()) proposals = profile_proposals(profile);
     if (!proposals.empty()) {
-        if (!options.only.empty()) throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
+        if (!options.only.empty())
+            throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
         set.from_proposals = true;
         try {
             set.candidates = proposal_candidates(profile, proposals);

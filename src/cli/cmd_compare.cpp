@@ -201,10 +201,18 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     const CompareReport report{comparison, results, before.sources, after.sources, notes, p};
     const OutputFormat output = output_format(options.format);
     switch (output) {
-        case OutputFormat::json: context.out << compare_json(report); break;
-        case OutputFormat::csv: context.out << compare_csv(report); break;
-        case OutputFormat::markdown: context.out << compare_markdown(report); break;
-        case OutputFormat::table: context.out << compare_text(report); break;
+        case OutputFormat::json:
+            context.out << compare_json(report);
+            break;
+        case OutputFormat::csv:
+            context.out << compare_csv(report);
+            break;
+        case OutputFormat::markdown:
+            context.out << compare_markdown(report);
+            break;
+        case OutputFormat::table:
+            context.out << compare_text(report);
+            break;
     }
     context.out.flush();
     if (results.empty()) return exit_ok;

@@ -9,8 +9,8 @@
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
 #include "cli/commands.hpp"
-#include "report/explain.hpp"
 #include "model/side_by_side.hpp"
+#include "report/explain.hpp"
 
 namespace amdahl::cli {
 
@@ -63,23 +63,24 @@ std::string summary_text(const Profile& profile, const Evaluation& r, int precis
     if (std::isinf(r.speedup)) speedup += " (every phase takes no time)";
     items.emplace_back("speedup", speedup);
     if (r.overlap_range) {
-        items.emplace_back("with overlap", fmt::format("between {} and {} (saving {} to {}{}): the sped-up phases also ran "
-                                                       "alongside others, and only the time they ran alone surely changes",
-                                                       format_speedup(r.overlap_range->low_speedup, precision),
-                                                       format_speedup(r.overlap_range->high_speedup, precision),
-                                                       format_time(r.overlap_range->low_saved, precision),
-                                                       format_time(r.overlap_range->high_saved, precision), unit));
+        items.emplace_back("with overlap",
+                           fmt::format("between {} and {} (saving {} to {}{}): the sped-up phases also ran "
+                                       "alongside others, and only the time they ran alone surely changes",
+                                       format_speedup(r.overlap_range->low_speedup, precision),
+                                       format_speedup(r.overlap_range->high_speedup, precision),
+                                       format_time(r.overlap_range->low_saved, precision),
+                                       format_time(r.overlap_range->high_saved, precision), unit));
     }
     items.emplace_back("time saved", t(r.time_saved) + " (" + format_percent(r.saved_fraction) + " of baseline)");
     items.emplace_back("affected fraction", format_percent(r.affected_fraction) + " (f)");
-    items.emplace_back("ceiling", std::isinf(r.ceiling)
-                                      ? "none (every phase is sped up: no untouched time limits it)"
-                                      : format_speedup(r.ceiling, precision) + " (1 / (1 - f): the affected phases at no time)");
+    items.emplace_back("ceiling", std::isinf(r.ceiling) ? "none (every phase is sped up: no untouched time limits it)"
+                                                        : format_speedup(r.ceiling, precision) +
+                                                              " (1 / (1 - f): the affected phases at no time)");
     if (r.headroom_captured) {
-        items.emplace_back("headroom captured",
-                           format_percent(*r.headroom_captured) + " of the ceiling's saving (" +
-                               format_time(r.time_saved, precision) + " of " +
-                               format_time(r.affected_fraction * r.baseline_time, precision) + unit + ")");
+        items.emplace_back("headroom captured", format_percent(*r.headroom_captured) + " of the ceiling's saving (" +
+                                                    format_time(r.time_saved, precision) + " of " +
+                                                    format_time(r.affected_fraction * r.baseline_time, precision) +
+                                                    unit + ")");
     }
     return render_summary(items);
 }
@@ -205,12 +206,14 @@ void setup_eval(CLI::App& app, Action& action) {
     auto options = std::make_shared<EvalOptions>();
     CLI::App* command = app.add_subcommand("eval", "End-to-end effect of proposed local speedups on a profile");
     add_profile_options(*command, options->profile);
-    command->add_option("-s,--speedup", options->speedups,
-                        "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")
+    command
+        ->add_option("-s,--speedup", options->speedups,
+                     "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
-    command->add_option("--require-speedup", options->require_speedup,
-                        "Exit 1 when the end-to-end speedup is below this (a CI gate)")
+    command
+        ->add_option("--require-speedup", options->require_speedup,
+                     "Exit 1 when the end-to-end speedup is below this (a CI gate)")
         ->check(positive_number());
     command->callback([options, &action] { action = [options](Context& c) { return run_eval(*options, c); }; });
 }

@@ -20,8 +20,8 @@ struct ImportCommandOptions {
 };
 
 int run_import(const ImportCommandOptions& options, Context& context) {
-    const Profile profile =
-        amdahl::load_profile(options.path, context.in, input_format(options.input_format), import_options(options.import));
+    const Profile profile = amdahl::load_profile(options.path, context.in, input_format(options.input_format),
+                                                 import_options(options.import));
     for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
     const std::string json = profile_to_json(profile);
     if (options.output == "-") {
@@ -32,7 +32,8 @@ int run_import(const ImportCommandOptions& options, Context& context) {
     if (!file) throw Error(options.output, "cannot write the profile here");
     file << json;
     if (!file.flush()) throw Error(options.output, "write failed");
-    context.err << "wrote " << options.output << " (" << profile.phases.size() << " phases, " << unit_name(profile.unit) << ")\n";
+    context.err << "wrote " << options.output << " (" << profile.phases.size() << " phases, " << unit_name(profile.unit)
+                << ")\n";
     return exit_ok;
 }
 
@@ -40,11 +41,15 @@ int run_import(const ImportCommandOptions& options, Context& context) {
 
 void setup_import(CLI::App& app, Action& action) {
     auto options = std::make_shared<ImportCommandOptions>();
-    CLI::App* command = app.add_subcommand("import", "Turn profiler output into an amdahl JSON profile (to stdout or -o FILE)");
-    command->add_option("FILE", options->path, "Profiler output: a Chrome/PyTorch trace, nsys or rocprof CSV, folded stacks, ...; - for stdin")
+    CLI::App* command =
+        app.add_subcommand("import", "Turn profiler output into an amdahl JSON profile (to stdout or -o FILE)");
+    command
+        ->add_option("FILE", options->path,
+                     "Profiler output: a Chrome/PyTorch trace, nsys or rocprof CSV, folded stacks, ...; - for stdin")
         ->required();
     command->add_option("-o,--output", options->output, "Where to write the profile (default: stdout)");
-    command->add_option("--input-format", options->input_format, "Force a format (default: recognised from the content)");
+    command->add_option("--input-format", options->input_format,
+                        "Force a format (default: recognised from the content)");
     add_import_options(*command, options->import);
     command->callback([options, &action] { action = [options](Context& c) { return run_import(*options, c); }; });
 }

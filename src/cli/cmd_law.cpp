@@ -103,10 +103,14 @@ int run_law(const LawOptions& options, Context& context) {
         JsonWriter json;
         json.begin_object().field("schema_version", 1).field("command", "law");
         json.field("solved_for", given == "fk" ? "speedup" : given == "fs" ? "factor" : "fraction");
-        if (given != "ks" || s.possible) json.field("fraction", s.fraction);
-        else json.key("fraction").null();
-        if (given != "fs" || s.possible) json.field("factor", s.factor);
-        else json.key("factor").null();
+        if (given != "ks" || s.possible)
+            json.field("fraction", s.fraction);
+        else
+            json.key("fraction").null();
+        if (given != "fs" || s.possible)
+            json.field("factor", s.factor);
+        else
+            json.key("factor").null();
         json.field(given == "fk" ? "speedup" : "target", s.speedup);
         json.field("ceiling", s.ceiling).field("possible", s.possible);
         if (!s.possible) json.field("reason", s.reason);
@@ -130,11 +134,14 @@ int run_law(const LawOptions& options, Context& context) {
     } else {
         items.emplace_back("fraction f", format_percent(s.fraction) + (given == "ks" ? " (solved)" : ""));
     }
-    if (given == "fs" && !s.possible) items.emplace_back("factor k", "impossible");
-    else items.emplace_back("factor k", format_factor(s.factor) + (given == "fs" ? " (solved)" : ""));
+    if (given == "fs" && !s.possible)
+        items.emplace_back("factor k", "impossible");
+    else
+        items.emplace_back("factor k", format_factor(s.factor) + (given == "fs" ? " (solved)" : ""));
     items.emplace_back(given == "fk" ? "speedup S" : "target S", format_speedup(s.speedup, p));
     if (!(given == "ks" && !s.possible))
-        items.emplace_back("ceiling", std::isinf(s.ceiling) ? "none (f = 1)" : format_speedup(s.ceiling, p) + " (1 / (1 - f))");
+        items.emplace_back("ceiling",
+                           std::isinf(s.ceiling) ? "none (f = 1)" : format_speedup(s.ceiling, p) + " (1 / (1 - f))");
     if (time) {
         items.emplace_back("old time", format_time(time->value, p) + " " + unit);
         if (s.possible) {
@@ -150,10 +157,11 @@ int run_law(const LawOptions& options, Context& context) {
     if (!s.possible) {
         std::string why(s.reason);
         if (given == "fs") {
-            why = fmt::format("a {} end-to-end speedup needs more than the ceiling {} = 1 / (1 - {}) allows; "
-                              "even an infinitely fast part leaves {} of the time",
-                              format_speedup(s.speedup, p), format_speedup(s.ceiling, p), shortest(s.fraction),
-                              format_percent(1 - s.fraction));
+            why = fmt::format(
+                "a {} end-to-end speedup needs more than the ceiling {} = 1 / (1 - {}) allows; "
+                "even an infinitely fast part leaves {} of the time",
+                format_speedup(s.speedup, p), format_speedup(s.ceiling, p), shortest(s.fraction),
+                format_percent(1 - s.fraction));
         }
         context.out << "\nimpossible: " << why << '\n';
     }
@@ -164,9 +172,12 @@ int run_law(const LawOptions& options, Context& context) {
 
 void setup_law(CLI::App& app, Action& action) {
     auto options = std::make_shared<LawOptions>();
-    CLI::App* command = app.add_subcommand("law", "Amdahl's law: give two of --fraction, --factor, --target; get the third");
-    options->fraction_option = command->add_option("-f,--fraction", options->fraction, "Fraction of the time affected: 0.6 or 60%");
-    options->factor_option = command->add_option("-k,--factor", options->factor, "Local speedup of that part: 4, 4x, inf or -30%");
+    CLI::App* command =
+        app.add_subcommand("law", "Amdahl's law: give two of --fraction, --factor, --target; get the third");
+    options->fraction_option =
+        command->add_option("-f,--fraction", options->fraction, "Fraction of the time affected: 0.6 or 60%");
+    options->factor_option =
+        command->add_option("-k,--factor", options->factor, "Local speedup of that part: 4, 4x, inf or -30%");
     options->target_option = command->add_option("--target", options->target, "End-to-end speedup wanted: 2 or 2x");
     command->add_option("--time", options->time, "Baseline time with a unit (900ms) to also print old and new times");
     command->add_flag("--explain", options->explain, "Show the arithmetic");

@@ -40,7 +40,8 @@ double parse_target_speedup(const std::string& text) {
         ok = false;
     }
     if (!ok || q.unit || q.percent || !(q.value > 1))
-        throw Error("--target", "must be an end-to-end speedup above 1, such as 2 or 2x (got '" + printable(text) + "')");
+        throw Error("--target",
+                    "must be an end-to-end speedup above 1, such as 2 or 2x (got '" + printable(text) + "')");
     return q.value;
 }
 
@@ -65,9 +66,13 @@ int run_plan(const PlanOptions& options, Context& context) {
     const bool by_effort = options.by == "effort";
     if (by_effort) {
         if (!set.from_proposals)
-            throw Error("--by", "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT or \"proposals\" in the profile)");
+            throw Error(
+                "--by",
+                "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT or \"proposals\" in the profile)");
         for (const auto& c : set.candidates)
-            if (!c.effort) throw Error("--by effort", "proposal '" + printable(c.name) + "' has no effort (write SELECTOR=FACTOR@EFFORT)");
+            if (!c.effort)
+                throw Error("--by effort",
+                            "proposal '" + printable(c.name) + "' has no effort (write SELECTOR=FACTOR@EFFORT)");
     }
     const double baseline = profile.total();
     PlanRequest request;
@@ -123,7 +128,9 @@ int run_plan(const PlanOptions& options, Context& context) {
         json.end_array().key("steps").begin_array();
         for (const Step& s : steps) {
             json.begin_object().field("name", set.candidates[s.candidate].name);
-            json.field("saved", set.candidates[s.candidate].saved).field("new_time", s.new_time).field("speedup", s.speedup);
+            json.field("saved", set.candidates[s.candidate].saved)
+                .field("new_time", s.new_time)
+                .field("speedup", s.speedup);
             json.field("effort", set.candidates[s.candidate].effort).end_object();
         }
         json.end_array();
@@ -133,8 +140,10 @@ int run_plan(const PlanOptions& options, Context& context) {
         } else {
             json.key("new_time").null().key("speedup").null().key("cost").null();
         }
-        if (by_effort && result.reachable) json.field("total_effort", result.cost);
-        else json.key("total_effort").null();
+        if (by_effort && result.reachable)
+            json.field("total_effort", result.cost);
+        else
+            json.key("total_effort").null();
         json.field("effort_unit", effort_unit);
         json.field("lower_bound", result.lower_bound).field("nodes", result.nodes);
         json.key("alternatives").begin_array();
@@ -175,19 +184,21 @@ int run_plan(const PlanOptions& options, Context& context) {
         if (!steps.empty() || format != OutputFormat::table) context.out << render(table, format);
         std::ostream& talk = format == OutputFormat::table ? context.out : context.err;
         if (format == OutputFormat::table && !steps.empty()) talk << '\n';
-        const std::string target_text = fmt::format("{} (new time at most {} {} of {} {})", format_speedup(target_speedup, p),
-                                                    format_time(request.target_time, p), unit, format_time(baseline, p), unit);
+        const std::string target_text =
+            fmt::format("{} (new time at most {} {} of {} {})", format_speedup(target_speedup, p),
+                        format_time(request.target_time, p), unit, format_time(baseline, p), unit);
         if (options.explain) {
             talk << "The arithmetic:\n";
             talk << fmt::format("  need to save T - T / S = {} - {} = {} {}\n", format_time(baseline, p),
-                                format_time(request.target_time, p), format_time(baseline - request.target_time, p), unit);
+                                format_time(request.target_time, p), format_time(baseline - request.target_time, p),
+                                unit);
             double running = baseline;
             for (const Step& s : steps) {
                 const Candidate& c = set.candidates[s.candidate];
                 talk << fmt::format("  {} - {} ({}: {} - {} / {}) = {} {}; S = {} / {} = {}\n", format_time(running, p),
-                                    format_time(c.saved, p), printable(c.name), format_time(c.time, p), format_time(c.time, p),
-                                    machine_factor(c.factor), format_time(s.new_time, p), unit, format_time(baseline, p),
-                                    format_time(s.new_time, p), format_speedup(s.speedup, p));
+                                    format_time(c.saved, p), printable(c.name), format_time(c.time, p),
+                                    format_time(c.time, p), machine_factor(c.factor), format_time(s.new_time, p), unit,
+                                    format_time(baseline, p), format_time(s.new_time, p), format_speedup(s.speedup, p));
                 running = s.new_time;
             }
             talk << '\n';
@@ -195,17 +206,20 @@ int run_plan(const PlanOptions& options, Context& context) {
         std::vector<std::pair<std::string, std::string>> items;
         items.emplace_back("target", target_text);
         if (result.reachable) {
-            const std::string cost = by_effort ? fmt::format("total effort {} {}", shortest(result.cost), effort_unit)
-                                               : fmt::format("{} {}", result.chosen.size(), set.from_proposals ? "proposals" : "phases");
+            const std::string cost =
+                by_effort ? fmt::format("total effort {} {}", shortest(result.cost), effort_unit)
+                          : fmt::format("{} {}", result.chosen.size(), set.from_proposals ? "proposals" : "phases");
             items.emplace_back("plan", fmt::format("{}, reaching {} (new time {} {})", cost,
                                                    format_speedup(speedup_from_saving(baseline, result.saved), p),
                                                    format_time(new_time, p), unit));
             if (result.chosen.empty()) items.back().second = "nothing to do: the profile already meets the target";
-            items.emplace_back("optimal", result.proven_optimal
-                                              ? fmt::format("yes, proven (exact search, {} nodes)", result.nodes)
-                                              : fmt::format("not proven: the search stopped after {} nodes; the optimum costs at least {} (gap {})",
-                                                            result.nodes, shortest(result.lower_bound),
-                                                            shortest(result.cost - result.lower_bound)));
+            items.emplace_back(
+                "optimal",
+                result.proven_optimal
+                    ? fmt::format("yes, proven (exact search, {} nodes)", result.nodes)
+                    : fmt::format(
+                          "not proven: the search stopped after {} nodes; the optimum costs at least {} (gap {})",
+                          result.nodes, shortest(result.lower_bound), shortest(result.cost - result.lower_bound)));
             for (std::size_t a = 0; a < result.alternatives.size(); ++a) {
                 std::string list;
                 for (const auto& n : names(result.alternatives[a])) list += (list.empty() ? "" : ", ") + printable(n);
@@ -214,24 +228,28 @@ int run_plan(const PlanOptions& options, Context& context) {
         } else {
             items.emplace_back("plan", "unreachable: no set of candidates reaches the target");
         }
-        items.emplace_back("best possible", fmt::format("{} (every candidate at its factor)", format_speedup(best_possible, p)));
-        items.emplace_back("ceiling", fmt::format("{} (every candidate at no time: {} {} outside the candidates remain)",
-                                                  format_speedup(ceiling, p), format_time(outside, p), unit));
+        items.emplace_back("best possible",
+                           fmt::format("{} (every candidate at its factor)", format_speedup(best_possible, p)));
+        items.emplace_back("ceiling",
+                           fmt::format("{} (every candidate at no time: {} {} outside the candidates remain)",
+                                       format_speedup(ceiling, p), format_time(outside, p), unit));
         std::string summary = render_summary(items);
         // Continuation lines for further alternatives: "          : a, b" reads badly; indent instead.
         for (std::size_t pos; (pos = summary.find("\n: ")) != std::string::npos;) summary.replace(pos, 3, "\n  ");
         talk << summary;
         if (!result.reachable) {
             if (target_speedup > ceiling) {
-                talk << fmt::format("\nwhy: the phases outside the candidates take {} {}; even if every candidate took no "
-                                    "time, the run could not beat {}, short of {}.\n",
-                                    format_time(outside, p), unit, format_speedup(ceiling, p), format_speedup(target_speedup, p));
+                talk << fmt::format(
+                    "\nwhy: the phases outside the candidates take {} {}; even if every candidate took no "
+                    "time, the run could not beat {}, short of {}.\n",
+                    format_time(outside, p), unit, format_speedup(ceiling, p), format_speedup(target_speedup, p));
             } else {
-                talk << fmt::format("\nwhy: with every candidate at its factor the run reaches only {}; {} needs larger "
-                                    "factors (the ceiling, every candidate at no time, is {}: the {} {} outside the "
-                                    "candidates cap it).\n",
-                                    format_speedup(best_possible, p), format_speedup(target_speedup, p),
-                                    format_speedup(ceiling, p), format_time(outside, p), unit);
+                talk << fmt::format(
+                    "\nwhy: with every candidate at its factor the run reaches only {}; {} needs larger "
+                    "factors (the ceiling, every candidate at no time, is {}: the {} {} outside the "
+                    "candidates cap it).\n",
+                    format_speedup(best_possible, p), format_speedup(target_speedup, p), format_speedup(ceiling, p),
+                    format_time(outside, p), unit);
             }
         }
     }

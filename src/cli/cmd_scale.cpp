@@ -73,8 +73,9 @@ ParallelPart parallel_part(const ScaleOptions& options, Context& context) {
     if (!has_p && !has_profile)
         throw Error("scale", "give the parallel fraction with -p (0.95 or 95%), or a PROFILE and --parallel SELECTOR");
     if (has_profile && parse_double(options.profile, number_check))
-        throw Error("scale", "'" + printable(options.profile) + "' is not a profile; processor counts go after -n, "
-                             "separated by commas: -n 5,10,100");
+        throw Error("scale", "'" + printable(options.profile) +
+                                 "' is not a profile; processor counts go after -n, "
+                                 "separated by commas: -n 5,10,100");
     if (has_p && has_profile)
         throw Error("-p", "give -p or a PROFILE, not both (with a profile, --parallel picks the parallel phases)");
     ParallelPart part;
@@ -85,8 +86,9 @@ ParallelPart parallel_part(const ScaleOptions& options, Context& context) {
         return part;
     }
     if (options.parallel.empty())
-        throw Error("--parallel", "a PROFILE needs --parallel SELECTOR to say which phases run in parallel "
-                                  "(a phase name, a glob, kind:KIND or *)");
+        throw Error("--parallel",
+                    "a PROFILE needs --parallel SELECTOR to say which phases run in parallel "
+                    "(a phase name, a glob, kind:KIND or *)");
     ProfileOptions profile_options;
     profile_options.path = options.profile;
     profile_options.input_format = options.input_format;
@@ -139,8 +141,8 @@ std::vector<long long> processor_counts(const std::vector<std::string>& lists) {
     std::sort(counts.begin(), counts.end());
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
     if (counts.size() > max_processor_points)
-        throw Error("-n", fmt::format("the lists give {} processor counts; at most {} are allowed", grouped(counts.size()),
-                                      grouped(max_processor_points)));
+        throw Error("-n", fmt::format("the lists give {} processor counts; at most {} are allowed",
+                                      grouped(counts.size()), grouped(max_processor_points)));
     return counts;
 }
 
@@ -196,7 +198,8 @@ std::map<long long, double> parse_effective(const std::vector<std::string>& spec
         const std::string n_text = text.substr(0, equals), k_text = text.substr(equals + 1);
         double n = 0;
         if (!parse_double(n_text, n) || n < 1 || n != std::floor(n) || n > static_cast<double>(max_processor_count))
-            throw Error("--effective", "N must be a whole number >= 1 (got '" + printable(n_text) + "' in '" + printable(text) + "')");
+            throw Error("--effective",
+                        "N must be a whole number >= 1 (got '" + printable(n_text) + "' in '" + printable(text) + "')");
         Factor k;
         try {
             k = parse_factor(k_text);
@@ -204,7 +207,8 @@ std::map<long long, double> parse_effective(const std::vector<std::string>& spec
             throw Error("--effective", e.message() + " in '" + printable(text) + "'");
         }
         if (k.is_infinite())
-            throw Error("--effective", "K must be a finite speedup > 0 (got '" + printable(k_text) + "' in '" + printable(text) + "')");
+            throw Error("--effective", "K must be a finite speedup > 0 (got '" + printable(k_text) + "' in '" +
+                                           printable(text) + "')");
         const auto count = static_cast<long long>(n);
         if (!out.emplace(count, k.value).second)
             throw Error("--effective", fmt::format("N = {} is given twice", count));
@@ -224,14 +228,19 @@ std::string formula(ScalingLaw law, const Overhead& overhead) {
 std::string overhead_text(const Overhead& overhead, const std::string& source) {
     const std::string c = shortest(overhead.coefficient);
     switch (overhead.model) {
-        case Overhead::Model::linear: return "O(N) = " + c + " * N";
-        case Overhead::Model::log: return "O(N) = " + c + " * log2 N";
-        case Overhead::Model::sqrt: return "O(N) = " + c + " * sqrt(N)";
-        case Overhead::Model::constant: return "O(N) = " + c + " for N > 1";
+        case Overhead::Model::linear:
+            return "O(N) = " + c + " * N";
+        case Overhead::Model::log:
+            return "O(N) = " + c + " * log2 N";
+        case Overhead::Model::sqrt:
+            return "O(N) = " + c + " * sqrt(N)";
+        case Overhead::Model::constant:
+            return "O(N) = " + c + " for N > 1";
         case Overhead::Model::measured:
             return fmt::format("measured in {} up to N = {}, linear between the rows (0 at N = 1)", printable(source),
                                overhead.max_n());
-        case Overhead::Model::none: break;
+        case Overhead::Model::none:
+            break;
     }
     return "none";
 }
@@ -243,13 +252,14 @@ int run_scale(const ScaleOptions& options, Context& context) {
     const std::vector<long long> counts = processor_counts(options.counts);
     const std::optional<Baseline> base = baseline(options, part);
     std::string overhead_source;
-    const Overhead overhead = options.overhead.empty() ? Overhead{}
-                                                       : parse_overhead_option(options.overhead, overhead_source, context);
+    const Overhead overhead =
+        options.overhead.empty() ? Overhead{} : parse_overhead_option(options.overhead, overhead_source, context);
     const bool has_overhead = overhead.model != Overhead::Model::none;
     if (!options.effective.empty() && has_overhead)
         throw Error("--effective", "already includes the overhead at its N; give --effective or --overhead, not both");
     if (!options.effective.empty() && options.weak)
-        throw Error("--effective", "is a measured speedup for a fixed problem (strong scaling); it does not apply with --weak");
+        throw Error("--effective",
+                    "is a measured speedup for a fixed problem (strong scaling); it does not apply with --weak");
     const std::map<long long, double> effective = parse_effective(options.effective, context);
 
     std::vector<long long> all = counts;
@@ -294,20 +304,26 @@ int run_scale(const ScaleOptions& options, Context& context) {
         json.key("overhead");
         if (has_overhead) {
             json.begin_object().field("model", overhead_model_name(overhead.model));
-            if (overhead.model == Overhead::Model::measured) json.field("source", overhead_source);
-            else json.field("coefficient", overhead.coefficient);
+            if (overhead.model == Overhead::Model::measured)
+                json.field("source", overhead_source);
+            else
+                json.field("coefficient", overhead.coefficient);
             json.end_object();
         } else {
             json.null();
         }
-        if (base) json.field("unit", base->unit).field("baseline_time", base->time);
-        else json.key("unit").null().key("baseline_time").null();
+        if (base)
+            json.field("unit", base->unit).field("baseline_time", base->time);
+        else
+            json.key("unit").null().key("baseline_time").null();
         json.key("points").begin_array();
         for (const Row& row : rows) {
             json.begin_object().field("n", row.n).field("speedup", row.speedup);
             json.field("efficiency", row.speedup / static_cast<double>(row.n));
-            if (base) json.field("time", row_time(row));
-            else json.key("time").null();
+            if (base)
+                json.field("time", row_time(row));
+            else
+                json.key("time").null();
             json.field("overhead", row.overhead).field("parallel_speedup", row.local_speedup);
             json.end_object();
         }
@@ -323,12 +339,14 @@ int run_scale(const ScaleOptions& options, Context& context) {
     if (!effective.empty()) table.columns.push_back({"parallel part", "parallel_speedup", true});
     for (const Row& row : rows) {
         const double efficiency = row.speedup / static_cast<double>(row.n);
-        std::vector<Cell> cells{Cell(std::to_string(row.n)), Cell(format_speedup(row.speedup, precision), shortest(row.speedup)),
+        std::vector<Cell> cells{Cell(std::to_string(row.n)),
+                                Cell(format_speedup(row.speedup, precision), shortest(row.speedup)),
                                 Cell(format_percent(efficiency), shortest(efficiency))};
         if (base) cells.emplace_back(format_time(row_time(row), precision), shortest(row_time(row)));
         if (has_overhead) cells.emplace_back(format_time(row.overhead, precision), shortest(row.overhead));
         if (!effective.empty())
-            cells.emplace_back(format_factor(row.local_speedup) + (row.effective ? " (effective)" : ""), shortest(row.local_speedup));
+            cells.emplace_back(format_factor(row.local_speedup) + (row.effective ? " (effective)" : ""),
+                               shortest(row.local_speedup));
         table.rows.push_back(std::move(cells));
     }
     context.out << render(table, format);
@@ -336,10 +354,12 @@ int run_scale(const ScaleOptions& options, Context& context) {
 
     std::vector<std::pair<std::string, std::string>> items;
     if (law == ScalingLaw::amdahl) {
-        items.emplace_back("law", "Amdahl (strong scaling): a fixed job on N processors; how much sooner does it finish?");
+        items.emplace_back("law",
+                           "Amdahl (strong scaling): a fixed job on N processors; how much sooner does it finish?");
         items.emplace_back("", "(--weak: Gustafson, a job that grows with N; how much more work in the same time?)");
     } else {
-        items.emplace_back("law", "Gustafson (weak scaling): the job grows with N; how much more work in the same time?");
+        items.emplace_back("law",
+                           "Gustafson (weak scaling): the job grows with N; how much more work in the same time?");
         items.emplace_back("", "(without --weak: Amdahl, a fixed job; how much sooner does it finish?)");
     }
     items.emplace_back("formula", formula(law, overhead));
@@ -351,27 +371,32 @@ int run_scale(const ScaleOptions& options, Context& context) {
     } else {
         items.emplace_back("parallel fraction", format_percent(p) + " (P)");
     }
-    if (has_overhead) items.emplace_back("overhead", overhead_text(overhead, overhead_source) + " (in units of the one-processor time)");
-    if (base) items.emplace_back("baseline", format_time(base->time, precision) + " " + base->unit + " on one processor");
+    if (has_overhead)
+        items.emplace_back("overhead",
+                           overhead_text(overhead, overhead_source) + " (in units of the one-processor time)");
+    if (base)
+        items.emplace_back("baseline", format_time(base->time, precision) + " " + base->unit + " on one processor");
     if (law == ScalingLaw::gustafson) {
         items.emplace_back("ceiling", "none: the scaled speedup grows by P for every processor added");
     } else if (std::isinf(ceiling)) {
         items.emplace_back("ceiling", "none (P = 1: nothing is serial)");
     } else {
-        items.emplace_back("ceiling", format_speedup(ceiling, precision) + " (1 / (1 - P): no number of processors passes it)");
+        items.emplace_back("ceiling",
+                           format_speedup(ceiling, precision) + " (1 / (1 - P): no number of processors passes it)");
     }
     if (has_overhead) {
         const std::string at = fmt::format("N = {} gives {}", best.n, format_speedup(best.speedup, precision));
-        items.emplace_back("best N", best.n < counts.back()
-                                         ? at + fmt::format(" (of 1 to {}); past it, more processors make the run slower", counts.back())
-                                         : at + " (the largest N asked for): the speedup is still rising there");
+        items.emplace_back(
+            "best N",
+            best.n < counts.back()
+                ? at + fmt::format(" (of 1 to {}); past it, more processors make the run slower", counts.back())
+                : at + " (the largest N asked for): the speedup is still rising there");
     }
     bool first_effective = true;
     for (const auto& [n, k] : effective) {
         items.emplace_back(first_effective ? "effective" : "",
-                           fmt::format("on {} processors the parallel part runs {} faster, not {}x: {} instead of {}", n,
-                                       format_factor(k), n,
-                                       format_speedup(strong_speedup(p, k), precision),
+                           fmt::format("on {} processors the parallel part runs {} faster, not {}x: {} instead of {}",
+                                       n, format_factor(k), n, format_speedup(strong_speedup(p, k), precision),
                                        format_speedup(strong_speedup(p, static_cast<double>(n)), precision)));
         first_effective = false;
     }
@@ -386,23 +411,29 @@ int run_scale(const ScaleOptions& options, Context& context) {
 
 void setup_scale(CLI::App& app, Action& action) {
     auto options = std::make_shared<ScaleOptions>();
-    CLI::App* command = app.add_subcommand("scale", "Speedup on N processors: Amdahl (strong) or Gustafson (weak) scaling");
-    command->add_option("PROFILE", options->profile, "Profile whose --parallel phases are the parallel part (instead of -p)");
+    CLI::App* command =
+        app.add_subcommand("scale", "Speedup on N processors: Amdahl (strong) or Gustafson (weak) scaling");
+    command->add_option("PROFILE", options->profile,
+                        "Profile whose --parallel phases are the parallel part (instead of -p)");
     command->add_option("--input-format", options->input_format, "Profile format: json, csv, tsv, md or text")
         ->check(CLI::IsMember({"json", "csv", "tsv", "md", "markdown", "text", "txt"}));
-    command->add_option("--parallel", options->parallel, "SELECTOR of the profile's parallel phases: name, glob, kind:KIND or *")
+    command
+        ->add_option("--parallel", options->parallel,
+                     "SELECTOR of the profile's parallel phases: name, glob, kind:KIND or *")
         ->allow_extra_args(false);
     command->add_option("-p,--parallel-fraction", options->fraction, "Parallel fraction P: 0.95 or 95%");
-    command->add_option("-n,--processors", options->counts,
-                        "Processor counts: 5,10,100; 1..1024 (doubling); 1:64:8 (start:stop:step). Default 1..1024")
+    command
+        ->add_option("-n,--processors", options->counts,
+                     "Processor counts: 5,10,100; 1..1024 (doubling); 1:64:8 (start:stop:step). Default 1..1024")
         ->allow_extra_args(false);
     command->add_option("--time", options->time, "One-processor time with a unit (900ms): adds a time column");
     command->add_flag("--weak", options->weak, "Gustafson's law (weak scaling): the job grows with N");
     command->add_option("--overhead", options->overhead,
                         "Overhead O(N) in units of the one-processor time: linear:C, log:C, sqrt:C, const:C, "
                         "or file:PATH with n,overhead rows");
-    command->add_option("--effective", options->effective,
-                        "N=K: on N processors the parallel part runs only K times faster (8=5)")
+    command
+        ->add_option("--effective", options->effective,
+                     "N=K: on N processors the parallel part runs only K times faster (8=5)")
         ->allow_extra_args(false);
     add_format_options(*command, options->format, options->precision);
     command->callback([options, &action] { action = [options](Context& c) { return run_scale(*options, c); }; });

@@ -20,34 +20,49 @@ void add_format_options(CLI::App& command, std::string& format, int& precision) 
 }
 
 void add_profile_options(CLI::App& command, ProfileOptions& options) {
-    command.add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")
+    command
+        .add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")
         ->required();
     command.add_option("--input-format", options.input_format,
                        "json, csv, tsv, md, text, chrome-trace, nsys, rocprof-stats, rocprof-trace, rocprof-summary or "
                        "folded (default: recognised from the content)");
-    command.add_option("--unit", options.unit, "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
+    command.add_option("--unit", options.unit,
+                       "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
     add_format_options(command, options.format, options.precision);
     add_import_options(command, options.import);
 }
 
 void add_import_options(CLI::App& command, ImportFlags& flags) {
     const std::string group = "Profiler input";
-    command.add_option("--lane", flags.lane, "Trace events that become phases: gpu, cpu, all (default: gpu if the trace has device events)")
+    command
+        .add_option("--lane", flags.lane,
+                    "Trace events that become phases: gpu, cpu, all (default: gpu if the trace has device events)")
         ->check(CLI::IsMember({"auto", "gpu", "cpu", "all"}))
         ->group(group);
-    command.add_option("--window", flags.window, "Only the spans of events matching REGEX (e.g. 'ProfilerStep#.*'), averaged per span")
+    command
+        .add_option("--window", flags.window,
+                    "Only the spans of events matching REGEX (e.g. 'ProfilerStep#.*'), averaged per span")
         ->group(group);
-    command.add_option("--group-by", flags.group_by, "Phase per event name (name), category (cat) or regex:PATTERN")->group(group);
-    command.add_option("--rename", flags.renames, "REGEX=NAME: events matching REGEX become phase NAME (repeatable, first match wins)")
+    command.add_option("--group-by", flags.group_by, "Phase per event name (name), category (cat) or regex:PATTERN")
+        ->group(group);
+    command
+        .add_option("--rename", flags.renames,
+                    "REGEX=NAME: events matching REGEX become phase NAME (repeatable, first match wins)")
         ->allow_extra_args(false)
         ->group(group);
     command.add_option("--depth", flags.depth, "Folded stacks: phases are stack prefixes of N frames")
         ->check(CLI::Range(1, 1000))
         ->group(group);
     command.add_flag("--leaf", flags.leaf, "Folded stacks: phases are leaf frames (self time)")->group(group);
-    command.add_option("--sample-period", flags.sample_period, "Folded stacks: time per sample, e.g. 1ms (default: counts)")->group(group);
-    command.add_option("--timeunit", flags.timeunit, "nsys stats: the unit of columns without one (nsys --timeunit)")->group(group);
-    command.add_option("--total", flags.total, "Summary formats: the real end-to-end time, e.g. 250ms (the rest is unattributed)")
+    command
+        .add_option("--sample-period", flags.sample_period,
+                    "Folded stacks: time per sample, e.g. 1ms (default: counts)")
+        ->group(group);
+    command.add_option("--timeunit", flags.timeunit, "nsys stats: the unit of columns without one (nsys --timeunit)")
+        ->group(group);
+    command
+        .add_option("--total", flags.total,
+                    "Summary formats: the real end-to-end time, e.g. 250ms (the rest is unattributed)")
         ->group(group);
 }
 
@@ -59,14 +74,18 @@ Quantity time_option(const std::string& text, const std::string& option) {
     } catch (const Error&) {
         throw Error(option, "expected a time such as 250ms (got '" + printable(text) + "')");
     }
-    if (q.percent || !(q.value > 0)) throw Error(option, "expected a time > 0 such as 250ms (got '" + printable(text) + "')");
+    if (q.percent || !(q.value > 0))
+        throw Error(option, "expected a time > 0 such as 250ms (got '" + printable(text) + "')");
     return q;
 }
 }  // namespace
 
 ImportOptions import_options(const ImportFlags& flags) {
     ImportOptions out;
-    out.lane = flags.lane == "gpu" ? Lane::gpu : flags.lane == "cpu" ? Lane::cpu : flags.lane == "all" ? Lane::all : Lane::automatic;
+    out.lane = flags.lane == "gpu"   ? Lane::gpu
+               : flags.lane == "cpu" ? Lane::cpu
+               : flags.lane == "all" ? Lane::all
+                                     : Lane::automatic;
     out.window = flags.window;
     out.group_by = flags.group_by;
     for (const auto& rename : flags.renames) {
@@ -81,7 +100,8 @@ ImportOptions import_options(const ImportFlags& flags) {
     if (!flags.sample_period.empty()) out.sample_period = time_option(flags.sample_period, "--sample-period");
     if (!flags.timeunit.empty()) {
         out.timeunit = parse_unit(flags.timeunit);
-        if (!out.timeunit) throw Error("--timeunit", "unknown unit '" + printable(flags.timeunit) + "' (expected ns, us, ms or s)");
+        if (!out.timeunit)
+            throw Error("--timeunit", "unknown unit '" + printable(flags.timeunit) + "' (expected ns, us, ms or s)");
     }
     if (!flags.total.empty()) out.total = time_option(flags.total, "--total");
     return out;
@@ -91,8 +111,9 @@ std::optional<InputFormat> input_format(const std::string& name) {
     if (name.empty()) return std::nullopt;
     const auto format = parse_input_format(name);
     if (!format) {
-        throw Error("--input-format", "unknown format '" + printable(name) + "' (expected json, csv, tsv, md, text, chrome-trace, "
-                                      "nsys, rocprof-stats, rocprof-trace, rocprof-summary or folded)");
+        throw Error("--input-format", "unknown format '" + printable(name) +
+                                          "' (expected json, csv, tsv, md, text, chrome-trace, "
+                                          "nsys, rocprof-stats, rocprof-trace, rocprof-summary or folded)");
     }
     return format;
 }
@@ -103,7 +124,8 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
     std::optional<Unit> unit;
     if (!options.unit.empty()) {
         unit = parse_unit(options.unit);
-        if (!unit) throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
+        if (!unit)
+            throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
     }
     Profile profile = amdahl::load_profile(options.path, context.in, format, import);
     for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
@@ -165,17 +187,23 @@ std::string machine_factor(double value) { return std::isinf(value) ? "inf" : sh
 
 void write(std::ostream& out, const Table& table, OutputFormat format) {
     switch (format) {
-        case OutputFormat::csv: return write_csv(out, table);
-        case OutputFormat::markdown: return write_markdown(out, table);
-        default: return write_text(out, table);
+        case OutputFormat::csv:
+            return write_csv(out, table);
+        case OutputFormat::markdown:
+            return write_markdown(out, table);
+        default:
+            return write_text(out, table);
     }
 }
 
 std::string render(const Table& table, OutputFormat format) {
     switch (format) {
-        case OutputFormat::csv: return render_csv(table);
-        case OutputFormat::markdown: return render_markdown(table);
-        default: return render_text(table);
+        case OutputFormat::csv:
+            return render_csv(table);
+        case OutputFormat::markdown:
+            return render_markdown(table);
+        default:
+            return render_text(table);
     }
 }
 

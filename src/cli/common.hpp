@@ -60,10 +60,10 @@ OutputFormat output_format(const std::string& name);
 CLI::Validator positive_number();
 
 /// Numbers for people.
-std::string format_time(double value, int precision);  ///< "18.0", "2.1", "2,357,053"
+std::string format_time(double value, int precision);     ///< "18.0", "2.1", "2,357,053"
 std::string format_speedup(double value, int precision);  ///< "1.2330x", "∞"
 std::string format_factor(double value);                  ///< "10x", "1.4286x", "inf"
-std::string format_percent(double fraction);               ///< "18.9%"
+std::string format_percent(double fraction);              ///< "18.9%"
 /// A factor as a script reads it: the shortest number, or "inf".
 std::string machine_factor(double value);
 

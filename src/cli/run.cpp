@@ -20,8 +20,8 @@ struct Command {
 
 // Every subcommand, in the order `amdahl --help` lists them.
 constexpr Command commands[] = {
-    {"eval", setup_eval},       {"law", setup_law},       {"rank", setup_rank},   {"plan", setup_plan},
-    {"compare", setup_compare}, {"scale", setup_scale},   {"fit", setup_fit},     {"import", setup_import},
+    {"eval", setup_eval},       {"law", setup_law},     {"rank", setup_rank}, {"plan", setup_plan},
+    {"compare", setup_compare}, {"scale", setup_scale}, {"fit", setup_fit},   {"import", setup_import},
 };
 
 }  // namespace
@@ -50,7 +50,8 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
                     << "amdahl COMMAND [OPTIONS]; see 'amdahl --help')\n";
                 return exit_input_error;
             }
-            if (!first.starts_with("-") && app.get_subcommands([&](CLI::App* c) { return c->get_name() == first; }).empty()) {
+            if (!first.starts_with("-") &&
+                app.get_subcommands([&](CLI::App* c) { return c->get_name() == first; }).empty()) {
                 std::string names;
                 for (const CLI::App* c : app.get_subcommands([](CLI::App*) { return true; }))
                     names += (names.empty() ? "" : ", ") + c->get_name();

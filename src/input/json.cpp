@@ -9,8 +9,8 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
-#include "input/raw_profile.hpp"
 #include "input/json_fields.hpp"
+#include "input/raw_profile.hpp"
 
 namespace amdahl::detail {
 
@@ -40,11 +40,14 @@ void check_depth(std::string_view content, const std::string& source) {
     for (std::size_t i = 0; i < content.size(); ++i) {
         const char c = content[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
-        if (c == '"') in_string = true;
+        if (c == '"')
+            in_string = true;
         else if (c == '{' || c == '[') {
             if (++depth > max_depth) {
                 throw Error(source + ":" + line_column(content, i),
@@ -71,7 +74,8 @@ RawTime read_time(const Json& value, const std::string& source, Path&& path, con
     if (value.is_number()) {
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0)
-            throw Error(where(source, path()), std::string(what) + " must be a finite number >= 0 (got " + describe(value) + ")");
+            throw Error(where(source, path()),
+                        std::string(what) + " must be a finite number >= 0 (got " + describe(value) + ")");
         return RawTime{v + 0.0, std::nullopt};  // -0 is 0
     }
     if (value.is_string()) {
@@ -81,11 +85,13 @@ RawTime read_time(const Json& value, const std::string& source, Path&& path, con
             throw Error(where(source, path()), e.message());
         }
     }
-    throw Error(where(source, path()), std::string(what) + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
+    throw Error(where(source, path()),
+                std::string(what) + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
 }
 
 RawTime read_time(const Json& value, const std::string& source, const std::string& path, const char* what) {
-    return read_time(value, source, [&] { return path; }, what);
+    return read_time(
+        value, source, [&] { return path; }, what);
 }
 
 template <std::invocable Path>
@@ -93,12 +99,15 @@ double read_share(const Json& value, const std::string& source, Path&& path) {
     if (value.is_number()) {
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0 || v > 1)
-            throw Error(where(source, path()), "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " +
-                                                   describe(value) + ")");
+            throw Error(
+                where(source, path()),
+                "share must be a fraction between 0 and 1, or a string such as \"21%\" (got " + describe(value) + ")");
         return v + 0.0;  // -0 is 0
     }
-    if (value.is_string()) return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path()), "share");
-    throw Error(where(source, path()), "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
+    if (value.is_string())
+        return parse_share_text(value.get_ref<const std::string&>(), false, where(source, path()), "share");
+    throw Error(where(source, path()),
+                "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
 }
 
 template <std::invocable Path>
@@ -147,7 +156,8 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
 void read_array_phase(const Json& value, const std::string& source, std::size_t index, RawProfile& out) {
     const auto path = [&] { return "phases[" + std::to_string(index) + "]"; };
     if (!value.is_object())
-        throw Error(where(source, path()), "a phase must be an object with a name and a time (got " + describe(value) + ")");
+        throw Error(where(source, path()),
+                    "a phase must be an object with a name and a time (got " + describe(value) + ")");
     out.add(read_phase_object(value, source, path(), std::nullopt, index + 1));
 }
 
@@ -162,7 +172,8 @@ void read_named_phase(const std::string& name, const Json& value, const std::str
     RawPhase phase;
     phase.name = name;
     phase.at = 1;
-    if (value.is_string() && !value.get_ref<const std::string&>().empty() && value.get_ref<const std::string&>().back() == '%')
+    if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
+        value.get_ref<const std::string&>().back() == '%')
         phase.share = read_share(value, source, path);
     else
         phase.time = read_time(value, source, path, "time");
@@ -177,22 +188,26 @@ void read_proposals(const Json& proposals, const std::string& source, RawProfile
         const std::string path = "proposals[" + std::to_string(i) + "]";
         const Json& item = proposals[i];
         if (!item.is_object())
-            throw Error(where(source, path), "a proposal must be an object with a target and a factor (got " +
-                                                 describe(item) + ")");
+            throw Error(where(source, path),
+                        "a proposal must be an object with a target and a factor (got " + describe(item) + ")");
         ProfileProposal proposal;
         proposal.where = where(source, path);
         const auto target = item.find("target");
-        if (target == item.end()) throw Error(proposal.where, "proposal has no \"target\" (a phase name, glob or kind:KIND)");
+        if (target == item.end())
+            throw Error(proposal.where, "proposal has no \"target\" (a phase name, glob or kind:KIND)");
         proposal.target = read_string(*target, source, path + ".target");
         const auto factor = item.find("factor");
         if (factor == item.end()) throw Error(proposal.where, "proposal has no \"factor\"");
-        if (factor->is_number()) proposal.factor = shortest(factor->get<double>());
-        else proposal.factor = read_string(*factor, source, path + ".factor");
+        if (factor->is_number())
+            proposal.factor = shortest(factor->get<double>());
+        else
+            proposal.factor = read_string(*factor, source, path + ".factor");
         if (const auto name = item.find("name"); name != item.end())
             proposal.name = read_string(*name, source, path + ".name");
         if (const auto effort = item.find("effort"); effort != item.end() && !effort->is_null()) {
             if (!effort->is_number() || !(effort->get<double>() > 0) || !std::isfinite(effort->get<double>()))
-                throw Error(where(source, path + ".effort"), "effort must be a number > 0 (got " + describe(*effort) + ")");
+                throw Error(where(source, path + ".effort"),
+                            "effort must be a number > 0 (got " + describe(*effort) + ")");
             proposal.effort = effort->get<double>();
         }
         out.proposals.push_back(std::move(proposal));
@@ -201,15 +216,18 @@ void read_proposals(const Json& proposals, const std::string& source, RawProfile
 
 // "overlaps": [{"phases": ["gemm", "copy"], "time": 12.5}], as `amdahl import` writes them.
 void read_overlaps(const Json& overlaps, const std::string& source, RawProfile& out) {
-    if (!overlaps.is_array()) throw Error(where(source, "overlaps"), "expected an array (got " + describe(overlaps) + ")");
+    if (!overlaps.is_array())
+        throw Error(where(source, "overlaps"), "expected an array (got " + describe(overlaps) + ")");
     for (std::size_t i = 0; i < overlaps.size(); ++i) {
         const std::string path = "overlaps[" + std::to_string(i) + "]";
         const Json& item = overlaps[i];
         if (!item.is_object() || !item.contains("phases") || !item["phases"].is_array() || !item.contains("time"))
-            throw Error(where(source, path), "expected {\"phases\": [names], \"time\": T} (got " + describe(item) + ")");
+            throw Error(where(source, path),
+                        "expected {\"phases\": [names], \"time\": T} (got " + describe(item) + ")");
         Overlap overlap;
         for (std::size_t p = 0; p < item["phases"].size(); ++p)
-            overlap.phases.push_back(read_string(item["phases"][p], source, path + ".phases[" + std::to_string(p) + "]"));
+            overlap.phases.push_back(
+                read_string(item["phases"][p], source, path + ".phases[" + std::to_string(p) + "]"));
         const RawTime time = read_time(item["time"], source, path + ".time", "time");
         overlap.time = time.value;  // written by amdahl in the profile's own unit
         out.overlaps.push_back(std::move(overlap));
@@ -292,8 +310,10 @@ public:
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
     bool key(string_t& name) override {
-        if (builder_.building()) builder_.key(std::move(name));
-        else key_ = std::move(name);
+        if (builder_.building())
+            builder_.key(std::move(name));
+        else
+            key_ = std::move(name);
         return true;
     }
 
@@ -337,7 +357,8 @@ private:
                 }
                 break;
             case Level::phase_array:
-            case Level::phase_object: break;
+            case Level::phase_object:
+                break;
         }
         builder_.open(std::move(container));
         return true;
@@ -365,10 +386,17 @@ private:
     void finish_value() {
         Json& value = builder_.value();
         switch (level()) {
-            case Level::phase_array: read_array_phase(value, source_, phase_count_++, out_); break;
-            case Level::phase_object: read_named_phase(key_, value, source_, out_); break;
-            case Level::object_root: fields[key_] = std::move(value); break;
-            case Level::root: break;
+            case Level::phase_array:
+                read_array_phase(value, source_, phase_count_++, out_);
+                break;
+            case Level::phase_object:
+                read_named_phase(key_, value, source_, out_);
+                break;
+            case Level::object_root:
+                fields[key_] = std::move(value);
+                break;
+            case Level::root:
+                break;
         }
         value = Json();
     }
@@ -394,7 +422,8 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
             const std::string text = read_string(value, source, "unit");
             out.unit = parse_unit(text);
             if (!out.unit)
-                throw Error(where(source, "unit"), "unknown unit '" + printable(text) + "' (expected ns, us, ms, s, min or h)");
+                throw Error(where(source, "unit"),
+                            "unknown unit '" + printable(text) + "' (expected ns, us, ms, s, min or h)");
         } else if (key == "total") {
             out.total = read_time(value, source, "total", "total");
             out.total_where = where(source, "total");
@@ -403,13 +432,13 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
     if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
     if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
-    if (const auto boundary = doc.find("boundary"); boundary != doc.end()) out.boundary = read_string(*boundary, source, "boundary");
+    if (const auto boundary = doc.find("boundary"); boundary != doc.end())
+        out.boundary = read_string(*boundary, source, "boundary");
     if (const auto summary = doc.find("summary_only"); summary != doc.end()) {
         if (!summary->is_boolean()) throw Error(where(source, "summary_only"), "expected true or false");
         out.summary_only = summary->get<bool>();
     }
 }
-
 
 RawProfile read_json_profile(std::string_view content, const std::string& source) {
     check_depth(content, source);
@@ -431,8 +460,9 @@ RawProfile read_json_profile_events(std::string_view content, const std::string&
         if (failure.overflow) {
             // "number overflow parsing '1e999'": a number no double can hold.
             const auto quote = failure.what.find('\'');
-            throw Error(source, "number too large for a double" +
-                                    (quote == std::string::npos ? std::string() : ": " + printable(failure.what.substr(quote))));
+            throw Error(source, "number too large for a double" + (quote == std::string::npos
+                                                                       ? std::string()
+                                                                       : ": " + printable(failure.what.substr(quote))));
         }
         // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
         std::string reason = failure.what;
@@ -444,12 +474,13 @@ RawProfile read_json_profile_events(std::string_view content, const std::string&
     if (events.root_is_array) return out;
 
     const Json& doc = events.fields;
-    if (!events.root_is_object) throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
+    if (!events.root_is_object)
+        throw Error(source, "expected a JSON object with \"phases\" (got " + describe(doc) + ")");
     if (!events.saw_phases) {
         const auto phases = doc.find("phases");
         if (phases == doc.end()) throw Error(source, "no \"phases\" in the profile");
-        throw Error(where(source, "phases"), "expected an array of phases or an object of name: time (got " +
-                                                 describe(*phases) + ")");
+        throw Error(where(source, "phases"),
+                    "expected an array of phases or an object of name: time (got " + describe(*phases) + ")");
     }
     read_fields(doc, source, out);
     return out;

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "amdahl/error.hpp"
-#include "input/raw_profile.hpp"
 #include "input/json_fields.hpp"
 #include "input/json_scan.hpp"
+#include "input/raw_profile.hpp"
 
 namespace amdahl::detail {
 

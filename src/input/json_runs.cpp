@@ -35,13 +35,16 @@ void check_depth(std::string_view content, const std::string& source) {
     for (std::size_t i = 0; i < content.size(); ++i) {
         const char c = content[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
         } else if (c == '"') {
             in_string = true;
         } else if (c == '{' || c == '[') {
             if (++depth > max_depth)
-                throw Error(source + ":" + line_column(content, i), "JSON nested deeper than " + std::to_string(max_depth) + " levels");
+                throw Error(source + ":" + line_column(content, i),
+                            "JSON nested deeper than " + std::to_string(max_depth) + " levels");
         } else if (c == '}' || c == ']') {
             --depth;
         }
@@ -87,7 +90,8 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
         std::string reason = e.what();
         if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
             reason = reason.substr(colon + 2);
-        throw Error(source + ":" + line_column(content, e.byte > 0 ? e.byte - 1 : 0), "malformed JSON: " + printable(reason));
+        throw Error(source + ":" + line_column(content, e.byte > 0 ? e.byte - 1 : 0),
+                    "malformed JSON: " + printable(reason));
     } catch (const Json::exception& e) {
         // A number too large for a double is an out_of_range error, not a parse_error.
         throw Error(source, "malformed JSON: " + printable(e.what()));
@@ -99,7 +103,8 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
     if (doc.is_object()) {
         if (const auto unit = doc.find("unit"); unit != doc.end()) {
             if (!unit->is_string() || !parse_unit(unit->get<std::string>()))
-                throw Error(source + ": unit", "unknown unit " + describe(*unit) + " (expected ns, us, ms, s, min or h)");
+                throw Error(source + ": unit",
+                            "unknown unit " + describe(*unit) + " (expected ns, us, ms, s, min or h)");
             out.unit = parse_unit(unit->get<std::string>());
         }
         const auto found = doc.find("runs");
@@ -117,7 +122,8 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
         const std::string path = prefix + "[" + std::to_string(i) + "]";
         const std::string where = source + ": " + path;
         if (!item.is_object())
-            throw Error(where, "a run must be an object such as {\"n\": 4, \"time\": 250} (got " + describe(item) + ")");
+            throw Error(where,
+                        "a run must be an object such as {\"n\": 4, \"time\": 250} (got " + describe(item) + ")");
         RawRun run;
         run.where = where;
         bool has_n = false, has_value = false;
@@ -131,8 +137,9 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
             } else if (column->kind == RunColumn::Kind::value && !has_value &&
                        std::find(accepted.begin(), accepted.end(), column->quantity) != accepted.end()) {
                 if (quantity && *quantity != column->quantity)
-                    throw Error(key_where, "this run gives a " + quantity_name(column->quantity) + " but the first gives a " +
-                                               quantity_name(*quantity) + "; give one kind for every run");
+                    throw Error(key_where, "this run gives a " + quantity_name(column->quantity) +
+                                               " but the first gives a " + quantity_name(*quantity) +
+                                               "; give one kind for every run");
                 quantity = column->quantity;
                 run.value = field_text(value, *column, key_where);
                 has_value = true;

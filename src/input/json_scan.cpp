@@ -10,8 +10,8 @@ namespace {
 // Bytes that may appear in JSON outside strings: structure, whitespace, numbers and literals.
 bool plain_byte(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '{' || c == '}' ||
-           c == '[' || c == ']' || c == ',' || c == ':' || c == '-' || c == '+' || c == '.' || c == ' ' ||
-           c == '\n' || c == '\t' || c == '\r';
+           c == '[' || c == ']' || c == ',' || c == ':' || c == '-' || c == '+' || c == '.' || c == ' ' || c == '\n' ||
+           c == '\t' || c == '\r';
 }
 
 }  // namespace

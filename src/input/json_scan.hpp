@@ -13,7 +13,8 @@ public:
 
     /// The next character after whitespace, or '\0' at the end.
     char peek() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\t' || text_[pos_] == '\r'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\t' || text_[pos_] == '\r'))
             ++pos_;
         return pos_ < text_.size() ? text_[pos_] : '\0';
     }

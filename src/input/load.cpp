@@ -56,17 +56,28 @@ std::optional<InputFormat> parse_input_format(std::string_view name) {
 
 std::string_view input_format_name(InputFormat format) {
     switch (format) {
-        case InputFormat::json: return "json";
-        case InputFormat::csv: return "csv";
-        case InputFormat::tsv: return "tsv";
-        case InputFormat::markdown: return "md";
-        case InputFormat::text: return "text";
-        case InputFormat::chrome_trace: return "chrome-trace";
-        case InputFormat::nsys: return "nsys";
-        case InputFormat::rocprof_stats: return "rocprof-stats";
-        case InputFormat::rocprof_trace: return "rocprof-trace";
-        case InputFormat::rocprof_summary: return "rocprof-summary";
-        case InputFormat::folded: return "folded";
+        case InputFormat::json:
+            return "json";
+        case InputFormat::csv:
+            return "csv";
+        case InputFormat::tsv:
+            return "tsv";
+        case InputFormat::markdown:
+            return "md";
+        case InputFormat::text:
+            return "text";
+        case InputFormat::chrome_trace:
+            return "chrome-trace";
+        case InputFormat::nsys:
+            return "nsys";
+        case InputFormat::rocprof_stats:
+            return "rocprof-stats";
+        case InputFormat::rocprof_trace:
+            return "rocprof-trace";
+        case InputFormat::rocprof_summary:
+            return "rocprof-summary";
+        case InputFormat::folded:
+            return "folded";
     }
     return "?";
 }
@@ -173,17 +184,33 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
     const InputFormat chosen = format ? *format : sniff_format(content);
     detail::RawProfile raw;
     switch (chosen) {
-        case InputFormat::chrome_trace: return detail::read_chrome_trace(content, nullptr, source, options);
-        case InputFormat::nsys: return detail::read_nsys_stats(content, source, options);
-        case InputFormat::rocprof_stats: return detail::read_rocprof_stats(content, source, options);
-        case InputFormat::rocprof_trace: return detail::read_rocprof_trace(content, source, options);
-        case InputFormat::rocprof_summary: return detail::read_rocprof_summary(content, source, options);
-        case InputFormat::folded: return detail::read_folded(content, source, options);
-        case InputFormat::json: raw = detail::read_json_profile(content, source); break;
-        case InputFormat::csv: raw = detail::read_delimited_profile(content, source, ','); break;
-        case InputFormat::tsv: raw = detail::read_delimited_profile(content, source, '\t'); break;
-        case InputFormat::markdown: raw = detail::read_markdown_profile(content, source); break;
-        case InputFormat::text: raw = detail::read_text_profile(content, source); break;
+        case InputFormat::chrome_trace:
+            return detail::read_chrome_trace(content, nullptr, source, options);
+        case InputFormat::nsys:
+            return detail::read_nsys_stats(content, source, options);
+        case InputFormat::rocprof_stats:
+            return detail::read_rocprof_stats(content, source, options);
+        case InputFormat::rocprof_trace:
+            return detail::read_rocprof_trace(content, source, options);
+        case InputFormat::rocprof_summary:
+            return detail::read_rocprof_summary(content, source, options);
+        case InputFormat::folded:
+            return detail::read_folded(content, source, options);
+        case InputFormat::json:
+            raw = detail::read_json_profile(content, source);
+            break;
+        case InputFormat::csv:
+            raw = detail::read_delimited_profile(content, source, ',');
+            break;
+        case InputFormat::tsv:
+            raw = detail::read_delimited_profile(content, source, '\t');
+            break;
+        case InputFormat::markdown:
+            raw = detail::read_markdown_profile(content, source);
+            break;
+        case InputFormat::text:
+            raw = detail::read_text_profile(content, source);
+            break;
     }
     Profile profile = detail::finish_profile(std::move(raw));
     profile.format = input_format_name(chosen);
@@ -195,9 +222,12 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     InputReader reader(path, stdin_stream);
     if (!format && path != "-") {
         const std::string ext = lower_extension(path);
-        if (ext == ".csv") format = InputFormat::csv;
-        else if (ext == ".tsv") format = InputFormat::tsv;
-        else if (ext == ".md" || ext == ".markdown") format = InputFormat::markdown;
+        if (ext == ".csv")
+            format = InputFormat::csv;
+        else if (ext == ".tsv")
+            format = InputFormat::tsv;
+        else if (ext == ".md" || ext == ".markdown")
+            format = InputFormat::markdown;
     }
     std::string content;
     bool more = reader.read_more(content, sniff_bytes);
@@ -234,8 +264,8 @@ RawTime parse_time_text(std::string_view text, const std::string& where, const s
     try {
         q = parse_quantity(text);
     } catch (const Error& e) {
-        throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" +
-                               printable(text) + "': " + e.message() + ")");
+        throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" + printable(text) +
+                               "': " + e.message() + ")");
     }
     if (q.percent) throw Error(where, what + " is a percentage ('" + printable(text) + "'); give it as a share");
     if (q.value < 0) throw Error(where, what + " must be a finite number >= 0 (got '" + printable(text) + "')");
@@ -249,7 +279,8 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
     } catch (const Error& e) {
         throw Error(where, what + " must be a fraction (0.21) or a percentage (21%) (got '" + printable(text) + "')");
     }
-    if (q.unit) throw Error(where, what + " must be a fraction or a percentage, not a time (got '" + printable(text) + "')");
+    if (q.unit)
+        throw Error(where, what + " must be a fraction or a percentage, not a time (got '" + printable(text) + "')");
     const double share = (q.percent || percent_scale) ? q.value / 100 : q.value;
     if (share < 0 || share > 1 + rounding_tolerance)
         throw Error(where, what + " must be between 0% and 100% (got '" + printable(text) + "')");

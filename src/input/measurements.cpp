@@ -21,8 +21,6 @@ namespace detail {
 
 namespace {
 
-
-
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // The unit a header names: "time (ms)", "time [s]", "time_ms", "elapsed us".
@@ -153,16 +151,20 @@ Quantity parse_run_value(const RawRun& run, MeasuredQuantity quantity) {
     const std::string got = " (got '" + printable(run.value) + "')";
     switch (quantity) {
         case MeasuredQuantity::time:
-            if (!ok || q.percent) throw Error(run.where, "time must be a number > 0 with an optional unit, such as 532.4 or 532.4 ms" + got);
+            if (!ok || q.percent)
+                throw Error(run.where,
+                            "time must be a number > 0 with an optional unit, such as 532.4 or 532.4 ms" + got);
             if (!(q.value > 0)) throw Error(run.where, "time must be > 0" + got);
             break;
         case MeasuredQuantity::speedup:
-            if (!ok || q.percent || q.unit) throw Error(run.where, "speedup must be a number > 0, such as 3.5 or 3.5x" + got);
+            if (!ok || q.percent || q.unit)
+                throw Error(run.where, "speedup must be a number > 0, such as 3.5 or 3.5x" + got);
             if (!(q.value > 0)) throw Error(run.where, "speedup must be > 0" + got);
             break;
         case MeasuredQuantity::overhead:
             if (!ok || q.unit)
-                throw Error(run.where, "overhead must be a fraction of the one-processor time, such as 0.02 or 2%" + got);
+                throw Error(run.where,
+                            "overhead must be a fraction of the one-processor time, such as 0.02 or 2%" + got);
             if (q.value < 0) throw Error(run.where, "overhead must be >= 0" + got);
             if (q.percent) q.value /= 100;
             break;
@@ -171,7 +173,8 @@ Quantity parse_run_value(const RawRun& run, MeasuredQuantity quantity) {
 }
 
 Measurements finish_runs(RawRuns raw) {
-    if (raw.runs.empty()) throw Error(raw.source, "no runs: the file has no rows of N and " + quantity_name(raw.quantity));
+    if (raw.runs.empty())
+        throw Error(raw.source, "no runs: the file has no rows of N and " + quantity_name(raw.quantity));
     Measurements out;
     out.source = raw.source;
     out.quantity = raw.quantity;
@@ -207,8 +210,8 @@ std::string_view trim_view(std::string_view text) { return trim(text); }
 
 std::optional<RunColumn> classify_run_column(std::string_view header) {
     const std::string h = lower(header);
-    static const char* const n_names[] = {"n",     "processors", "procs",   "gpus",  "workers", "ranks",
-                                          "threads", "nodes",    "devices", "cores", "np",      "world_size"};
+    static const char* const n_names[] = {"n",       "processors", "procs",   "gpus",  "workers", "ranks",
+                                          "threads", "nodes",      "devices", "cores", "np",      "world_size"};
     if (std::any_of(std::begin(n_names), std::end(n_names), [&](const char* name) { return h == name; }))
         return RunColumn{RunColumn::Kind::n, MeasuredQuantity::time, std::nullopt};
     if (contains(h, "speedup")) return RunColumn{RunColumn::Kind::value, MeasuredQuantity::speedup, std::nullopt};
@@ -221,9 +224,12 @@ std::optional<RunColumn> classify_run_column(std::string_view header) {
 
 std::string quantity_name(MeasuredQuantity quantity) {
     switch (quantity) {
-        case MeasuredQuantity::time: return "time";
-        case MeasuredQuantity::speedup: return "speedup";
-        case MeasuredQuantity::overhead: return "overhead";
+        case MeasuredQuantity::time:
+            return "time";
+        case MeasuredQuantity::speedup:
+            return "speedup";
+        case MeasuredQuantity::overhead:
+            return "overhead";
     }
     return "value";
 }
@@ -233,7 +239,7 @@ std::string expected_columns(const std::vector<MeasuredQuantity>& accepted) {
     for (std::size_t i = 0; i < accepted.size(); ++i) {
         if (i > 0) out += i + 1 == accepted.size() ? " or " : ", ";
         out += accepted[i] == MeasuredQuantity::time ? "time column (time, time_ms, 'time (s)')"
-                                                      : quantity_name(accepted[i]) + " column";
+                                                     : quantity_name(accepted[i]) + " column";
     }
     return out;
 }
@@ -282,8 +288,9 @@ std::vector<ScalingPoint> measured_speedups(const Measurements& measurements) {
     }
     const auto baseline = baseline_time(measurements);
     if (!baseline)
-        throw Error(measurements.source, "no run at N = 1: speedups from times need the one-processor time as the "
-                                         "baseline (add a row with N = 1, or give speedups in a 'speedup' column)");
+        throw Error(measurements.source,
+                    "no run at N = 1: speedups from times need the one-processor time as the "
+                    "baseline (add a row with N = 1, or give speedups in a 'speedup' column)");
     for (const auto& run : measurements.runs) points.push_back({run.n, *baseline / run.value});
     return points;
 }

@@ -24,9 +24,9 @@ struct RawPhase {
     std::string name;
     std::string kind;
     std::optional<RawTime> time;
-    std::optional<double> share;  ///< fraction 0..1
+    std::optional<double> share;         ///< fraction 0..1
     std::optional<RawTime> active_time;  ///< from an imported trace: alone or overlapped
-    std::uint64_t at = 0;         ///< line or 1 + index: see Phase::at and RawProfile::origin
+    std::uint64_t at = 0;                ///< line or 1 + index: see Phase::at and RawProfile::origin
 };
 
 /// What a raw phase says beyond Phase's fields, until finish_profile reconciles it.
@@ -49,10 +49,10 @@ struct RawProfile {
     std::vector<Phase> phases;
     std::vector<RawPhaseExtra> extra;
     std::vector<ProfileProposal> proposals;
-    std::string boundary;             ///< from an import: what the phases add up to
-    bool summary_only = false;        ///< from an import of a summary format
-    std::vector<Overlap> overlaps;    ///< from an imported trace, in the profile's unit
-    std::vector<RawTime> runs;  ///< end-to-end times of repeated runs ("runs" in JSON)
+    std::string boundary;           ///< from an import: what the phases add up to
+    bool summary_only = false;      ///< from an import of a summary format
+    std::vector<Overlap> overlaps;  ///< from an imported trace, in the profile's unit
+    std::vector<RawTime> runs;      ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;
 
@@ -61,7 +61,9 @@ struct RawProfile {
     RawPhase pop_back();
     /// Room for `count` phases (an upper bound is fine: untouched capacity costs no memory).
     void reserve(std::size_t count);
-    std::string where(std::size_t index) const { return amdahl::where(source, origin, phases[index].at, phases[index].name); }
+    std::string where(std::size_t index) const {
+        return amdahl::where(source, origin, phases[index].at, phases[index].name);
+    }
 };
 
 /// Checks and reconciles a raw profile: names, totals, shares, units. Throws amdahl::Error.
@@ -70,8 +72,7 @@ Profile finish_profile(RawProfile raw);
 /// Parses a time cell ("18.0", "21 ms", "2,357,053"); `what` names it in errors.
 RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what);
 /// Parses a share ("21%", "0.21"); `percent_scale` tells whether a bare number is a percentage.
-double parse_share_text(std::string_view text, bool percent_scale, const std::string& where,
-                        const std::string& what);
+double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what);
 
 RawProfile read_json_profile(std::string_view content, const std::string& source);
 /// read_json_profile's two paths: the fast one for plain JSON with a "phases" array (none when

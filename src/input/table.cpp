@@ -18,8 +18,6 @@ namespace amdahl::detail {
 
 namespace {
 
-
-
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
@@ -62,9 +60,9 @@ bool is_kind_header(const std::string& h) {
 }
 
 bool is_name_header(const std::string& h) {
-    static const char* const names[] = {"name", "phase", "stage", "component", "activity", "device activity",
-                                        "kernel", "operation", "op", "region", "step", "section", "function",
-                                        "task", "label", "phase name", "kernel name"};
+    static const char* const names[] = {"name",     "phase",     "stage", "component",  "activity",   "device activity",
+                                        "kernel",   "operation", "op",    "region",     "step",       "section",
+                                        "function", "task",      "label", "phase name", "kernel name"};
     return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return h == n; });
 }
 
@@ -89,8 +87,10 @@ public:
         columns_ = header.size();
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
-            if (!name_ && is_name_header(h)) name_ = i;
-            else if (!kind_ && is_kind_header(h)) kind_ = i;
+            if (!name_ && is_name_header(h))
+                name_ = i;
+            else if (!kind_ && is_kind_header(h))
+                kind_ = i;
             else if (!share_ && is_share_header(h)) {
                 share_ = i;
                 share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
@@ -110,11 +110,14 @@ public:
         }
         const std::string at = source_ + ":" + std::to_string(header_line);
         if (!time_ && !share_) {
-            throw Error(at, "no time column in the header (expected a header such as time, time_ms, "
-                            "'Time (ms)' or 'duration (ns)'; found " + quote_all(header) + ")");
+            throw Error(at,
+                        "no time column in the header (expected a header such as time, time_ms, "
+                        "'Time (ms)' or 'duration (ns)'; found " +
+                            quote_all(header) + ")");
         }
-        if (!name_) throw Error(at, "no name column in the header (expected name, phase or stage; found " +
-                                        quote_all(header) + ")");
+        if (!name_)
+            throw Error(
+                at, "no name column in the header (expected name, phase or stage; found " + quote_all(header) + ")");
         raw_.source = source_;
         raw_.origin = Origin::line;
         if (time_unit_) raw_.unit = time_unit_;
@@ -146,10 +149,12 @@ public:
             try {
                 q = parse_quantity(cells[*share_]);
             } catch (const Error&) {
-                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" +
+                                      printable(cells[*share_]) + "')");
             }
             if (q.unit || q.value < 0)
-                throw Error(at(), label() + "share must be a fraction or a percentage (got '" + printable(cells[*share_]) + "')");
+                throw Error(at(), label() + "share must be a fraction or a percentage (got '" +
+                                      printable(cells[*share_]) + "')");
             phase.share = q.percent ? q.value / 100 : q.value;
             if (!q.percent) bare_shares_.push_back(raw_.phases.size());
             if (!q.percent && q.value > 1) bare_share_above_one_ = true;
@@ -431,8 +436,9 @@ void read_rows_in_parts(std::string_view content, std::size_t pos, std::size_t l
     // Part p is content[bounds[p], bounds[p + 1]) and starts on line lines[p].
     std::vector<std::size_t> bounds{pos}, lines{line};
     const auto close_part = [&](std::size_t end) {
-        lines.push_back(lines.back() + static_cast<std::size_t>(std::count(content.begin() + static_cast<std::ptrdiff_t>(bounds.back()),
-                                                                         content.begin() + static_cast<std::ptrdiff_t>(end), '\n')));
+        lines.push_back(lines.back() + static_cast<std::size_t>(
+                                           std::count(content.begin() + static_cast<std::ptrdiff_t>(bounds.back()),
+                                                      content.begin() + static_cast<std::ptrdiff_t>(end), '\n')));
         bounds.push_back(end);
     };
     for (std::size_t k = 1; k < parts; ++k) {

@@ -9,8 +9,6 @@ std::string join(const std::string& location, const std::string& message) {
 }  // namespace
 
 Error::Error(std::string location, std::string message)
-    : std::runtime_error(join(location, message)),
-      location_(std::move(location)),
-      message_(std::move(message)) {}
+    : std::runtime_error(join(location, message)), location_(std::move(location)), message_(std::move(message)) {}
 
 }  // namespace amdahl

@@ -164,7 +164,8 @@ Profile finish_profile(RawProfile raw) {
         if (phase.name.empty()) throw Error(raw.where(i), "phase has an empty name");
         seen.prefetch(i + 16);
         if (const auto other = seen.insert(i)) {
-            throw Error(raw.where(i), "duplicate phase name '" + printable(phase.name) + "' (also at " + raw.where(*other) + ")");
+            throw Error(raw.where(i),
+                        "duplicate phase name '" + printable(phase.name) + "' (also at " + raw.where(*other) + ")");
         }
         if (more.has_time) {
             phase.time = in_unit(phase.time, more.time_unit) + 0.0;  // -0 is 0: no "-0.0%" in a table
@@ -177,10 +178,13 @@ Profile finish_profile(RawProfile raw) {
         } else {
             throw Error(raw.where(i), "phase '" + printable(phase.name) + "' has neither a time nor a share");
         }
-        if (phase.active_time) phase.active_time = std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
+        if (phase.active_time)
+            phase.active_time =
+                std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
     }
     if (share_sum.value() > 1 + rounding_tolerance) {
-        throw Error(raw.source, "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
+        throw Error(raw.source,
+                    "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
     }
 
     // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
@@ -190,8 +194,9 @@ Profile finish_profile(RawProfile raw) {
         if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
     }
     if (any_share_only && !total) {
-        throw Error(raw.source, "some phases give only a share; give the profile a total (e.g. \"total\": \"100 ms\") "
-                                "so shares become times");
+        throw Error(raw.source,
+                    "some phases give only a share; give the profile a total (e.g. \"total\": \"100 ms\") "
+                    "so shares become times");
     }
     Summation all;
     all.add(time_sum.value());

@@ -29,8 +29,8 @@ double exact_sum(std::span<const double> values) {
 bool parse_double(std::string_view text, double& out) {
     if (text.empty()) return false;
     if (text.front() == '+') text.remove_prefix(1);
-    if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text.front())) || text.front() == '.' ||
-                          text.front() == '-'))
+    if (text.empty() ||
+        !(std::isdigit(static_cast<unsigned char>(text.front())) || text.front() == '.' || text.front() == '-'))
         return false;
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, out);

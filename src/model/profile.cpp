@@ -24,10 +24,14 @@ std::string Profile::where(const Phase& phase) const { return amdahl::where(sour
 std::string where(const std::string& source, Origin origin, std::uint64_t at, const std::string& name) {
     if (at == 0) return source;
     switch (origin) {
-        case Origin::none: break;
-        case Origin::line: return source + ":" + std::to_string(at);
-        case Origin::json_index: return source + ": phases[" + std::to_string(at - 1) + "]";
-        case Origin::json_key: return source + ": phases." + name;
+        case Origin::none:
+            break;
+        case Origin::line:
+            return source + ":" + std::to_string(at);
+        case Origin::json_index:
+            return source + ": phases[" + std::to_string(at - 1) + "]";
+        case Origin::json_key:
+            return source + ": phases." + name;
     }
     return source;
 }

@@ -18,7 +18,6 @@ bool glob_match(const std::string& pattern, const std::string& text) {
     return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-
 std::string quote_list(const std::vector<std::string>& names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -38,10 +37,14 @@ bool Selector::matches(const Phase& phase) const {
     // Time amdahl itself accounts for (unattributed, idle, overlapped) is no one's work to speed
     // up: only a selector that names it picks it.
     switch (type) {
-        case Type::name: return phase.name == pattern;
-        case Type::all: return !is_bookkeeping_phase(phase);
-        case Type::glob: return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.name);
-        case Type::kind: return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.kind);
+        case Type::name:
+            return phase.name == pattern;
+        case Type::all:
+            return !is_bookkeeping_phase(phase);
+        case Type::glob:
+            return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.name);
+        case Type::kind:
+            return !is_bookkeeping_phase(phase) && glob_match(pattern, phase.kind);
     }
     return false;
 }

@@ -16,7 +16,6 @@ using detail::trim;
 
 namespace {
 
-
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -100,8 +99,8 @@ SpeedupSpec parse_speedup(std::string_view text) {
         double effort = 0;
         const std::string_view effort_text = trim(factor.substr(at + 1));
         if (!parse_double(effort_text, effort) || effort <= 0)
-            throw Error("speedup '" + spec.text + "': effort must be a number > 0 (got '" +
-                        std::string(effort_text) + "')");
+            throw Error("speedup '" + spec.text + "': effort must be a number > 0 (got '" + std::string(effort_text) +
+                        "')");
         spec.effort = effort;
         factor = factor.substr(0, at);
     }

@@ -23,20 +23,16 @@ struct UnitName {
 };
 
 constexpr std::array<UnitName, 30> unit_names{{
-    {"ns", Unit::ns},           {"nsec", Unit::ns},         {"nanosecond", Unit::ns},
-    {"nanoseconds", Unit::ns},  {"us", Unit::us},           {"\xc2\xb5s", Unit::us},  // µ (micro sign)
-    {"\xce\xbcs", Unit::us},  // μ (Greek mu)
-    {"usec", Unit::us},         {"microsecond", Unit::us},  {"microseconds", Unit::us},
-    {"ms", Unit::ms},           {"msec", Unit::ms},         {"millisecond", Unit::ms},
-    {"milliseconds", Unit::ms}, {"s", Unit::s},             {"sec", Unit::s},
-    {"secs", Unit::s},          {"second", Unit::s},        {"seconds", Unit::s},
-    {"min", Unit::min},         {"mins", Unit::min},        {"minute", Unit::min},
-    {"minutes", Unit::min},     {"h", Unit::h},             {"hr", Unit::h},
-    {"hrs", Unit::h},           {"hour", Unit::h},          {"hours", Unit::h},
-    {"nsecs", Unit::ns},        {"usecs", Unit::us},
+    {"ns", Unit::ns},        {"nsec", Unit::ns},        {"nanosecond", Unit::ns},   {"nanoseconds", Unit::ns},
+    {"us", Unit::us},        {"\xc2\xb5s", Unit::us},  // µ (micro sign)
+    {"\xce\xbcs", Unit::us},                           // μ (Greek mu)
+    {"usec", Unit::us},      {"microsecond", Unit::us}, {"microseconds", Unit::us}, {"ms", Unit::ms},
+    {"msec", Unit::ms},      {"millisecond", Unit::ms}, {"milliseconds", Unit::ms}, {"s", Unit::s},
+    {"sec", Unit::s},        {"secs", Unit::s},         {"second", Unit::s},        {"seconds", Unit::s},
+    {"min", Unit::min},      {"mins", Unit::min},       {"minute", Unit::min},      {"minutes", Unit::min},
+    {"h", Unit::h},          {"hr", Unit::h},           {"hrs", Unit::h},           {"hour", Unit::h},
+    {"hours", Unit::h},      {"nsecs", Unit::ns},       {"usecs", Unit::us},
 }};
-
-
 
 // "2,357,053.5" -> "2357053.5" when the commas group digits in threes; empty when they do not.
 std::string strip_thousands(std::string_view text) {
@@ -66,24 +62,36 @@ std::string strip_thousands(std::string_view text) {
 
 double seconds_per(Unit unit) {
     switch (unit) {
-        case Unit::ns: return 1e-9;
-        case Unit::us: return 1e-6;
-        case Unit::ms: return 1e-3;
-        case Unit::s: return 1;
-        case Unit::min: return 60;
-        case Unit::h: return 3600;
+        case Unit::ns:
+            return 1e-9;
+        case Unit::us:
+            return 1e-6;
+        case Unit::ms:
+            return 1e-3;
+        case Unit::s:
+            return 1;
+        case Unit::min:
+            return 60;
+        case Unit::h:
+            return 3600;
     }
     return 1;
 }
 
 std::string_view unit_name(Unit unit) {
     switch (unit) {
-        case Unit::ns: return "ns";
-        case Unit::us: return "us";
-        case Unit::ms: return "ms";
-        case Unit::s: return "s";
-        case Unit::min: return "min";
-        case Unit::h: return "h";
+        case Unit::ns:
+            return "ns";
+        case Unit::us:
+            return "us";
+        case Unit::ms:
+            return "ms";
+        case Unit::s:
+            return "s";
+        case Unit::min:
+            return "min";
+        case Unit::h:
+            return "h";
     }
     return "?";
 }

@@ -204,12 +204,14 @@ std::string compare_markdown(const CompareReport& report) {
     const int p = report.precision;
     const std::string unit = unit_of(c);
     std::string heading;
-    if (c.result == PhaseStatus::faster) heading = format_speedup(c.speedup, p) + " faster end to end";
+    if (c.result == PhaseStatus::faster)
+        heading = format_speedup(c.speedup, p) + " faster end to end";
     else if (c.result == PhaseStatus::slower)
         heading = signed_percent(c.change_of_total) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
     else if (c.result == PhaseStatus::noise)
         heading = "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
-    else heading = "no change end to end";
+    else
+        heading = "no change end to end";
     std::string out = "### amdahl compare: " + heading + "\n\n";
     out += fmt::format("**{} {} \xe2\x86\x92 {} {}**: {} {} ({} of the before total), speedup **{}**",
                        format_time(c.before_total.median, p), unit, format_time(c.after_total.median, p), unit,
@@ -262,8 +264,10 @@ std::string compare_json(const CompareReport& report) {
     json.key("phases").begin_array();
     for (const PhaseChange& row : c.phases) {
         json.begin_object().field("name", row.name);
-        if (row.before_name.empty()) json.key("before_name").null();
-        else json.field("before_name", row.before_name);
+        if (row.before_name.empty())
+            json.key("before_name").null();
+        else
+            json.field("before_name", row.before_name);
         json.field("kind", row.kind).field("status", status_name(row.status));
         json.field("before", row.before.median).field("after", row.after.median).field("change", row.change);
         json.field("change_fraction_of_phase", row.change_of_phase).field("local_speedup", row.local_speedup);

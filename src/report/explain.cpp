@@ -79,8 +79,10 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         bool single = true;
         for (const auto& phase : result.phases) {
             if (phase.spec < 0) continue;
-            if (k == 0) k = phase.factor;
-            else if (phase.factor != k) single = false;
+            if (k == 0)
+                k = phase.factor;
+            else if (phase.factor != k)
+                single = false;
         }
         if (single && k > 0 && !std::isinf(k) && result.affected_fraction < 1) {
             const double f = result.affected_fraction;
@@ -110,7 +112,8 @@ std::vector<std::string> explain_law(const LawSolution& s, std::string_view give
                                     number(s.fraction)));
     }
     if (s.possible || given != "ks") {
-        if (std::isinf(s.ceiling)) lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1)");
+        if (std::isinf(s.ceiling))
+            lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1)");
         else
             lines.push_back(fmt::format("ceiling = 1 / (1 - f) = 1 / {} = {}", number(1 - s.fraction),
                                         format_speedup(s.ceiling, precision)));

@@ -14,7 +14,8 @@ namespace {
 // differ only in such bytes would read back as one name twice, a profile amdahl cannot read.
 void check_names_survive_json(const Profile& profile) {
     const bool any_non_ascii = std::any_of(profile.phases.begin(), profile.phases.end(), [](const Phase& phase) {
-        return std::any_of(phase.name.begin(), phase.name.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+        return std::any_of(phase.name.begin(), phase.name.end(),
+                           [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
     });
     if (!any_non_ascii) return;
     std::unordered_map<std::string, const Phase*> written;

@@ -42,7 +42,6 @@ std::string markdown_field(std::string_view text) {
     return out;
 }
 
-
 }  // namespace
 
 std::optional<OutputFormat> parse_output_format(std::string_view name) {
@@ -106,7 +105,8 @@ std::string cut(std::string_view text) {
         }
         out += text[i];
     }
-    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();  // no half code point
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0)
+        out.pop_back();           // no half code point
     return out + "\xe2\x80\xa6";  // …
 }
 

@@ -112,8 +112,10 @@ private:
                     string_body();
                     continue;
                 }
-                if (d == '{' || d == '[') ++depth;
-                else --depth;
+                if (d == '{' || d == '[')
+                    ++depth;
+                else
+                    --depth;
                 ++pos_;
             } while (depth > 0);
         } else {
@@ -235,7 +237,7 @@ private:
         Timestamp ts;
         if (!parse_timestamp(f.ts, ts)) {
             throw Error(stream_.location(size), "event '" + printable(f.name) + "' (ph " + f.ph +
-                                                           "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
+                                                    "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
         }
         if (!have_origin_) {
             origin_ = ts.whole;
@@ -245,8 +247,9 @@ private:
         const bool too_far = origin_ < 0 ? ts.whole > std::numeric_limits<std::int64_t>::max() + origin_
                                          : ts.whole < std::numeric_limits<std::int64_t>::min() + origin_;
         if (too_far) {
-            throw Error(stream_.location(size), "event '" + printable(f.name) + "': \"ts\" is too far from the first event's (got '" +
-                                                           printable(f.ts) + "')");
+            throw Error(stream_.location(size), "event '" + printable(f.name) +
+                                                    "': \"ts\" is too far from the first event's (got '" +
+                                                    printable(f.ts) + "')");
         }
         const double start = static_cast<double>(ts.whole - origin_) + ts.fraction;
         const std::uint32_t name = intern(f.name, f.name_escaped);
@@ -257,8 +260,9 @@ private:
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
             if (!token.empty() && (!parse_duration(token, duration) || duration < 0)) {
-                throw Error(stream_.location(size), "event '" + printable(f.name) + "': \"dur\" must be a number >= 0 (got '" +
-                                                               printable(token) + "')");
+                throw Error(stream_.location(size), "event '" + printable(f.name) +
+                                                        "': \"dur\" must be a number >= 0 (got '" + printable(token) +
+                                                        "')");
             }
             add_span(start, start + duration, name, category, track);
             return;
@@ -300,7 +304,8 @@ public:
             }
             // An E listed before its B at the same instant: a zero-length span.
             bool paired = false;
-            for (std::size_t j = i + 1; j < marks_.size() && marks_[j].track == m.track && marks_[j].time == m.time; ++j) {
+            for (std::size_t j = i + 1; j < marks_.size() && marks_[j].track == m.track && marks_[j].time == m.time;
+                 ++j) {
                 if (marks_[j].begin && !used[j] && marks_[j].name == m.name) {
                     used[j] = paired = true;
                     add_span(m.time, m.time, m.name, marks_[j].category, m.track);
@@ -422,9 +427,8 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     }
     builder.finish();
     Profile profile = sweep(timeline, options, source, "chrome-trace");
-    profile.notes.insert(profile.notes.begin(),
-                         source + ": " + std::to_string(builder.events()) + " trace events, " +
-                             std::to_string(timeline.spans.size()) + " with a duration");
+    profile.notes.insert(profile.notes.begin(), source + ": " + std::to_string(builder.events()) + " trace events, " +
+                                                    std::to_string(timeline.spans.size()) + " with a duration");
     if (builder.unclosed() > 0) {
         profile.notes.push_back(source + ": " + std::to_string(builder.unclosed()) +
                                 " \"B\" events never closed; they run to the end of the trace");

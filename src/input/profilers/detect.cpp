@@ -15,7 +15,8 @@ bool has(std::string_view text, std::string_view part) { return text.find(part) 
 std::optional<InputFormat> detect_csv_header(std::string_view line) {
     // nsys stats: "Time (%),Total Time (ns),Instances,Avg (ns),...,Name" and older
     // "Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name"; memory ops use Count/Operation.
-    if (has(line, "Total Time") && (has(line, "Instances") || has(line, "Count") || has(line, "Operations") || has(line, "Num Calls")) &&
+    if (has(line, "Total Time") &&
+        (has(line, "Instances") || has(line, "Count") || has(line, "Operations") || has(line, "Num Calls")) &&
         (has(line, "Name") || has(line, "Operation") || has(line, "Range")))
         return InputFormat::nsys;
     // rocprofv3 *_stats.csv and legacy results.stats.csv.
@@ -31,7 +32,8 @@ bool is_folded_line(std::string_view line) {
     const auto space = line.find_last_of(' ');
     if (space == std::string_view::npos || space == 0 || space + 1 == line.size()) return false;
     const std::string_view count = line.substr(space + 1);
-    return std::all_of(count.begin(), count.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
+    return std::all_of(count.begin(), count.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ std::vector<std::string_view> frames_of(std::string_view stack) {
     std::size_t begin = 0;
     while (true) {
         const auto semicolon = stack.find(';', begin);
-        frames.push_back(stack.substr(begin, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - begin));
+        frames.push_back(
+            stack.substr(begin, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - begin));
         if (semicolon == std::string_view::npos) return frames;
         begin = semicolon + 1;
     }
@@ -61,13 +62,16 @@ std::string_view cut(std::string_view stack, std::size_t depth) {
     return stack.substr(0, pos);
 }
 
-std::string plural(std::size_t n, const std::string& word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+std::string plural(std::size_t n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
 
 }  // namespace
 
 Profile read_folded(std::string_view content, const std::string& source, const ImportOptions& options) {
     if (options.depth && options.leaf) throw Error("--depth", "choose --depth N or --leaf, not both");
-    if (options.depth && *options.depth < 1) throw Error("--depth", "must be 1 or more (got " + std::to_string(*options.depth) + ")");
+    if (options.depth && *options.depth < 1)
+        throw Error("--depth", "must be 1 or more (got " + std::to_string(*options.depth) + ")");
     double period = 1;
     Unit unit = Unit::ms;
     if (options.sample_period) {
@@ -122,8 +126,9 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         // Keep at least one frame below the common part, so identical stacks still name their leaf.
         common = std::min(common, longest - 1);
         if (common == 0) {
-            how = "the first frame of each stack (no frame is common to every sample; give --depth N or --leaf "
-                  "to choose)";
+            how =
+                "the first frame of each stack (no frame is common to every sample; give --depth N or --leaf "
+                "to choose)";
         } else {
             std::string shared;
             for (std::size_t i = 0; i < common; ++i) shared += (i ? ";" : "") + std::string(prefix[i]);
@@ -179,9 +184,10 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     }
     raw.notes.push_back(source + ": phases are " + how);
     if (!options.sample_period) {
-        raw.notes.push_back(source + ": times are sample counts, shown as ms (1 sample = 1 ms) so absolute times are "
-                                     "not real; give --sample-period (e.g. 10ms for perf record -F 100) for real times. "
-                                     "Shares and speedups do not depend on it");
+        raw.notes.push_back(source +
+                            ": times are sample counts, shown as ms (1 sample = 1 ms) so absolute times are "
+                            "not real; give --sample-period (e.g. 10ms for perf record -F 100) for real times. "
+                            "Shares and speedups do not depend on it");
     }
     if (skipped > 0) {
         raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + plural(skipped, "line") +

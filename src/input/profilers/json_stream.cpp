@@ -15,7 +15,8 @@ bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; 
 
 std::size_t count_newlines(std::string_view text) {
     std::size_t count = 0;
-    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(text.data() + text.size() - p))));
+    for (const char* p = text.data();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(text.data() + text.size() - p))));
          ++p)
         ++count;
     return count;
@@ -45,10 +46,14 @@ unsigned hex4(std::string_view text, std::size_t at) {
     for (std::size_t i = at; i < at + 4; ++i) {
         const char c = text[i];
         value <<= 4;
-        if (c >= '0' && c <= '9') value |= static_cast<unsigned>(c - '0');
-        else if (c >= 'a' && c <= 'f') value |= static_cast<unsigned>(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') value |= static_cast<unsigned>(c - 'A' + 10);
-        else throw std::invalid_argument("bad \\u escape");
+        if (c >= '0' && c <= '9')
+            value |= static_cast<unsigned>(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            value |= static_cast<unsigned>(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            value |= static_cast<unsigned>(c - 'A' + 10);
+        else
+            throw std::invalid_argument("bad \\u escape");
     }
     return value;
 }
@@ -64,18 +69,35 @@ void unescape_json(std::string_view body, std::string& out) {
         }
         if (++i == body.size()) throw std::invalid_argument("a string ends in a backslash");
         switch (body[i]) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
             case 'u': {
                 unsigned code = hex4(body, i + 1);
                 i += 4;
-                if (code >= 0xD800 && code < 0xDC00 && i + 6 < body.size() + 0 && body[i + 1] == '\\' && body[i + 2] == 'u') {
+                if (code >= 0xD800 && code < 0xDC00 && i + 6 < body.size() + 0 && body[i + 1] == '\\' &&
+                    body[i + 2] == 'u') {
                     const unsigned low = hex4(body, i + 3);
                     if (low >= 0xDC00 && low < 0xE000) {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
@@ -85,7 +107,8 @@ void unescape_json(std::string_view body, std::string& out) {
                 append_utf8(out, code);
                 break;
             }
-            default: throw std::invalid_argument(std::string("bad escape \\") + body[i]);
+            default:
+                throw std::invalid_argument(std::string("bad escape \\") + body[i]);
         }
     }
 }
@@ -130,8 +153,10 @@ std::string JsonStream::location(std::size_t back) {
     const std::size_t newlines = count_newlines(std::string_view(buffer_).substr(0, at));
     const std::size_t line = lines_before_ + newlines;
     std::size_t column;
-    if (newlines > 0) column = at - buffer_.rfind('\n', at - 1);
-    else column = column_base_ + at;
+    if (newlines > 0)
+        column = at - buffer_.rfind('\n', at - 1);
+    else
+        column = column_base_ + at;
     return source_ + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
@@ -153,7 +178,8 @@ std::string_view JsonStream::read_value(std::string_view what) {
                 // Jump to the next quote, stepping over escapes.
                 const char* data = buffer_.data();
                 const void* quote = std::memchr(data + i, '"', buffer_.size() - i);
-                const std::size_t q = quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - data) : buffer_.size();
+                const std::size_t q =
+                    quote ? static_cast<std::size_t>(static_cast<const char*>(quote) - data) : buffer_.size();
                 const void* slash = std::memchr(data + i, '\\', q - i);
                 if (slash) {
                     i = static_cast<std::size_t>(static_cast<const char*>(slash) - data) + 2;

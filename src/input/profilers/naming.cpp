@@ -30,7 +30,8 @@ std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view c
         if (rename.pattern.found_in(raw_name)) return rename.name;
     }
     switch (grouping_) {
-        case Grouping::name: break;
+        case Grouping::name:
+            break;
         case Grouping::category:
             if (!category.empty()) return std::string(category);
             break;

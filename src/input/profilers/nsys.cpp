@@ -50,12 +50,20 @@ bool has(std::string_view text, std::string_view part) { return text.find(part) 
 // The report a console line announces, by its id (the names of 2020-2021 reports have no '_').
 std::optional<Report> report_hint(std::string_view line, std::string& id) {
     static const std::pair<const char*, Report> known[] = {
-        {"cuda_gpu_kern_sum", Report::kernel}, {"gpukernsum", Report::kernel},
-        {"cuda_gpu_mem_time_sum", Report::memory}, {"gpumemtimesum", Report::memory},
-        {"cuda_gpu_sum", Report::gpu}, {"gpusum", Report::gpu},
-        {"cuda_api_sum", Report::api}, {"cudaapisum", Report::api},
-        {"nvtx_sum", Report::nvtx}, {"nvtxsum", Report::nvtx}, {"nvtxppsum", Report::nvtx},
-        {"nvtx_pushpop_sum", Report::nvtx}, {"osrt_sum", Report::other}, {"osrtsum", Report::other},
+        {"cuda_gpu_kern_sum", Report::kernel},
+        {"gpukernsum", Report::kernel},
+        {"cuda_gpu_mem_time_sum", Report::memory},
+        {"gpumemtimesum", Report::memory},
+        {"cuda_gpu_sum", Report::gpu},
+        {"gpusum", Report::gpu},
+        {"cuda_api_sum", Report::api},
+        {"cudaapisum", Report::api},
+        {"nvtx_sum", Report::nvtx},
+        {"nvtxsum", Report::nvtx},
+        {"nvtxppsum", Report::nvtx},
+        {"nvtx_pushpop_sum", Report::nvtx},
+        {"osrt_sum", Report::other},
+        {"osrtsum", Report::other},
     };
     for (const auto& [name, report] : known) {
         if (has(line, name)) {
@@ -68,12 +76,18 @@ std::optional<Report> report_hint(std::string_view line, std::string& id) {
 
 std::string describe(Report report) {
     switch (report) {
-        case Report::kernel: return "kernel summary";
-        case Report::memory: return "memory operation summary";
-        case Report::gpu: return "GPU summary";
-        case Report::api: return "CUDA API summary";
-        case Report::nvtx: return "NVTX range summary";
-        case Report::other: return "OS runtime summary";
+        case Report::kernel:
+            return "kernel summary";
+        case Report::memory:
+            return "memory operation summary";
+        case Report::gpu:
+            return "GPU summary";
+        case Report::api:
+            return "CUDA API summary";
+        case Report::nvtx:
+            return "NVTX range summary";
+        case Report::other:
+            return "OS runtime summary";
     }
     return "summary";
 }
@@ -98,7 +112,8 @@ public:
         const Unit unit = chosen.front()->unit;
         SummaryBuilder builder(options_, source_, unit);
         for (const Table* t : chosen) {
-            for (const Row& row : t->rows) builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.line);
+            for (const Row& row : t->rows)
+                builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.line);
         }
         std::vector<std::string> notes;
         if (tables_.size() > 1) {
@@ -114,8 +129,9 @@ public:
         bool nvtx = false;
         for (const Table* t : chosen) nvtx = nvtx || t->report == Report::nvtx;
         if (nvtx) {
-            notes.push_back(source_ + ": NVTX ranges nest and overlap one another, so their sum can exceed the time "
-                                      "they cover");
+            notes.push_back(source_ +
+                            ": NVTX ranges nest and overlap one another, so their sum can exceed the time "
+                            "they cover");
         }
         return builder.finish("nsys", summed_text(chosen), std::move(notes));
     }
@@ -144,7 +160,8 @@ private:
                 if (!split_csv(line, fields)) throw Error(where, "a quoted field is not closed on its line");
                 if (fields.size() != columns) {
                     throw Error(where, "expected " + std::to_string(columns) + " fields as in the header on line " +
-                                           std::to_string(table->header_line) + ", got " + std::to_string(fields.size()));
+                                           std::to_string(table->header_line) + ", got " +
+                                           std::to_string(fields.size()));
                 }
                 Row row;
                 row.name = fields[name_column];
@@ -202,12 +219,18 @@ private:
 
     static std::string kind_of_row(Report report, std::string_view name, std::string_view category) {
         switch (report) {
-            case Report::kernel: return "kernel";
-            case Report::memory: return memory_kind(name);
-            case Report::gpu: return has(category, "KERNEL") ? "kernel" : memory_kind(name);
-            case Report::api: return "runtime";
-            case Report::nvtx: return "annotation";
-            case Report::other: return "runtime";
+            case Report::kernel:
+                return "kernel";
+            case Report::memory:
+                return memory_kind(name);
+            case Report::gpu:
+                return has(category, "KERNEL") ? "kernel" : memory_kind(name);
+            case Report::api:
+                return "runtime";
+            case Report::nvtx:
+                return "annotation";
+            case Report::other:
+                return "runtime";
         }
         return "";
     }
@@ -233,15 +256,18 @@ private:
             throw Error("--lane", "all: the file holds several nsys reports (" + held() +
                                       ") and a summary cannot tell how they overlap; choose --lane gpu or --lane cpu");
         }
-        if (lane == Lane::automatic) lane = pick({Report::gpu, Report::kernel, Report::memory}).empty() ? Lane::cpu : Lane::gpu;
+        if (lane == Lane::automatic)
+            lane = pick({Report::gpu, Report::kernel, Report::memory}).empty() ? Lane::cpu : Lane::gpu;
         if (lane == Lane::gpu) {
             // cuda_gpu_sum already holds the kernels and memory operations of the two others.
             auto combined = pick({Report::gpu});
             if (!combined.empty()) return combined;
             auto device = pick({Report::kernel, Report::memory});
             if (device.empty()) {
-                throw Error("--lane", "gpu: the file holds no GPU report (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum), "
-                                      "only " + held());
+                throw Error("--lane",
+                            "gpu: the file holds no GPU report (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum), "
+                            "only " +
+                                held());
             }
             return device;
         }
@@ -260,12 +286,18 @@ private:
             memory = memory || t->report == Report::memory || t->report == Report::gpu;
         }
         std::string what;
-        if (kernel && memory) what = "kernel and memory-operation times";
-        else if (kernel) what = "kernel times";
-        else if (memory) what = "memory-operation times";
-        else if (chosen.front()->report == Report::api) what = "CUDA API call times";
-        else if (chosen.front()->report == Report::nvtx) what = "NVTX range times";
-        else what = "OS runtime call times";
+        if (kernel && memory)
+            what = "kernel and memory-operation times";
+        else if (kernel)
+            what = "kernel times";
+        else if (memory)
+            what = "memory-operation times";
+        else if (chosen.front()->report == Report::api)
+            what = "CUDA API call times";
+        else if (chosen.front()->report == Report::nvtx)
+            what = "NVTX range times";
+        else
+            what = "OS runtime call times";
         return what + " in the nsys summary";
     }
 

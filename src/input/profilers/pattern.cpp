@@ -13,7 +13,8 @@ Pattern::Pattern(const std::string& pattern, const std::string& option, const st
     options.set_log_errors(false);
     re_ = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
     if (!re_->ok())
-        throw Error(option, "'" + printable(shown) + "' is not a valid regular expression (" + printable(re_->error()) + ")");
+        throw Error(option,
+                    "'" + printable(shown) + "' is not a valid regular expression (" + printable(re_->error()) + ")");
 }
 
 Pattern::~Pattern() = default;

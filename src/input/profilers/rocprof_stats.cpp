@@ -53,7 +53,8 @@ Profile read_rocprof_stats(std::string_view content, const std::string& source, 
             break;
         }
     }
-    if (header_line == 0) throw Error(source + ":" + std::to_string(first_text_line == 0 ? 1 : first_text_line), expected_header);
+    if (header_line == 0)
+        throw Error(source + ":" + std::to_string(first_text_line == 0 ? 1 : first_text_line), expected_header);
     const std::size_t name_column = *find_column(header, "Name");
     const std::size_t time_column = *find_column_prefix(header, "TotalDuration");
     // "TotalDurationNs": the unit is the suffix.

@@ -94,10 +94,13 @@ public:
 
     Profile read() {
         parse();
-        if (header_lines_.empty()) throw Error(source_ + ":" + std::to_string(first_text_line_ ? first_text_line_ : 1), expected_tables);
+        if (header_lines_.empty())
+            throw Error(source_ + ":" + std::to_string(first_text_line_ ? first_text_line_ : 1), expected_tables);
         std::size_t rows = 0;
         for (const Domain& d : domains_) rows += d.rows().size();
-        if (rows == 0) throw Error(source_ + ":" + std::to_string(header_lines_.front()), "the summary table has no rows after its header");
+        if (rows == 0)
+            throw Error(source_ + ":" + std::to_string(header_lines_.front()),
+                        "the summary table has no rows after its header");
 
         const std::vector<const Domain*> chosen = choose();
         std::vector<std::string> used, left;
@@ -110,12 +113,13 @@ public:
             for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.line);
         }
         std::vector<std::string> notes;
-        notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") +
-                        " (" + lane_words_ + ")" + (left.empty() ? "" : "; left out: " + join(left)) +
+        notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") + " (" +
+                        lane_words_ + ")" + (left.empty() ? "" : "; left out: " + join(left)) +
                         (left.empty() ? "" : " (choose with --lane gpu or --lane cpu)"));
         if (!skipped_groups_.empty()) {
-            notes.push_back(source_ + ": left out the --summary-groups section" + (skipped_groups_.size() > 1 ? "s " : " ") +
-                            join(skipped_groups_) + " (their rows are counted in their domains)");
+            notes.push_back(source_ + ": left out the --summary-groups section" +
+                            (skipped_groups_.size() > 1 ? "s " : " ") + join(skipped_groups_) +
+                            " (their rows are counted in their domains)");
         }
         return builder.finish("rocprof-summary", join(used) + " times in the rocprof summary", std::move(notes));
     }
@@ -225,9 +229,12 @@ private:
             if (d.rows().empty()) continue;
             present.push_back(&d);
             const std::string kind = rocprof_domain_kind(d.name);
-            if (is_device_domain(d.name)) device.push_back(&d);
-            else if (kind == "runtime") api.push_back(&d);
-            else if (kind == "annotation") markers.push_back(&d);
+            if (is_device_domain(d.name))
+                device.push_back(&d);
+            else if (kind == "runtime")
+                api.push_back(&d);
+            else if (kind == "annotation")
+                markers.push_back(&d);
             hip = hip || d.name.starts_with("HIP");
         }
         Lane lane = options_.lane;
@@ -236,8 +243,9 @@ private:
                 lane_words_ = "--lane all";
                 return present;
             }
-            throw Error("--lane", "all: the rocprof summary's domains nest and overlap (HIP calls make HSA calls and "
-                                  "start copies and kernels), so their rows cannot be added up; choose --lane gpu or --lane cpu");
+            throw Error("--lane",
+                        "all: the rocprof summary's domains nest and overlap (HIP calls make HSA calls and "
+                        "start copies and kernels), so their rows cannot be added up; choose --lane gpu or --lane cpu");
         }
         if (lane == Lane::automatic) lane = device.empty() ? Lane::cpu : Lane::gpu;
         if (lane == Lane::gpu) {

@@ -51,7 +51,8 @@ std::optional<Columns> find_columns(const std::vector<std::string>& header) {
     c.kind = find_column(header, "Kind");
     c.domain = find_column(header, "Domain");
     c.stream = find_column(header, "Stream_Id");
-    if (auto name = find_column(header, "Kernel_Name") ? find_column(header, "Kernel_Name") : find_column(header, "KernelName")) {
+    if (auto name = find_column(header, "Kernel_Name") ? find_column(header, "Kernel_Name")
+                                                       : find_column(header, "KernelName")) {
         c.name = *name;
         c.cls = SpanClass::kernel;
         c.agent = find_column(header, "Agent_Id") ? find_column(header, "Agent_Id") : find_column(header, "gpu-id");
@@ -66,7 +67,8 @@ std::optional<Columns> find_columns(const std::vector<std::string>& header) {
         c.cls = SpanClass::runtime;  // or annotation, by each row's domain
         c.process = find_column(header, "Process_Id");
         c.thread = find_column(header, "Thread_Id");
-    } else if (auto other = find_column(header, "Operation") ? find_column(header, "Operation") : find_column(header, "Name")) {
+    } else if (auto other =
+                   find_column(header, "Operation") ? find_column(header, "Operation") : find_column(header, "Name")) {
         c.name = *other;
         c.agent = find_column(header, "Agent_Id");
     } else {
@@ -81,14 +83,17 @@ std::int64_t parse_timestamp(std::string_view text, const std::string& where, st
     std::int64_t value = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec == std::errc() && ptr == text.data() + text.size()) {
-        if (value < 0) throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
+        if (value < 0)
+            throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
         return value;
     }
     double decimal = 0;
     if (!parse_double(text, decimal) || decimal >= 9.2e18) {
-        throw Error(where, "column '" + printable(column) + "' must be a timestamp in ns (got '" + printable(text) + "')");
+        throw Error(where,
+                    "column '" + printable(column) + "' must be a timestamp in ns (got '" + printable(text) + "')");
     }
-    if (decimal < 0) throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
+    if (decimal < 0)
+        throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(text) + "')");
     return static_cast<std::int64_t>(decimal);
 }
 
@@ -157,9 +162,12 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
                 const std::string kind = rocprof_domain_kind(category);
                 if (columns->process || columns->thread) {
                     row.cls = kind == "annotation" ? SpanClass::annotation : SpanClass::runtime;
-                    track_key = "process " + cell(fields, columns->process) + " thread " + cell(fields, columns->thread);
+                    track_key =
+                        "process " + cell(fields, columns->process) + " thread " + cell(fields, columns->thread);
                 } else {
-                    row.cls = kind == "kernel" ? SpanClass::kernel : kind == "copy" ? SpanClass::memcpy : SpanClass::other;
+                    row.cls = kind == "kernel" ? SpanClass::kernel
+                              : kind == "copy" ? SpanClass::memcpy
+                                               : SpanClass::other;
                     track_key = category + " agent " + cell(fields, columns->agent);
                 }
                 break;

@@ -55,8 +55,9 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
     if (options_.total) {
         const Quantity& total = *options_.total;
         if (total.percent || !total.unit) {
-            throw Error("--total", "give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in " +
-                                       std::string(unit_name(unit_)) + ")");
+            throw Error("--total",
+                        "give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in " +
+                            std::string(unit_name(unit_)) + ")");
         }
         if (!(total.value > 0)) throw Error("--total", "must be a time > 0");
         const double in_unit = convert(total.value, *total.unit, unit_);
@@ -72,11 +73,12 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
                    " cover " + time_text(sum.value(), unit_) + " of it";
     }
     raw.notes = std::move(notes);
-    raw.notes.insert(raw.notes.begin(),
-                     source_ + ": summary only (" + format + "): per-name totals carry no timing overlap information, "
-                               "so the rows are summed as if they ran one after another" +
-                         (options_.total ? std::string() : "; give --total with the measured end-to-end time to "
-                                                           "account for the rest"));
+    raw.notes.insert(raw.notes.begin(), source_ + ": summary only (" + format +
+                                            "): per-name totals carry no timing overlap information, "
+                                            "so the rows are summed as if they ran one after another" +
+                                            (options_.total ? std::string()
+                                                            : "; give --total with the measured end-to-end time to "
+                                                              "account for the rest"));
     raw.summary_only = true;
     raw.boundary = std::move(boundary);
     Profile profile = finish_profile(std::move(raw));

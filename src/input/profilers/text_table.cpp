@@ -21,7 +21,6 @@ bool LineReader::next(std::string_view& line) {
     return true;
 }
 
-
 bool is_blank(std::string_view line) { return trim(line).empty(); }
 
 bool split_csv(std::string_view line, std::vector<std::string>& fields) {
@@ -71,7 +70,6 @@ std::string free_field(std::string_view text) {
     }
     return out;
 }
-
 
 }  // namespace
 
@@ -134,7 +132,8 @@ double parse_duration_cell(std::string_view text, const std::string& where, std:
     if (!ok) {
         throw Error(where, "column '" + printable(column) + "' must be a number (got '" + printable(cell) + "')");
     }
-    if (value < 0) throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(cell) + "')");
+    if (value < 0)
+        throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(cell) + "')");
     return value;
 }
 

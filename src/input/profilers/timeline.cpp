@@ -1,10 +1,9 @@
 #include "input/profilers/timeline.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
-#include <fmt/format.h>
 #include <map>
-
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -30,7 +29,8 @@ SpanClass classify_category(std::string_view category) {
     if (c == "kernel") return SpanClass::kernel;
     if (c == "gpu_memcpy" || c == "memcpy") return SpanClass::memcpy;
     if (c == "gpu_memset" || c == "memset") return SpanClass::memset;
-    if (c == "cuda_runtime" || c == "cuda_driver" || c == "cuda_sync" || c == "runtime" || c == "hip_runtime") return SpanClass::runtime;
+    if (c == "cuda_runtime" || c == "cuda_driver" || c == "cuda_sync" || c == "runtime" || c == "hip_runtime")
+        return SpanClass::runtime;
     if (c == "cpu_op" || c == "operator" || c == "python_function" || c == "python") return SpanClass::cpu_op;
     if (c == "user_annotation") return SpanClass::annotation;
     if (c == "gpu_user_annotation") return SpanClass::gpu_annotation;
@@ -39,37 +39,53 @@ SpanClass classify_category(std::string_view category) {
 
 std::string_view kind_of(SpanClass cls) {
     switch (cls) {
-        case SpanClass::kernel: return "kernel";
-        case SpanClass::memcpy: return "copy";
-        case SpanClass::memset: return "memset";
-        case SpanClass::runtime: return "runtime";
-        case SpanClass::cpu_op: return "cpu";
-        case SpanClass::annotation: return "annotation";
-        case SpanClass::gpu_annotation: return "annotation";
-        case SpanClass::other: return "";
+        case SpanClass::kernel:
+            return "kernel";
+        case SpanClass::memcpy:
+            return "copy";
+        case SpanClass::memset:
+            return "memset";
+        case SpanClass::runtime:
+            return "runtime";
+        case SpanClass::cpu_op:
+            return "cpu";
+        case SpanClass::annotation:
+            return "annotation";
+        case SpanClass::gpu_annotation:
+            return "annotation";
+        case SpanClass::other:
+            return "";
     }
     return "";
 }
 
 namespace {
 
-bool is_device(SpanClass cls) { return cls == SpanClass::kernel || cls == SpanClass::memcpy || cls == SpanClass::memset; }
+bool is_device(SpanClass cls) {
+    return cls == SpanClass::kernel || cls == SpanClass::memcpy || cls == SpanClass::memset;
+}
 
 bool in_lane(SpanClass cls, Lane lane) {
     switch (lane) {
-        case Lane::gpu: return is_device(cls);
-        case Lane::cpu: return !is_device(cls) && cls != SpanClass::gpu_annotation;
+        case Lane::gpu:
+            return is_device(cls);
+        case Lane::cpu:
+            return !is_device(cls) && cls != SpanClass::gpu_annotation;
         case Lane::all:
-        case Lane::automatic: return true;
+        case Lane::automatic:
+            return true;
     }
     return true;
 }
 
 std::string_view lane_name(Lane lane) {
     switch (lane) {
-        case Lane::gpu: return "gpu (kernels, memory copies, memsets)";
-        case Lane::cpu: return "cpu (host operators, runtime calls, annotations)";
-        default: return "all events";
+        case Lane::gpu:
+            return "gpu (kernels, memory copies, memsets)";
+        case Lane::cpu:
+            return "cpu (host operators, runtime calls, annotations)";
+        default:
+            return "all events";
     }
 }
 
@@ -93,7 +109,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
               const std::string& format_name) {
     Lane lane = options.lane;
     if (lane == Lane::automatic) {
-        const bool device = std::any_of(timeline.spans.begin(), timeline.spans.end(), [](const Span& s) { return is_device(s.cls); });
+        const bool device =
+            std::any_of(timeline.spans.begin(), timeline.spans.end(), [](const Span& s) { return is_device(s.cls); });
         lane = device ? Lane::gpu : Lane::all;
     }
     const PhaseNamer namer(options);
@@ -113,15 +130,18 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             }
             if (it->second) windows.emplace_back(s.start, s.end);
         }
-        if (windows.empty()) throw Error(source, "--window '" + printable(options.window) + "' matches no event with a duration");
+        if (windows.empty())
+            throw Error(source, "--window '" + printable(options.window) + "' matches no event with a duration");
         // Overlapping windows are one step: Kineto writes each ProfilerStep twice, on the CPU
         // (user_annotation) and on the GPU (gpu_user_annotation), and the two overlap.
         matched_windows = windows.size();
         std::sort(windows.begin(), windows.end());
         std::size_t merged = 0;
         for (std::size_t w = 1; w < windows.size(); ++w) {
-            if (windows[w].first < windows[merged].second) windows[merged].second = std::max(windows[merged].second, windows[w].second);
-            else windows[++merged] = windows[w];
+            if (windows[w].first < windows[merged].second)
+                windows[merged].second = std::max(windows[merged].second, windows[w].second);
+            else
+                windows[++merged] = windows[w];
         }
         windows.resize(merged + 1);
         is_window_name.resize(0);
@@ -154,7 +174,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             auto [named, fresh] = phase_of_name.try_emplace(name, static_cast<std::uint32_t>(phase_names.size()));
             if (fresh) {
                 phase_names.push_back(name);
-                phase_kinds.emplace_back(options.group_by == "cat" ? std::string_view(timeline.text(s.category)) : kind_of(s.cls));
+                phase_kinds.emplace_back(options.group_by == "cat" ? std::string_view(timeline.text(s.category))
+                                                                   : kind_of(s.cls));
             } else if (phase_kinds[named->second] != kind_of(s.cls) && options.group_by != "cat") {
                 phase_kinds[named->second].clear();  // a phase of mixed kinds
             }
@@ -245,8 +266,10 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                 track_top.resize(s.track + 1, UINT32_MAX);
             }
             auto& spans = track_active[s.track];
-            if (b.kind == 3) spans.push_back(b.index);
-            else spans.erase(std::find(spans.begin(), spans.end(), b.index));
+            if (b.kind == 3)
+                spans.push_back(b.index);
+            else
+                spans.erase(std::find(spans.begin(), spans.end(), b.index));
             set_top(s.track);
             if (!windowed) last_busy = std::max(last_busy, b.time);
         }
@@ -261,9 +284,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     profile.unit = timeline.unit;
     std::vector<std::uint32_t> order(phase_count);
     for (std::uint32_t i = 0; i < phase_count; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return exclusive[a].value() > exclusive[b].value();
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return exclusive[a].value() > exclusive[b].value(); });
     for (std::uint32_t p : order) {
         if (active[p].value() <= 0) continue;  // outside every window
         Phase phase;
@@ -283,7 +305,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     };
     if (overlapped.value() > 0) {
         check_reserved(overlapped_phase, "several phases run at once");
-        profile.phases.push_back(Phase{overlapped_phase, overlapped_phase, overlapped.value() / steps, std::nullopt, 0});
+        profile.phases.push_back(
+            Phase{overlapped_phase, overlapped_phase, overlapped.value() / steps, std::nullopt, 0});
         std::vector<std::pair<double, std::vector<std::uint32_t>>> sets;
         for (const auto& [key, time] : overlap_sets) sets.emplace_back(time, key);
         std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -295,7 +318,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         }
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
-    if (idle.value() > 0) profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / steps, std::nullopt, 0});
+    if (idle.value() > 0)
+        profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / steps, std::nullopt, 0});
     if (profile.phases.empty()) {  // only windows of zero length leave no time at all
         throw Error(source, "--window '" + printable(options.window) +
                                 "' matches only events of zero length: there is no time to attribute");
@@ -315,8 +339,9 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     if (zero_length > 0)
         profile.notes.push_back(source + ": " + std::to_string(zero_length) + " zero-length events take no time");
     if (overlapped.value() > 0) {
-        profile.notes.push_back(source + ": phases ran at the same time for " + shortest(overlapped.value() / steps) + " " + unit +
-                                " (phase 'overlapped'); speeding one up saves between its exclusive and its active time");
+        profile.notes.push_back(
+            source + ": phases ran at the same time for " + shortest(overlapped.value() / steps) + " " + unit +
+            " (phase 'overlapped'); speeding one up saves between its exclusive and its active time");
     }
     return profile;
 }
