@@ -354,19 +354,19 @@ TEST_CASE("cli errors: total below the sum of the phases", "[cli][errors]") {
     SECTION("JSON \"total\"") {
         const auto path =
             temp("below.json", "{\"total\": 5, \"phases\":[{\"name\":\"a\",\"time\":4},{\"name\":\"b\",\"time\":3}]}");
-        check_input_error(eval_file(path), {path + ": total: ", "phases add up to 7 ms", "more than the total 5 ms"});
+        check_input_error(eval_file(path), {path + ": total: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
     }
     SECTION("Markdown Total row") {
         const auto path = temp("below.md", "| Phase | Time (ms) |\n|---|---|\n| a | 4 |\n| b | 3 |\n| Total | 5 |\n");
-        check_input_error(eval_file(path), {path + ":5: ", "phases add up to 7 ms", "more than the total 5 ms"});
+        check_input_error(eval_file(path), {path + ":5: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
     }
     SECTION("text Total row") {
         const auto path = temp("below.txt", "Phase Time (ms)\na 4\nb 3\nTotal 5\n");
-        check_input_error(eval_file(path), {path + ":4: ", "phases add up to 7 ms", "more than the total 5 ms"});
+        check_input_error(eval_file(path), {path + ":4: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
     }
     SECTION("CSV Total row") {
         const auto path = temp("below_total.csv", "name,time_ms\na,4\nb,3\nTotal,5\n");
-        check_input_error(eval_file(path), {path + ":4: ", "phases add up to 7 ms", "more than the total 5 ms"});
+        check_input_error(eval_file(path), {path + ":4: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
     }
 }
 
@@ -667,7 +667,7 @@ TEST_CASE("cli errors: a total above the sum adds an 'unattributed' phase", "[cl
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.err, StartsWith("note: "));
         CHECK_THAT(r.err, Contains(path));
-        CHECK_THAT(r.err, Contains("20 ms is phase 'unattributed'"));
+        CHECK_THAT(r.err, Contains("20.0 ms is phase 'unattributed'"));
         CHECK_THAT(r.out, Contains("unattributed"));
     }
     SECTION("-s '*'=inf does not touch it") {
@@ -709,7 +709,7 @@ TEST_CASE("cli errors: a share column disagreeing with the times is a note, not 
     CHECK_THAT(r.err, Contains(path + ":2: "));
     CHECK_THAT(r.err, Contains("phase 'a'"));
     CHECK_THAT(r.err, Contains("share 10% disagrees with its time"));
-    CHECK_THAT(r.err, Contains("40 ms is 40% of 100 ms"));
+    CHECK_THAT(r.err, Contains("40.0 ms is 40% of 100.0 ms"));
     CHECK_THAT(r.err, !Contains("phase 'b'"));
     CHECK_THAT(r.err, !Contains("error: "));
     CHECK_THAT(r.out, Contains("baseline:          100.0 ms"));

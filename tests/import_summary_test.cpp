@@ -229,15 +229,15 @@ TEST_CASE("summaries: --total turns the rest into 'unattributed'", "[import][nsy
         CHECK(phase(p, unattributed_phase).time == Approx(10000));
         CHECK(p.total() == Approx(20000));
         CHECK(p.boundary ==
-              "the end-to-end time given with --total (20000 ns); the kernel times in the nsys summary cover "
-              "10000 ns of it");
+              "the end-to-end time given with --total (20,000.0 ns); the kernel times in the nsys summary cover "
+              "10,000.0 ns of it");
         CHECK(!has_note(p, "give --total"));
     }
     SECTION("a total below the sum: the rows overlapped") {
         options.total = parse_quantity("5us");
         CHECK(
             error_of(path, std::nullopt, options) ==
-            "--total: the kernel times in the nsys summary add up to 10000 ns, more than the end-to-end time 5000 ns: "
+            "--total: the kernel times in the nsys summary add up to 10,000.0 ns, more than the end-to-end time 5,000.0 ns: "
             "they overlapped (concurrent streams or threads), which a summary cannot show; import a trace instead");
     }
     SECTION("a total without a unit") {

@@ -193,8 +193,10 @@ TEST_CASE("scale: JSON and CSV carry every point", "[scale]") {
     CHECK(json_number(json.out, "efficiency") == Approx(1 / 0.24 / 5));
     CHECK(json_number(json.out, "time") == Approx(0.24));
     const RunResult md = scale({"-p", "0.95", "-n", "5", "--format", "md"});
-    CHECK_THAT(md.out, StartsWith("| N | speedup | efficiency |"));
-    CHECK_THAT(md.out, !Contains("ceiling"));
+    // Markdown carries the summary too: a heading, the headline table, then the points.
+    CHECK_THAT(md.out, StartsWith("### amdahl scale: 4.1667x at N = 5\n\n| result | value |\n"));
+    CHECK_THAT(md.out, Contains("| ceiling | 20.0000x (1 / (1 - P): no number of processors passes it) |\n"));
+    CHECK_THAT(md.out, Contains("| N | speedup | efficiency |\n| ---: | ---: | ---: |\n| 5 | 4.1667x | 83.3% |\n"));
 }
 
 TEST_CASE("scale errors: where P comes from", "[scale][errors]") {

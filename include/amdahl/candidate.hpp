@@ -35,6 +35,8 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
 /// The proposals stored in the profile, parsed. Throws amdahl::Error naming the proposal.
 std::vector<Proposal> profile_proposals(const Profile& profile);
 
+/// Time of the phases any candidate touches, each phase counted once.
+double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates);
 /// End-to-end speedup T / (T - saved) for a baseline T.
 double speedup_from_saving(double baseline, double saved);
 

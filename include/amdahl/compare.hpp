@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "amdahl/numbers.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/speedup.hpp"
 
@@ -127,6 +128,7 @@ struct GateResult {
 /// Checks the gates. A gate fails only when every value in the interval fails it (the point value
 /// with single runs), and a change within the noise threshold also admits "no change". Throws
 /// amdahl::Error (location "--fail-if-phase-slower") for a selector that matches no phase.
-std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates);
+std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates,
+                                    const NumberStyle& style = {});
 
 }  // namespace amdahl

@@ -33,4 +33,15 @@ struct PlanResult {
 /// bound) unless the node limit is hit. Throws amdahl::Error when more than 12 candidates overlap.
 PlanResult plan(const std::vector<Candidate>& candidates, const PlanRequest& request);
 
+/// One step of a plan: the running total after doing its candidate.
+struct PlanStep {
+    std::size_t candidate = 0;  ///< index into the candidates
+    double new_time = 0;        ///< end-to-end time after this and every earlier step
+    double speedup = 1;         ///< end-to-end speedup after this and every earlier step
+};
+
+/// The chosen candidates in order with running totals: T - (saved so far), T / that.
+std::vector<PlanStep> plan_steps(const std::vector<Candidate>& candidates, const std::vector<std::size_t>& chosen,
+                                 double baseline);
+
 }  // namespace amdahl

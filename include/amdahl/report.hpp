@@ -27,6 +27,7 @@ struct Column {
     std::string header;  ///< for people: "time (ms)"
     std::string key;     ///< for scripts (CSV header): "time_ms"
     bool right_aligned = false;
+    bool code = false;  ///< names from code (kernels, functions): a code span in Markdown
 };
 
 struct Table {
@@ -57,8 +58,6 @@ std::string render_summary(const std::vector<std::pair<std::string, std::string>
 /// sequences) and invalid UTF-8 are shown as \xNN.
 std::string printable(std::string_view text);
 
-/// Shortest decimal text that reads back as the same double ("0.1", "1e-300").
-std::string shortest(double value);
 
 /// Builds JSON text. Non-finite numbers are written as null.
 class JsonWriter {

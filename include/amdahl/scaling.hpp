@@ -126,4 +126,23 @@ struct ScalingFit {
 /// than two N > 1, or when the N values cannot tell P from c.
 ScalingFit fit_scaling(const std::vector<ScalingPoint>& points, Overhead::Model model);
 
+/// One processor count in a scaling table.
+struct ScaleRow {
+    long long n = 1;
+    double parallel_speedup = 1;  ///< k: N, or the measured --effective value at N
+    bool effective = false;       ///< k was measured (--effective), not N
+    double overhead = 0;          ///< O(N), in units of the one-processor time
+    double speedup = 1;           ///< end-to-end S at N
+    double efficiency() const { return speedup / static_cast<double>(n); }
+};
+
+/// The table of `law` at each count in `counts`, plus each (N, k) of `effective` (a measured
+/// speedup k of the parallel part on N processors, which replaces k = N and the overhead there).
+std::vector<ScaleRow> scaling_rows(ScalingLaw law, double parallel_fraction, const std::vector<long long>& counts,
+                                   const std::vector<std::pair<long long, double>>& effective, const Overhead& overhead);
+
+/// The time on N processors: strong scaling runs the fixed job in T / S; weak scaling runs the
+/// N-times-larger job in T (1 + O(N)).
+double scaled_time(ScalingLaw law, double one_processor_time, const ScaleRow& row);
+
 }  // namespace amdahl

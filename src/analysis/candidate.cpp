@@ -88,4 +88,14 @@ std::vector<Proposal> profile_proposals(const Profile& profile) {
     return out;
 }
 
+double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates) {
+    std::vector<bool> touched(profile.phases.size(), false);
+    for (const auto& c : candidates)
+        for (std::size_t p : c.phases) touched[p] = true;
+    Summation time;
+    for (std::size_t i = 0; i < touched.size(); ++i)
+        if (touched[i]) time.add(profile.phases[i].time);
+    return time.value();
+}
+
 }  // namespace amdahl

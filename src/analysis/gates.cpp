@@ -7,6 +7,7 @@
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
+#include "report/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "model/text.hpp"
 
@@ -17,24 +18,9 @@ using detail::trim;
 
 namespace {
 
-// "+10.0%" (two decimals below 1%, so a 0.04% change does not read as "+0.0%").
-std::string signed_percent(double fraction) {
-    if (std::isinf(fraction)) return fraction > 0 ? "+inf%" : "-inf%";
-    const double percent = fraction * 100;
-    if (percent == 0) return "0.0%";
-    return std::fabs(percent) < 1 ? fmt::format("{:+.2f}%", percent) : fmt::format("{:+.1f}%", percent);
-}
+// A percentage the user gave, as they wrote it: "2%", "0.5%".
+std::string user_percent(double fraction) { return shortest(fraction * 100) + "%"; }
 
-std::string threshold_percent(double fraction) { return shortest(fraction * 100) + "%"; }
-
-std::string time_text(double value) {
-    std::string text = fmt::format("{:.3f}", value);
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text += '0';
-    return text == "-0.0" ? "0.0" : text;
-}
-
-std::string speedup_text(double value) { return std::isinf(value) ? "inf" : fmt::format("{:.4f}x", value); }
 
 // How a slowdown compares with a threshold, given its point value and the low end of its interval
 // (both fractions of the base). Fails only when even the low end is past the threshold; a change
@@ -44,56 +30,57 @@ struct Slowdown {
     std::string reason;
 };
 
-Slowdown judge_slowdown(double point, double low, bool within_noise, double noise, double threshold) {
+Slowdown judge_slowdown(double point, double low, bool within_noise, double noise, double threshold,
+                        const NumberStyle& style) {
     const double effective_low = within_noise ? std::min(low, 0.0) : low;
-    if (effective_low > threshold) return {true, "more than " + threshold_percent(threshold)};
+    if (effective_low > threshold) return {true, "more than " + user_percent(threshold)};
     if (within_noise && point > threshold)
-        return {false, "within --noise " + threshold_percent(noise) + ", counted as no change"};
+        return {false, "within --noise " + user_percent(noise) + ", counted as no change"};
     if (point > threshold)
-        return {false, "the interval reaches down to " + signed_percent(low) + ", so not clearly more than " +
-                           threshold_percent(threshold)};
-    return {false, "not more than " + threshold_percent(threshold)};
+        return {false, "the interval reaches down to " + format_signed_share(low, style) + ", so not clearly more than " +
+                           user_percent(threshold)};
+    return {false, "not more than " + user_percent(threshold)};
 }
 
-std::string interval_text(const Comparison& c, double low, double high) {
+std::string interval_text(const Comparison& c, double low, double high, const NumberStyle& style) {
     if (c.before_total.runs <= 1 && c.after_total.runs <= 1) return {};
-    return ", interval " + signed_percent(low) + " .. " + signed_percent(high);
+    return ", interval " + format_signed_share(low, style) + " .. " + format_signed_share(high, style);
 }
 
-GateResult check_slower(const Comparison& c, const Gate& gate) {
+GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     const double base = c.before_total.median;
     const bool within_noise = std::fabs(c.change) < c.noise * base;
     const Slowdown verdict =
-        judge_slowdown(c.change_of_total, c.change_low / base, within_noise, c.noise, gate.threshold);
+        judge_slowdown(c.change_of_total, c.change_low / base, within_noise, c.noise, gate.threshold, style);
     const std::string unit(unit_name(c.unit));
     const std::string measured =
-        fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})", signed_percent(c.change_of_total),
-                    time_text(base), time_text(c.after_total.median), unit,
-                    interval_text(c, c.change_low / base, c.change_high / base));
+        fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})", format_signed_share(c.change_of_total, style),
+                    format_time(base, style), format_time(c.after_total.median, style), unit,
+                    interval_text(c, c.change_low / base, c.change_high / base, style));
     return {gate.text, !verdict.failed, measured + ": " + verdict.reason};
 }
 
-GateResult check_speedup(const Comparison& c, const Gate& gate) {
+GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     const bool within_noise = std::fabs(c.change) < c.noise * c.before_total.median;
     const double effective_high = within_noise ? std::max(c.speedup_high, 1.0) : c.speedup_high;
     const bool failed = effective_high < gate.threshold;
-    std::string measured = "end to end " + speedup_text(c.speedup);
+    std::string measured = "end to end " + format_speedup(c.speedup, style);
     if (c.before_total.runs > 1 || c.after_total.runs > 1)
-        measured += " (interval " + speedup_text(c.speedup_low) + " .. " + speedup_text(c.speedup_high) + ")";
-    const std::string required = speedup_text(gate.threshold);
+        measured += " (interval " + format_speedup(c.speedup_low, style) + " .. " + format_speedup(c.speedup_high, style) + ")";
+    const std::string required = format_speedup(gate.threshold, style);
     std::string reason;
     if (failed)
         reason = "below the required " + required;
     else if (c.speedup >= gate.threshold)
         reason = "at least the required " + required;
     else if (within_noise)
-        reason = "within --noise " + threshold_percent(c.noise) + ", counted as no change";
+        reason = "within --noise " + user_percent(c.noise) + ", counted as no change";
     else
-        reason = "the interval reaches " + speedup_text(c.speedup_high) + ", so not clearly below " + required;
+        reason = "the interval reaches " + format_speedup(c.speedup_high, style) + ", so not clearly below " + required;
     return {gate.text, !failed, measured + ": " + reason};
 }
 
-GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
+GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     // The selector sees each phase under its AFTER name and, when renamed, its BEFORE name.
     Profile names;
     std::vector<std::size_t> row_of;
@@ -126,21 +113,21 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate) {
         if (row.status == PhaseStatus::removed) continue;
         const double base = row.before.median;
         const std::string times =
-            fmt::format("{} \xe2\x86\x92 {} {}", time_text(base), time_text(row.after.median), unit);
+            fmt::format("{} \xe2\x86\x92 {} {}", format_time(base, style), format_time(row.after.median, style), unit);
         if (base == 0) {
             if (row.after.median > 0) {
-                failures.push_back(printable(row.name) + " is new in AFTER (" + time_text(row.after.median) + " " +
+                failures.push_back(printable(row.name) + " is new in AFTER (" + format_time(row.after.median, style) + " " +
                                    unit + "): slower than any percentage");
             }
             continue;
         }
         const bool within_noise = std::fabs(row.change) < c.noise * base;
         const Slowdown verdict =
-            judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold);
-        std::string measured = printable(row.name) + " " + signed_percent(row.change_of_phase) + " of phase (" + times;
+            judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold, style);
+        std::string measured = printable(row.name) + " " + format_signed_share(row.change_of_phase, style) + " of phase (" + times;
         if (row.before.runs > 1 || row.after.runs > 1)
             measured +=
-                ", interval " + signed_percent(row.change_low / base) + " .. " + signed_percent(row.change_high / base);
+                ", interval " + format_signed_share(row.change_low / base, style) + " .. " + format_signed_share(row.change_high / base, style);
         measured += ")";
         if (verdict.failed) {
             failures.push_back(measured + ": " + verdict.reason);
@@ -195,19 +182,20 @@ Gate parse_phase_gate(std::string_view text) {
     return gate;
 }
 
-std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates) {
+std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates,
+                                    const NumberStyle& style) {
     std::vector<GateResult> results;
     results.reserve(gates.size());
     for (const Gate& gate : gates) {
         switch (gate.type) {
             case Gate::Type::slower:
-                results.push_back(check_slower(comparison, gate));
+                results.push_back(check_slower(comparison, gate, style));
                 break;
             case Gate::Type::speedup:
-                results.push_back(check_speedup(comparison, gate));
+                results.push_back(check_speedup(comparison, gate, style));
                 break;
             case Gate::Type::phase_slower:
-                results.push_back(check_phase_slower(comparison, gate));
+                results.push_back(check_phase_slower(comparison, gate, style));
                 break;
         }
     }

@@ -281,4 +281,16 @@ PlanResult plan(const std::vector<Candidate>& candidates, const PlanRequest& req
     return result;
 }
 
+std::vector<PlanStep> plan_steps(const std::vector<Candidate>& candidates, const std::vector<std::size_t>& chosen,
+                                 double baseline) {
+    // The running total, in the order a team would do the work (largest saving first).
+    std::vector<PlanStep> steps;
+    Summation saved;
+    for (std::size_t c : chosen) {
+        saved.add(candidates[c].saved);
+        steps.push_back({c, baseline - saved.value(), speedup_from_saving(baseline, saved.value())});
+    }
+    return steps;
+}
+
 }  // namespace amdahl

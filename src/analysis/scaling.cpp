@@ -372,4 +372,30 @@ ScalingFit fit_scaling(const std::vector<ScalingPoint>& points, Overhead::Model 
     return fit;
 }
 
+std::vector<ScaleRow> scaling_rows(ScalingLaw law, double parallel_fraction, const std::vector<long long>& counts,
+                                   const std::vector<std::pair<long long, double>>& effective, const Overhead& overhead) {
+    std::vector<long long> all = counts;
+    for (const auto& [n, k] : effective) all.push_back(n);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    std::vector<ScaleRow> rows;
+    rows.reserve(all.size());
+    for (long long n : all) {
+        ScaleRow row;
+        row.n = n;
+        const auto found = std::find_if(effective.begin(), effective.end(), [n](const auto& e) { return e.first == n; });
+        row.effective = found != effective.end();
+        row.parallel_speedup = row.effective ? found->second : static_cast<double>(n);
+        row.overhead = row.effective ? 0 : overhead.at(n);
+        row.speedup = law == ScalingLaw::amdahl ? strong_speedup(parallel_fraction, row.parallel_speedup, row.overhead)
+                                                : weak_speedup(parallel_fraction, row.parallel_speedup, row.overhead);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+double scaled_time(ScalingLaw law, double one_processor_time, const ScaleRow& row) {
+    return law == ScalingLaw::amdahl ? one_processor_time / row.speedup : one_processor_time * (1 + row.overhead);
+}
+
 }  // namespace amdahl

@@ -1,6 +1,8 @@
 
 #include "cli/candidate_options.hpp"
 
+#include "cli/common.hpp"
+
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 
@@ -23,14 +25,11 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options) {
 
 CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options) {
     CandidateSet set;
+    set.effort_unit = options.effort_unit;
     std::vector<Proposal> proposals;
     for (const auto& text : options.proposals) {
-        try {
-            SpeedupSpec spec = parse_speedup(text);
-            proposals.push_back({spec.text, std::move(spec)});
-        } catch (const Error& e) {
-            throw Error("--speedup", e.message());
-        }
+        SpeedupSpec spec = parse_option("--speedup", parse_speedup, text);
+        proposals.push_back({spec.text, std::move(spec)});
     }
     if (proposals.empty()) proposals = profile_proposals(profile);
     if (!proposals.empty()) {
@@ -44,21 +43,10 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
         }
         return set;
     }
-    Factor factor;
-    try {
-        factor = parse_factor(options.factor);
-    } catch (const Error& e) {
-        throw Error("--factor", e.message());
-    }
+    const Factor factor = parse_option("--factor", parse_factor, options.factor);
     set.factor = factor.value;
     std::vector<Selector> only;
-    for (const auto& text : options.only) {
-        try {
-            only.push_back(parse_selector(text));
-        } catch (const Error& e) {
-            throw Error("--only", e.message());
-        }
-    }
+    for (const auto& text : options.only) only.push_back(parse_option("--only", parse_selector, text));
     try {
         set.candidates = phase_candidates(profile, only, factor);
     } catch (const Error& e) {
@@ -67,14 +55,5 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
     return set;
 }
 
-double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates) {
-    std::vector<bool> touched(profile.phases.size(), false);
-    for (const auto& c : candidates)
-        for (std::size_t p : c.phases) touched[p] = true;
-    Summation time;
-    for (std::size_t i = 0; i < touched.size(); ++i)
-        if (touched[i]) time.add(profile.phases[i].time);
-    return time.value();
-}
 
 }  // namespace amdahl::cli

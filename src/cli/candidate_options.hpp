@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "amdahl/candidate.hpp"
+#include "amdahl/results.hpp"
 
 namespace amdahl::cli {
 
@@ -19,15 +20,8 @@ struct CandidateOptions {
 
 void add_candidate_options(CLI::App& command, CandidateOptions& options);
 
-struct CandidateSet {
-    std::vector<Candidate> candidates;
-    bool from_proposals = false;
-    double factor = 10;  ///< -k, when the candidates are phases
-};
-
 CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options);
 
-/// Time of the phases any candidate touches, each phase counted once.
-double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates);
+
 
 }  // namespace amdahl::cli

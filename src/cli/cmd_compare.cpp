@@ -12,7 +12,6 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
-#include "report/compare.hpp"
 
 namespace amdahl::cli {
 
@@ -22,8 +21,7 @@ struct CompareCommandOptions {
     std::string before, after;
     std::vector<std::string> extra;  // more positional arguments: a glob the shell expanded
     std::string input_format, unit;
-    std::string format = "table";
-    int precision = 4;
+    OutputOptions output;
     std::vector<std::string> renames;
     std::optional<std::string> fail_if_slower;
     std::vector<std::string> fail_if_phase_slower;
@@ -55,21 +53,12 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
     if (options.fail_if_slower) {
         Gate gate;
         gate.type = Gate::Type::slower;
-        try {
-            gate.threshold = parse_percentage(*options.fail_if_slower);
-        } catch (const Error& e) {
-            throw Error("--fail-if-slower", e.message());
-        }
+        gate.threshold = parse_option("--fail-if-slower", parse_percentage, *options.fail_if_slower);
         gate.text = "--fail-if-slower " + *options.fail_if_slower;
         gates.push_back(std::move(gate));
     }
     for (const auto& text : options.fail_if_phase_slower) {
-        Gate gate;
-        try {
-            gate = parse_phase_gate(text);
-        } catch (const Error& e) {
-            throw Error("--fail-if-phase-slower", e.message());
-        }
+        Gate gate = parse_option("--fail-if-phase-slower", parse_phase_gate, text);
         gate.text = "--fail-if-phase-slower " + text;
         gates.push_back(std::move(gate));
     }
@@ -93,11 +82,7 @@ CompareOptions parse_compare_options(const CompareCommandOptions& options) {
         out.renames.emplace_back(text.substr(0, eq), text.substr(eq + 1));
     }
     if (options.noise) {
-        try {
-            out.noise = parse_percentage(*options.noise);
-        } catch (const Error& e) {
-            throw Error("--noise", e.message());
-        }
+        out.noise = parse_option("--noise", parse_percentage, *options.noise);
     }
     return out;
 }
@@ -179,9 +164,10 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     convert_side(after.side, common, unit.has_value(), notes);
 
     const Comparison comparison = compare(before.side, after.side, compare_options);
-    const std::vector<GateResult> results = check_gates(comparison, gates);
+    const ReportOptions report_style = report_options(options.output, false);
+    const NumberStyle& p = report_style.numbers;
+    const std::vector<GateResult> results = check_gates(comparison, gates, p);
     notes.insert(notes.end(), comparison.notes.begin(), comparison.notes.end());
-    const int p = options.precision;
     if (!comparison.consistent) {
         double outside_before = 0, outside_after = 0;
         for (const PhaseChange& row : comparison.phases) {
@@ -198,32 +184,11 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     }
     for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 
-    const CompareReport report{comparison, results, before.sources, after.sources, notes, p};
-    const OutputFormat output = output_format(options.format);
-    switch (output) {
-        case OutputFormat::json:
-            context.out << compare_json(report);
-            break;
-        case OutputFormat::csv:
-            context.out << compare_csv(report);
-            break;
-        case OutputFormat::markdown:
-            context.out << compare_markdown(report);
-            break;
-        case OutputFormat::table:
-            context.out << compare_text(report);
-            break;
-    }
+    const CompareReport report{comparison, results, before.sources, after.sources, notes};
+    emit(context, report, options.output, report_style);
     context.out.flush();
     if (results.empty()) return exit_ok;
-    // CSV is the bare table: the gates' results go with the talk.
-    if (output == OutputFormat::csv) {
-        for (const GateResult& gate : results)
-            context.err << (gate.passed ? "gate passed: " : "gate FAILED: ") << printable(gate.gate) << ": "
-                        << gate.detail << '\n';
-    } else {
-        for (const auto& line : gate_failures(results)) context.err << line << '\n';
-    }
+    for (const auto& line : gate_failures(results)) context.err << line << '\n';
     context.err << gate_verdict(results) << '\n';
     for (const GateResult& gate : results)
         if (!gate.passed) return exit_gate_failed;
@@ -247,7 +212,7 @@ void setup_compare(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"json", "csv", "tsv", "md", "markdown", "text", "txt"}));
     command->add_option("--unit", options->unit,
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
-    add_format_options(*command, options->format, options->precision);
+    add_output_options(*command, options->output);
     command->add_option("--rename", options->renames, "OLD=NEW: phase OLD in BEFORE is phase NEW in AFTER (repeatable)")
         ->allow_extra_args(false);
     command->add_option("--fail-if-slower", options->fail_if_slower,

@@ -1,6 +1,5 @@
 // amdahl import FILE [-o profile.json]: the profile derived from profiler output, as amdahl's JSON
 // profile format, to review, edit and version.
-#include <fstream>
 #include <memory>
 #include <ostream>
 
@@ -28,10 +27,7 @@ int run_import(const ImportCommandOptions& options, Context& context) {
         context.out << json;
         return exit_ok;
     }
-    std::ofstream file(options.output, std::ios::binary);
-    if (!file) throw Error(options.output, "cannot write the profile here");
-    file << json;
-    if (!file.flush()) throw Error(options.output, "write failed");
+    write_file(options.output, [&](std::ostream& file) { file << json; });
     context.err << "wrote " << options.output << " (" << profile.phases.size() << " phases, " << unit_name(profile.unit)
                 << ")\n";
     return exit_ok;

@@ -9,7 +9,6 @@
 #include "amdahl/law.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
-#include "report/explain.hpp"
 
 namespace amdahl::cli {
 
@@ -17,8 +16,7 @@ namespace {
 
 struct LawOptions {
     std::string fraction, factor, target, time;
-    std::string format = "table";
-    int precision = 4;
+    OutputOptions output;
     bool explain = false;
     // Presence, not emptiness, says which quantities were given: -k '' is a bad factor.
     const CLI::Option* fraction_option = nullptr;
@@ -61,110 +59,31 @@ int run_law(const LawOptions& options, Context& context) {
     if (has_f + has_k + has_s != 2) {
         throw Error("law", "give exactly two of --fraction, --factor and --target; amdahl solves for the third");
     }
-    std::string given;
-    LawSolution s;
+    const auto factor = [&] { return parse_option("--factor", parse_factor, options.factor).value; };
+    LawResult result;
     if (has_f && has_k) {
-        given = "fk";
-        s = solve_for_speedup(parse_fraction(options.fraction), [&] {
-            try {
-                return parse_factor(options.factor).value;
-            } catch (const Error& e) {
-                throw Error("--factor", e.message());
-            }
-        }());
+        result.solved_for = LawResult::Solved::speedup;
+        result.solution = solve_for_speedup(parse_fraction(options.fraction), factor());
     } else if (has_f) {
-        given = "fs";
-        s = solve_for_factor(parse_fraction(options.fraction), parse_target(options.target));
+        result.solved_for = LawResult::Solved::factor;
+        result.solution = solve_for_factor(parse_fraction(options.fraction), parse_target(options.target));
     } else {
-        given = "ks";
-        double k = 0;
-        try {
-            k = parse_factor(options.factor).value;
-        } catch (const Error& e) {
-            throw Error("--factor", e.message());
-        }
-        s = solve_for_fraction(k, parse_target(options.target));
+        result.solved_for = LawResult::Solved::fraction;
+        result.solution = solve_for_fraction(factor(), parse_target(options.target));
     }
-    std::optional<Quantity> time;
     if (!options.time.empty()) {
+        Quantity time;
         try {
             time = parse_quantity(options.time);
-        } catch (const Error& e) {
+        } catch (const Error&) {
             throw Error("--time", "expected a time such as 900ms (got '" + printable(options.time) + "')");
         }
-        if (time->percent || time->value <= 0)
+        if (time.percent || time.value <= 0)
             throw Error("--time", "expected a time > 0 such as 900ms (got '" + printable(options.time) + "')");
+        result.time = time.value;
+        result.time_unit = time.unit.value_or(Unit::ms);
     }
-    const int p = options.precision;
-    const std::string unit = time ? std::string(unit_name(time->unit.value_or(Unit::ms))) : "";
-    const double new_time = time && s.possible ? time->value / s.speedup : NAN;
-
-    if (output_format(options.format) == OutputFormat::json) {
-        JsonWriter json;
-        json.begin_object().field("schema_version", 1).field("command", "law");
-        json.field("solved_for", given == "fk" ? "speedup" : given == "fs" ? "factor" : "fraction");
-        if (given != "ks" || s.possible)
-            json.field("fraction", s.fraction);
-        else
-            json.key("fraction").null();
-        if (given != "fs" || s.possible)
-            json.field("factor", s.factor);
-        else
-            json.key("factor").null();
-        json.field(given == "fk" ? "speedup" : "target", s.speedup);
-        json.field("ceiling", s.ceiling).field("possible", s.possible);
-        if (!s.possible) json.field("reason", s.reason);
-        if (time) {
-            json.field("unit", unit).field("old_time", time->value);
-            if (s.possible) json.field("new_time", new_time).field("time_saved", time->value - new_time);
-        }
-        if (options.explain) {
-            json.key("explanation").begin_array();
-            for (const auto& line : explain_law(s, given, p)) json.value(line);
-            json.end_array();
-        }
-        json.end_object();
-        context.out << json.str();
-        return exit_ok;
-    }
-
-    std::vector<std::pair<std::string, std::string>> items;
-    if (given == "ks" && !s.possible) {
-        items.emplace_back("fraction f", "impossible");
-    } else {
-        items.emplace_back("fraction f", format_percent(s.fraction) + (given == "ks" ? " (solved)" : ""));
-    }
-    if (given == "fs" && !s.possible)
-        items.emplace_back("factor k", "impossible");
-    else
-        items.emplace_back("factor k", format_factor(s.factor) + (given == "fs" ? " (solved)" : ""));
-    items.emplace_back(given == "fk" ? "speedup S" : "target S", format_speedup(s.speedup, p));
-    if (!(given == "ks" && !s.possible))
-        items.emplace_back("ceiling",
-                           std::isinf(s.ceiling) ? "none (f = 1)" : format_speedup(s.ceiling, p) + " (1 / (1 - f))");
-    if (time) {
-        items.emplace_back("old time", format_time(time->value, p) + " " + unit);
-        if (s.possible) {
-            items.emplace_back("new time", format_time(new_time, p) + " " + unit);
-            items.emplace_back("time saved", format_time(time->value - new_time, p) + " " + unit);
-        }
-    }
-    context.out << render_summary(items);
-    if (options.explain) {
-        context.out << "\nThe arithmetic:\n";
-        for (const auto& line : explain_law(s, given, p)) context.out << "  " << line << '\n';
-    }
-    if (!s.possible) {
-        std::string why(s.reason);
-        if (given == "fs") {
-            why = fmt::format(
-                "a {} end-to-end speedup needs more than the ceiling {} = 1 / (1 - {}) allows; "
-                "even an infinitely fast part leaves {} of the time",
-                format_speedup(s.speedup, p), format_speedup(s.ceiling, p), shortest(s.fraction),
-                format_percent(1 - s.fraction));
-        }
-        context.out << "\nimpossible: " << why << '\n';
-    }
+    emit(context, result, options.output, report_options(options.output, options.explain));
     return exit_ok;
 }
 
@@ -181,7 +100,7 @@ void setup_law(CLI::App& app, Action& action) {
     options->target_option = command->add_option("--target", options->target, "End-to-end speedup wanted: 2 or 2x");
     command->add_option("--time", options->time, "Baseline time with a unit (900ms) to also print old and new times");
     command->add_flag("--explain", options->explain, "Show the arithmetic");
-    add_format_options(*command, options->format, options->precision);
+    add_output_options(*command, options->output);
     command->callback([options, &action] { action = [options](Context& c) { return run_law(*options, c); }; });
 }
 

@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
 
 #include "amdahl/error.hpp"
@@ -10,13 +16,24 @@
 
 namespace amdahl::cli {
 
-void add_format_options(CLI::App& command, std::string& format, int& precision) {
-    command.add_option("--format", format, "Output format: table, json, csv or md")
+void add_output_options(CLI::App& command, OutputOptions& options, bool phase_rows) {
+    command.add_option("--format", options.format, "Output format: table, json, csv or md")
         ->check(CLI::IsMember({"table", "text", "json", "csv", "md", "markdown"}))
         ->default_str("table");
-    command.add_option("--precision", precision, "Decimals shown for speedups in tables (times use up to this many)")
-        ->check(CLI::Range(0, 12))
-        ->default_str("4");
+    command
+        .add_option("--precision", options.precision,
+                    "Decimals of speedups (times use up to this many) and significant digits of shares")
+        ->check(CLI::Range(0, 12));
+    command.add_flag("--no-grouping", options.no_grouping, "No thousands separators in times (4424.2, not 4,424.2)");
+    if (phase_rows) {
+        command.add_option("--phases", options.phases, "Phase rows in the report: all, changed (sped up) or none")
+            ->check(CLI::IsMember({"all", "changed", "none"}))
+            ->default_str("all");
+    }
+    command.add_option("--output-json", options.output_json, "Also write the report as JSON to FILE");
+    command.add_option("--output-md", options.output_markdown, "Also write the report as Markdown to FILE");
+    command.add_option("--output-csv", options.output_csv, "Also write the report's rows as CSV to FILE");
+    command.add_option("--summary-csv", options.summary_csv, "Write the summary as key,value CSV to FILE");
 }
 
 void add_profile_options(CLI::App& command, ProfileOptions& options) {
@@ -28,7 +45,7 @@ void add_profile_options(CLI::App& command, ProfileOptions& options) {
                        "folded (default: recognised from the content)");
     command.add_option("--unit", options.unit,
                        "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
-    add_format_options(command, options.format, options.precision);
+    add_output_options(command, options.output, true);
     add_import_options(command, options.import);
 }
 
@@ -145,65 +162,43 @@ CLI::Validator positive_number() {
 
 OutputFormat output_format(const std::string& name) { return parse_output_format(name).value_or(OutputFormat::table); }
 
-std::string format_time(double value, int precision) {
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    std::string text = fmt::format("{:.{}f}", value, std::max(precision, 1));
-    // Trim trailing zeros, keeping one decimal ("18.0").
-    if (const auto dot = text.find('.'); dot != std::string::npos) {
-        while (text.back() == '0') text.pop_back();
-        if (text.back() == '.') text += '0';
-        // Group the integer part in thousands for values a person has to count digits in.
-        const std::size_t int_end = text.find('.') == std::string::npos ? text.size() : text.find('.');
-        const std::size_t int_start = text[0] == '-' ? 1 : 0;
-        if (int_end - int_start > 4) {
-            for (std::size_t pos = int_end; pos > int_start + 3;) {
-                pos -= 3;
-                text.insert(pos, ",");
-            }
+ReportOptions report_options(const OutputOptions& options, bool explain) {
+    ReportOptions report;
+    if (options.precision) {
+        report.numbers.decimals = *options.precision;
+        report.numbers.significant = std::max(*options.precision, 1);
+    }
+    report.numbers.grouping = !options.no_grouping;
+    report.phases = options.phases == "none"      ? PhaseRows::none
+                    : options.phases == "changed" ? PhaseRows::changed
+                                                  : PhaseRows::all;
+    report.explain = explain;
+    return report;
+}
+
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    fs::path temporary = target;
+    temporary += fmt::format(".amdahl-{}.tmp", static_cast<long>(::getpid()));
+    {
+        std::ofstream file(temporary, std::ios::binary);
+        if (!file) throw Error(path, std::string("cannot write here: ") + std::strerror(errno));
+        write(file);
+        file.flush();
+        if (!file) {
+            const int error = errno;
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw Error(path, std::string("write failed: ") + std::strerror(error));
         }
     }
-    return text == "-0.0" ? "0.0" : text;
-}
-
-std::string format_speedup(double value, int precision) {
-    if (std::isinf(value)) return "\xe2\x88\x9e";  // ∞
-    return fmt::format("{:.{}f}x", value, precision);
-}
-
-std::string format_factor(double value) {
-    if (std::isinf(value)) return "inf";
-    std::string text = fmt::format("{:.4f}", value);
-    while (text.back() == '0') text.pop_back();
-    if (text.back() == '.') text.pop_back();
-    return text + "x";
-}
-
-std::string format_percent(double fraction) {
-    if (!std::isfinite(fraction)) return "-";
-    return fmt::format("{:.1f}%", fraction * 100);
-}
-
-std::string machine_factor(double value) { return std::isinf(value) ? "inf" : shortest(value); }
-
-void write(std::ostream& out, const Table& table, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::csv:
-            return write_csv(out, table);
-        case OutputFormat::markdown:
-            return write_markdown(out, table);
-        default:
-            return write_text(out, table);
-    }
-}
-
-std::string render(const Table& table, OutputFormat format) {
-    switch (format) {
-        case OutputFormat::csv:
-            return render_csv(table);
-        case OutputFormat::markdown:
-            return render_markdown(table);
-        default:
-            return render_text(table);
+    std::error_code error;
+    fs::rename(temporary, target, error);
+    if (error) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw Error(path, "cannot write here: " + error.message());
     }
 }
 

@@ -5,11 +5,14 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <sstream>
 #include <string>
 
+#include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/report.hpp"
+#include "report/report.hpp"
 
 namespace amdahl::cli {
 
@@ -32,16 +35,25 @@ struct ImportFlags {
     bool leaf = false;
 };
 
+/// How a command writes its report: the format on stdout, more files in other formats (like
+/// hyperfine's --export-*), how numbers read, and which phase rows a report carries.
+struct OutputOptions {
+    std::string format = "table";
+    std::optional<int> precision;
+    bool no_grouping = false;
+    std::string phases = "all";
+    std::string output_json, output_markdown, output_csv, summary_csv;
+};
+
 struct ProfileOptions {
     std::string path;
     std::string input_format;
     std::string unit;
-    std::string format = "table";
-    int precision = 4;
+    OutputOptions output;
     ImportFlags import;
 };
 
-/// Adds PROFILE, --input-format, --unit, --format, --precision and the profiler-input options.
+/// Adds PROFILE, --input-format, --unit, the output options and the profiler-input options.
 void add_profile_options(CLI::App& command, ProfileOptions& options);
 /// Adds the profiler-input options (--lane, --window, --group-by, --rename, --depth, ...).
 void add_import_options(CLI::App& command, ImportFlags& flags);
@@ -49,27 +61,48 @@ void add_import_options(CLI::App& command, ImportFlags& flags);
 ImportOptions import_options(const ImportFlags& flags);
 /// The --input-format value, checked.
 std::optional<InputFormat> input_format(const std::string& name);
-/// Adds --format and --precision only.
-void add_format_options(CLI::App& command, std::string& format, int& precision);
+/// Adds --format, --precision, --no-grouping, --output-json/-md/-csv and --summary-csv; with
+/// `phase_rows`, --phases too.
+void add_output_options(CLI::App& command, OutputOptions& options, bool phase_rows = false);
 
 /// Loads the profile named by the options (converted to --unit) and prints its notes on stderr.
 Profile load_profile(const ProfileOptions& options, Context& context);
 OutputFormat output_format(const std::string& name);
+/// The reporters' options from the command line's.
+ReportOptions report_options(const OutputOptions& options, bool explain);
+
+/// Calls a library parser on an option's value; its error gains the option's name, here only.
+template <class Parse, class... Args>
+auto parse_option(std::string_view option, Parse&& parse, Args&&... args) {
+    try {
+        return parse(std::forward<Args>(args)...);
+    } catch (const Error& e) {
+        throw Error(std::string(option), e.message());
+    }
+}
 
 /// A CLI11 check that a value is a number > 0, with a message a person can read.
 CLI::Validator positive_number();
 
-/// Numbers for people.
-std::string format_time(double value, int precision);     ///< "18.0", "2.1", "2,357,053"
-std::string format_speedup(double value, int precision);  ///< "1.2330x", "∞"
-std::string format_factor(double value);                  ///< "10x", "1.4286x", "inf"
-std::string format_percent(double fraction);              ///< "18.9%"
-/// A factor as a script reads it: the shortest number, or "inf".
-std::string machine_factor(double value);
+/// Writes `text` to `path` through a temporary file renamed into place, so a failure never
+/// leaves half a file. Throws amdahl::Error naming the path and the system's reason.
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
-/// Writes a table in the chosen format: text/markdown/csv.
-std::string render(const Table& table, OutputFormat format);
-/// The same, written to `out` as it is made (tables of a million rows).
-void write(std::ostream& out, const Table& table, OutputFormat format);
+/// Writes a command's result: stdout in --format (CSV's summary on stderr), then each
+/// --output-* file and --summary-csv.
+template <class Result>
+void emit(Context& context, const Result& result, const OutputOptions& options, const ReportOptions& report) {
+    write_report(context.out, context.err, result, output_format(options.format), report);
+    std::ostringstream discard;  // CSV's talk goes to stderr once, for stdout
+    const auto file = [&](const std::string& path, OutputFormat format) {
+        if (!path.empty())
+            write_file(path, [&](std::ostream& out) { write_report(out, discard, result, format, report); });
+    };
+    file(options.output_json, OutputFormat::json);
+    file(options.output_markdown, OutputFormat::markdown);
+    file(options.output_csv, OutputFormat::csv);
+    if (!options.summary_csv.empty())
+        write_file(options.summary_csv, [&](std::ostream& out) { write_summary_csv(out, layout(result, report)); });
+}
 
 }  // namespace amdahl::cli

@@ -11,6 +11,7 @@
 #include "amdahl/report.hpp"
 #include "input/json_fields.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 

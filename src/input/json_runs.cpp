@@ -10,6 +10,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
 #include "input/measurements_internal.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 

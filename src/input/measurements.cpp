@@ -14,6 +14,7 @@
 #include "amdahl/report.hpp"
 #include "input/measurements_internal.hpp"
 #include "model/text.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl {
 

@@ -15,6 +15,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
+#include "report/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/raw_profile.hpp"
 
@@ -22,7 +23,6 @@ namespace amdahl::detail {
 
 namespace {
 
-std::string format_time(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
 
 // Open-addressing set of phase indices keyed by name. A slot holds the index and 32 bits of the
 // name's hash, so a probe reads a name (a cache miss in a big profile) only when the bits match.
@@ -205,8 +205,8 @@ Profile finish_profile(RawProfile raw) {
     if (total) {
         if (phase_sum > *total * (1 + rounding_tolerance)) {
             throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
-                        "phases add up to " + format_time(phase_sum, profile.unit) + ", more than the total " +
-                            format_time(*total, profile.unit));
+                        "phases add up to " + format_duration(phase_sum, profile.unit) + ", more than the total " +
+                            format_duration(*total, profile.unit));
         }
         if (*total == 0) throw Error(raw.total_where, "total must be > 0");
     } else if (!std::isfinite(phase_sum)) {
@@ -227,9 +227,9 @@ Profile finish_profile(RawProfile raw) {
         } else if (std::fabs(*more.share - phase.time / baseline) > rounding_tolerance) {
             profile.notes.push_back(raw.where(i) + ": phase '" + printable(phase.name) + "': share " +
                                     shortest(*more.share * 100) + "% disagrees with its time (" +
-                                    format_time(phase.time, profile.unit) + " is " +
+                                    format_duration(phase.time, profile.unit) + " is " +
                                     shortest(std::round(phase.time / baseline * 1000) / 10) + "% of " +
-                                    format_time(baseline, profile.unit) + ")");
+                                    format_duration(baseline, profile.unit) + ")");
         }
     }
     profile.phases = std::move(raw.phases);
@@ -241,9 +241,9 @@ Profile finish_profile(RawProfile raw) {
                                             "', but the total leaves time unattributed too");
             }
             profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, std::nullopt, 0});
-            profile.notes.push_back(raw.source + ": the phases add up to " + format_time(phase_sum, profile.unit) +
-                                    " of the total " + format_time(*total, profile.unit) + "; the other " +
-                                    format_time(rest, profile.unit) + " is phase 'unattributed'");
+            profile.notes.push_back(raw.source + ": the phases add up to " + format_duration(phase_sum, profile.unit) +
+                                    " of the total " + format_duration(*total, profile.unit) + "; the other " +
+                                    format_duration(rest, profile.unit) + " is phase 'unattributed'");
         }
     }
     return profile;

@@ -4,9 +4,10 @@
 
 #include <cmath>
 
-#include "cli/common.hpp"
+#include "report/report.hpp"
+#include "report/numbers.hpp"
 
-namespace amdahl::cli {
+namespace amdahl {
 
 namespace {
 
@@ -21,33 +22,9 @@ bool phase_intervals(const Comparison& c) {
 
 std::string unit_of(const Comparison& c) { return std::string(unit_name(c.unit)); }
 
-// "+0.6", "-16.0", "0.0": a change reads with its sign.
-std::string signed_time(double value, int precision) {
-    std::string text = format_time(value, precision);
-    if (value > 0 && text != "0.0") text = "+" + text;
-    return text;
-}
-
-// "+10.0%", "-76.2%", "0.0%"; "new" for a phase that took no time before; "-" when undefined.
-std::string signed_percent(double fraction) {
-    if (std::isnan(fraction)) return "-";
-    if (std::isinf(fraction)) return fraction > 0 ? "new" : "-";
-    const double percent = fraction * 100;
-    if (std::fabs(percent) < 0.05) return "0.0%";
-    return fmt::format("{:+.1f}%", percent);
-}
-
-std::string percent_of(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
-
-std::string local_speedup_text(double k, int precision) {
+std::string local_speedup_text(double k, const NumberStyle& style) {
     if (std::isnan(k) || k == 0) return "-";  // undefined, or a phase that took no time before
-    return format_speedup(k, precision);
-}
-
-std::string machine(double value) {
-    if (std::isnan(value)) return "";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return shortest(value);
+    return format_speedup(k, style);
 }
 
 std::string display_name(const PhaseChange& row) {
@@ -65,18 +42,17 @@ std::string result_text(const Comparison& c) {
     return status_name(c.result);
 }
 
-std::string interval_text(double low, double high, int precision) {
-    return signed_time(low, precision) + " .. " + signed_time(high, precision);
+std::string interval_text(double low, double high, const NumberStyle& style) {
+    return format_signed_time(low, style) + " .. " + format_signed_time(high, style);
 }
 
 // The phase table people read (text and Markdown): the total row closes it.
-Table human_table(const CompareReport& report) {
+Table human_table(const CompareReport& report, const NumberStyle& p) {
     const Comparison& c = report.comparison;
-    const int p = report.precision;
     const std::string unit = unit_of(c);
     const bool intervals = phase_intervals(c);
     Table table;
-    table.columns = {{"phase", "name"},
+    table.columns = {{"phase", "name", false, true},
                      {"status", "status"},
                      {"before (" + unit + ")", "before", true},
                      {"after (" + unit + ")", "after", true},
@@ -90,10 +66,10 @@ Table human_table(const CompareReport& report) {
                                 Cell(status_name(row.status)),
                                 Cell(row.status == PhaseStatus::added ? "-" : format_time(row.before.median, p)),
                                 Cell(row.status == PhaseStatus::removed ? "-" : format_time(row.after.median, p)),
-                                Cell(signed_time(row.change, p)),
-                                Cell(signed_percent(row.change_of_phase)),
+                                Cell(format_signed_time(row.change, p)),
+                                Cell(format_signed_share(row.change_of_phase, p)),
                                 Cell(local_speedup_text(row.local_speedup, p)),
-                                Cell(signed_percent(row.contribution_of_total))};
+                                Cell(format_signed_share(row.contribution_of_total, p))};
         if (intervals) cells.push_back(Cell(interval_text(row.change_low, row.change_high, p)));
         table.rows.push_back(std::move(cells));
     }
@@ -101,10 +77,10 @@ Table human_table(const CompareReport& report) {
                             Cell(status_name(c.result)),
                             Cell(format_time(c.before_total.median, p)),
                             Cell(format_time(c.after_total.median, p)),
-                            Cell(signed_time(c.change, p)),
-                            Cell(signed_percent(c.change_of_total)),
+                            Cell(format_signed_time(c.change, p)),
+                            Cell(format_signed_share(c.change_of_total, p)),
                             Cell(format_speedup(c.speedup, p)),
-                            Cell(signed_percent(c.change_of_total))};
+                            Cell(format_signed_share(c.change_of_total, p))};
     if (intervals) total.push_back(Cell(interval_text(c.change_low, c.change_high, p)));
     table.rows.push_back(std::move(total));
     return table;
@@ -118,15 +94,16 @@ std::string sources_text(const std::vector<std::string>& sources) {
     return text;
 }
 
-std::string side_text(const Spread& total, const std::vector<std::string>& sources, const std::string& unit, int p) {
+std::string side_text(const Spread& total, const std::vector<std::string>& sources, const std::string& unit,
+                      const NumberStyle& p) {
     std::string text = format_time(total.median, p) + " " + unit;
     if (total.runs <= 1) return text + " (" + sources_text(sources) + ")";
     return text + fmt::format(", median of {} runs ({}); interval {} .. {}, {} confidence for the median", total.runs,
                               sources_text(sources), format_time(total.low, p), format_time(total.high, p),
-                              percent_of(total.confidence));
+                              format_share(total.confidence, p));
 }
 
-std::string prediction_text(const Comparison& c, int p) {
+std::string prediction_text(const Comparison& c, const NumberStyle& p) {
     std::string text = format_speedup(c.predicted_speedup, p) +
                        " by Amdahl's law from the local speedups, 1 / (f_0 + \xce\xa3 f_i / k_i): ";  // Σ
     if (c.consistent) return text + "consistent with the totals";
@@ -134,26 +111,60 @@ std::string prediction_text(const Comparison& c, int p) {
            " (the time outside the phases changed: see the row '" + outside_phases_row + "')";
 }
 
-std::vector<std::pair<std::string, std::string>> summary_items(const CompareReport& report) {
+std::vector<SummaryLine> summary_lines(const CompareReport& report, const NumberStyle& p) {
     const Comparison& c = report.comparison;
-    const int p = report.precision;
     const std::string unit = unit_of(c);
-    std::vector<std::pair<std::string, std::string>> items;
-    items.emplace_back("before", side_text(c.before_total, report.before_sources, unit, p));
-    items.emplace_back("after", side_text(c.after_total, report.after_sources, unit, p));
-    std::string change = signed_time(c.change, p) + " " + unit + " (" + signed_percent(c.change_of_total) +
+    std::vector<SummaryLine> lines;
+    lines.push_back({"before", side_text(c.before_total, report.before_sources, unit, p), "before_total_" + unit,
+                     shortest(c.before_total.median)});
+    lines.push_back({"after", side_text(c.after_total, report.after_sources, unit, p), "after_total_" + unit,
+                     shortest(c.after_total.median)});
+    std::string change = format_signed_time(c.change, p) + " " + unit + " (" + format_signed_share(c.change_of_total, p) +
                          " of the before total; the phases' changes add up to it)";
     std::string speedup = format_speedup(c.speedup, p) + " end to end (before / after)";
     if (several_runs(c)) {
         change += fmt::format(", interval {} {} (confidence at least {})",
-                              interval_text(c.change_low, c.change_high, p), unit, percent_of(c.confidence));
+                              interval_text(c.change_low, c.change_high, p), unit, format_share(c.confidence, p));
         speedup += ", interval " + format_speedup(c.speedup_low, p) + " .. " + format_speedup(c.speedup_high, p);
     }
-    items.emplace_back("change", change);
-    items.emplace_back("speedup", speedup);
-    items.emplace_back("result", result_text(c));
-    items.emplace_back("predicted", prediction_text(c, p));
-    return items;
+    lines.push_back({"change", change, "change_" + unit, shortest(c.change)});
+    lines.push_back({"speedup", speedup, "speedup", machine_number(c.speedup)});
+    lines.push_back({"result", result_text(c), "result", std::string(status_name(c.result))});
+    lines.push_back({"predicted", prediction_text(c, p), "predicted_speedup", machine_number(c.predicted_speedup)});
+    return lines;
+}
+
+std::string headline(const Comparison& c, const NumberStyle& p) {
+    if (c.result == PhaseStatus::faster) return format_speedup(c.speedup, p) + " faster end to end";
+    if (c.result == PhaseStatus::slower)
+        return format_signed_share(c.change_of_total, p) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
+    if (c.result == PhaseStatus::noise) return "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
+    return "no change end to end";
+}
+
+// CSV's rows: one per phase, every number at full precision, no total row.
+Table data_table(const Comparison& c) {
+    const std::string unit = unit_of(c);
+    Table table;
+    for (const char* key : {"name", "before_name", "kind", "status"}) table.columns.push_back({key, key});
+    for (const char* key : {"before_", "after_", "change_"}) table.columns.push_back({"", key + unit});
+    for (const char* key : {"change_pct_of_phase", "local_speedup"}) table.columns.push_back({"", key});
+    table.columns.push_back({"", "contribution_" + unit});
+    table.columns.push_back({"", "contribution_pct_of_total"});
+    for (const char* key : {"before_low_", "before_high_", "after_low_", "after_high_", "change_low_", "change_high_"})
+        table.columns.push_back({"", key + unit});
+    for (const PhaseChange& row : c.phases) {
+        table.rows.push_back(
+            {Cell(row.name), Cell(row.before_name), Cell(row.kind), Cell(std::string(status_name(row.status))),
+             Cell(machine_number(row.before.median)), Cell(machine_number(row.after.median)),
+             Cell(machine_number(row.change)), Cell(machine_number(row.change_of_phase * 100)),
+             Cell(machine_number(row.local_speedup)), Cell(machine_number(row.change)),
+             Cell(machine_number(row.contribution_of_total * 100)), Cell(machine_number(row.before.low)),
+             Cell(machine_number(row.before.high)), Cell(machine_number(row.after.low)),
+             Cell(machine_number(row.after.high)), Cell(machine_number(row.change_low)),
+             Cell(machine_number(row.change_high))});
+    }
+    return table;
 }
 
 }  // namespace
@@ -166,79 +177,27 @@ std::string gates_summary(const std::vector<GateResult>& gates) {
     return fmt::format("{} of {} gates failed", failed, gates.size());
 }
 
-std::string compare_text(const CompareReport& report) {
-    std::string out = render_text(human_table(report)) + "\n" + render_summary(summary_items(report));
-    if (!report.gates.empty()) {
-        out += "\ngates:\n";
-        for (const GateResult& gate : report.gates)
-            out += (gate.passed ? "  pass  " : "  FAIL  ") + printable(gate.gate) + ": " + gate.detail + "\n";
-    }
-    return out;
-}
-
-std::string compare_csv(const CompareReport& report) {
+Document layout(const CompareReport& report, const ReportOptions& options) {
     const Comparison& c = report.comparison;
-    const std::string unit = unit_of(c);
-    Table table;
-    for (const char* key : {"name", "before_name", "kind", "status"}) table.columns.push_back({key, key});
-    for (const char* key : {"before_", "after_", "change_"}) table.columns.push_back({"", key + unit});
-    for (const char* key : {"change_pct_of_phase", "local_speedup"}) table.columns.push_back({"", key});
-    table.columns.push_back({"", "contribution_" + unit});
-    table.columns.push_back({"", "contribution_pct_of_total"});
-    for (const char* key : {"before_low_", "before_high_", "after_low_", "after_high_", "change_low_", "change_high_"})
-        table.columns.push_back({"", key + unit});
-    for (const PhaseChange& row : c.phases) {
-        table.rows.push_back(
-            {Cell(row.name), Cell(row.before_name), Cell(row.kind), Cell(status_name(row.status)),
-             Cell(machine(row.before.median)), Cell(machine(row.after.median)), Cell(machine(row.change)),
-             Cell(machine(row.change_of_phase * 100)), Cell(machine(row.local_speedup)), Cell(machine(row.change)),
-             Cell(machine(row.contribution_of_total * 100)), Cell(machine(row.before.low)),
-             Cell(machine(row.before.high)), Cell(machine(row.after.low)), Cell(machine(row.after.high)),
-             Cell(machine(row.change_low)), Cell(machine(row.change_high))});
-    }
-    return render_csv(table);
+    const NumberStyle& p = options.numbers;
+    Document doc;
+    doc.command = "compare";
+    doc.headline = headline(c, p);
+    doc.table = human_table(report, p);
+    doc.csv_table = data_table(c);
+    doc.summary = summary_lines(report, p);
+    for (const GateResult& gate : report.gates) doc.gates.push_back({gate.passed, gate.gate, gate.detail});
+    if (!report.gates.empty()) doc.verdict = gates_summary(report.gates);
+    doc.summary.push_back({"", "", "gates_passed",
+                           std::all_of(report.gates.begin(), report.gates.end(),
+                                       [](const GateResult& g) { return g.passed; })
+                               ? "true"
+                               : "false"});
+    doc.notes = report.notes;
+    return doc;
 }
 
-std::string compare_markdown(const CompareReport& report) {
-    const Comparison& c = report.comparison;
-    const int p = report.precision;
-    const std::string unit = unit_of(c);
-    std::string heading;
-    if (c.result == PhaseStatus::faster)
-        heading = format_speedup(c.speedup, p) + " faster end to end";
-    else if (c.result == PhaseStatus::slower)
-        heading = signed_percent(c.change_of_total) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
-    else if (c.result == PhaseStatus::noise)
-        heading = "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
-    else
-        heading = "no change end to end";
-    std::string out = "### amdahl compare: " + heading + "\n\n";
-    out += fmt::format("**{} {} \xe2\x86\x92 {} {}**: {} {} ({} of the before total), speedup **{}**",
-                       format_time(c.before_total.median, p), unit, format_time(c.after_total.median, p), unit,
-                       signed_time(c.change, p), unit, signed_percent(c.change_of_total), format_speedup(c.speedup, p));
-    if (several_runs(c)) {
-        out += fmt::format(" (medians of {} and {} runs; change interval {} {}, confidence at least {})",
-                           c.before_total.runs, c.after_total.runs, interval_text(c.change_low, c.change_high, p), unit,
-                           percent_of(c.confidence));
-    }
-    out += ". Amdahl's law from the local speedups predicts " + format_speedup(c.predicted_speedup, p) +
-           (c.consistent ? " (consistent)." : " (**inconsistent** with the totals).") + "\n\n";
-    out += render_markdown(human_table(report));
-    if (!report.gates.empty()) {
-        out += "\n**Gates**\n\n";
-        std::size_t failed = 0;
-        for (const GateResult& gate : report.gates) {
-            out += std::string(gate.passed ? "- \xe2\x9c\x85 `" : "- \xe2\x9d\x8c `") + printable(gate.gate) +
-                   "`: " + gate.detail + "\n";
-            if (!gate.passed) ++failed;
-        }
-        out += fmt::format("\n**Verdict: {} {}**\n", failed == 0 ? "\xe2\x9c\x85" : "\xe2\x9d\x8c",
-                           gates_summary(report.gates));
-    }
-    return out;
-}
-
-std::string compare_json(const CompareReport& report) {
+void write_json(std::ostream& out, const CompareReport& report, const ReportOptions&) {
     const Comparison& c = report.comparison;
     JsonWriter json;
     json.begin_object().field("schema_version", 1).field("command", "compare");
@@ -291,7 +250,7 @@ std::string compare_json(const CompareReport& report) {
     json.key("notes").begin_array();
     for (const auto& note : report.notes) json.value(note);
     json.end_array().end_object();
-    return json.str();
+    out << json.str();
 }
 
 std::vector<std::string> gate_failures(const std::vector<GateResult>& gates) {
@@ -307,4 +266,4 @@ std::string gate_verdict(const std::vector<GateResult>& gates) {
     return "verdict: pass, " + gates_summary(gates);
 }
 
-}  // namespace amdahl::cli
+}  // namespace amdahl

@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "amdahl/report.hpp"
-#include "cli/common.hpp"
+#include "report/numbers.hpp"
 
-namespace amdahl::cli {
+namespace amdahl {
 
 namespace {
 
@@ -30,9 +30,9 @@ std::string number(double value) {
 }  // namespace
 
 std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
-                                      const Evaluation& result, int precision) {
+                                      const Evaluation& result, const NumberStyle& style) {
     const std::string unit(unit_name(profile.unit));
-    const auto t = [&](double v) { return format_time(v, precision); };
+    const auto t = [&](double v) { return format_time(v, style); };
     std::vector<std::string> lines;
     std::vector<std::string> old_terms, new_terms, new_values;
     for (std::size_t i = 0; i < profile.phases.size() && old_terms.size() < max_terms; ++i) {
@@ -54,12 +54,12 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
     lines.push_back(fmt::format("      = {} = {} {}", join_terms(new_values, n), t(result.new_time), unit));
     if (result.new_time > 0) {
         lines.push_back(fmt::format("S = T_old / T_new = {} / {} = {}", t(result.baseline_time), t(result.new_time),
-                                    format_speedup(result.speedup, precision)));
+                                    format_speedup(result.speedup, style)));
     } else {
         lines.push_back("S = T_old / T_new = infinite (every phase takes no time)");
     }
     lines.push_back(fmt::format("saved = T_old - T_new = {} - {} = {} {} ({} of T_old)", t(result.baseline_time),
-                                t(result.new_time), t(result.time_saved), unit, format_percent(result.saved_fraction)));
+                                t(result.new_time), t(result.time_saved), unit, format_share(result.saved_fraction, style)));
     const double affected = result.affected_fraction * result.baseline_time;
     lines.push_back(fmt::format("f = T_affected / T_old = {} / {} = {}", t(affected), t(result.baseline_time),
                                 number(result.affected_fraction)));
@@ -67,11 +67,11 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1: every phase is sped up)");
     } else {
         lines.push_back(fmt::format("ceiling = 1 / (1 - f) = 1 / {} = {}", number(1 - result.affected_fraction),
-                                    format_speedup(result.ceiling, precision)));
+                                    format_speedup(result.ceiling, style)));
     }
     if (result.headroom_captured) {
         lines.push_back(fmt::format("captured = saved / T_affected = {} / {} = {}", t(result.time_saved), t(affected),
-                                    format_percent(*result.headroom_captured)));
+                                    format_share(*result.headroom_captured, style)));
     }
     // With one factor on every affected phase the closed form applies too: a check by formula.
     if (!specs.empty()) {
@@ -87,13 +87,17 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         if (single && k > 0 && !std::isinf(k) && result.affected_fraction < 1) {
             const double f = result.affected_fraction;
             lines.push_back(fmt::format("check: S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = {}", number(1 - f),
-                                        number(f), number(k), format_speedup(amdahl_speedup(f, k), precision)));
+                                        number(f), number(k), format_speedup(amdahl_speedup(f, k), style)));
         }
     }
     return lines;
 }
 
-std::vector<std::string> explain_law(const LawSolution& s, std::string_view given, int precision) {
+std::vector<std::string> explain_law(const LawResult& result, const NumberStyle& style) {
+    const LawSolution& s = result.solution;
+    const std::string_view given = result.solved_for == LawResult::Solved::speedup  ? "fk"
+                                   : result.solved_for == LawResult::Solved::factor ? "fs"
+                                                                                    : "ks";
     std::vector<std::string> lines;
     const std::string f = number(s.fraction);
     const std::string k = std::isinf(s.factor) ? "inf" : number(s.factor);
@@ -101,7 +105,7 @@ std::vector<std::string> explain_law(const LawSolution& s, std::string_view give
         const double sped = std::isinf(s.factor) ? 0 : s.fraction / s.factor;
         lines.push_back(fmt::format("S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = 1 / ({} + {}) = 1 / {} = {}",
                                     number(1 - s.fraction), f, k, number(1 - s.fraction), number(sped),
-                                    number(1 - s.fraction + sped), format_speedup(s.speedup, precision)));
+                                    number(1 - s.fraction + sped), format_speedup(s.speedup, style)));
     } else if (given == "fs") {
         lines.push_back(fmt::format("k = f / (1/S - (1 - f)) = {} / (1/{} - {}) = {} / {}{}", f, number(s.speedup),
                                     number(1 - s.fraction), f, number(1 / s.speedup - (1 - s.fraction)),
@@ -116,9 +120,9 @@ std::vector<std::string> explain_law(const LawSolution& s, std::string_view give
             lines.push_back("ceiling = 1 / (1 - f) = infinite (f = 1)");
         else
             lines.push_back(fmt::format("ceiling = 1 / (1 - f) = 1 / {} = {}", number(1 - s.fraction),
-                                        format_speedup(s.ceiling, precision)));
+                                        format_speedup(s.ceiling, style)));
     }
     return lines;
 }
 
-}  // namespace amdahl::cli
+}  // namespace amdahl

@@ -5,13 +5,14 @@
 
 #include "amdahl/evaluate.hpp"
 #include "amdahl/law.hpp"
+#include "amdahl/results.hpp"
+#include "report/numbers.hpp"
 
-namespace amdahl::cli {
+namespace amdahl {
 
 std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
-                                      const Evaluation& result, int precision);
+                                      const Evaluation& result, const NumberStyle& style);
 
-/// `given` says which two quantities the user gave: "fk", "fs" or "ks".
-std::vector<std::string> explain_law(const LawSolution& solution, std::string_view given, int precision);
+std::vector<std::string> explain_law(const LawResult& result, const NumberStyle& style);
 
-}  // namespace amdahl::cli
+}  // namespace amdahl

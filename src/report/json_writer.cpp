@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "amdahl/report.hpp"
+#include "report/numbers.hpp"
 #include "model/text.hpp"
 
 namespace amdahl {
@@ -99,13 +100,7 @@ JsonWriter& JsonWriter::value(double number) {
         out_ += '0';  // no "-0"
     } else {
         if (last_size_ == 0 || number != last_number_) {
-            char* end = nullptr;
-            if (std::fabs(number) < 1e15 && number == std::trunc(number)) {
-                end = std::to_chars(last_text_, last_text_ + sizeof last_text_, static_cast<long long>(number)).ptr;
-            } else {
-                // fmt's Dragonbox: the shortest text that reads back the same.
-                end = fmt::format_to(last_text_, FMT_COMPILE("{}"), number);
-            }
+            char* end = write_shortest(last_text_, number);
             last_size_ = static_cast<std::size_t>(end - last_text_);
             last_number_ = number;
         }

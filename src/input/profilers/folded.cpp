@@ -27,6 +27,7 @@
 #include "input/profilers/readers.hpp"
 #include "input/profilers/text_table.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 

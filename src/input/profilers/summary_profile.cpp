@@ -4,12 +4,12 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
 namespace {
 
-std::string time_text(double value, Unit unit) { return shortest(value) + " " + std::string(unit_name(unit)); }
 
 }  // namespace
 
@@ -62,15 +62,15 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
         if (!(total.value > 0)) throw Error("--total", "must be a time > 0");
         const double in_unit = convert(total.value, *total.unit, unit_);
         if (sum.value() > in_unit * (1 + 1e-9)) {
-            throw Error("--total", "the " + summed + " add up to " + time_text(sum.value(), unit_) +
-                                       ", more than the end-to-end time " + time_text(in_unit, unit_) +
+            throw Error("--total", "the " + summed + " add up to " + format_duration(sum.value(), unit_) +
+                                       ", more than the end-to-end time " + format_duration(in_unit, unit_) +
                                        ": they overlapped (concurrent streams or threads), which a summary cannot "
                                        "show; import a trace instead");
         }
         raw.total = RawTime{total.value, total.unit};
         raw.total_where = "--total";
-        boundary = "the end-to-end time given with --total (" + time_text(in_unit, unit_) + "); the " + summed +
-                   " cover " + time_text(sum.value(), unit_) + " of it";
+        boundary = "the end-to-end time given with --total (" + format_duration(in_unit, unit_) + "); the " + summed +
+                   " cover " + format_duration(sum.value(), unit_) + " of it";
     }
     raw.notes = std::move(notes);
     raw.notes.insert(raw.notes.begin(), source_ + ": summary only (" + format +

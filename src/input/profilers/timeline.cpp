@@ -9,6 +9,7 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/profilers/naming.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 

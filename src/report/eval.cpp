@@ -1,0 +1,116 @@
+// How `amdahl eval` reads for people: the phase table and the summary (the JSON is in json.cpp).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "report/explain.hpp"
+#include "report/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+// The phases a report carries under --phases, as indices; none means every phase.
+std::shared_ptr<const std::vector<std::size_t>> chosen_phases(const EvalResult& r, PhaseRows rows) {
+    if (rows == PhaseRows::all) return nullptr;
+    auto chosen = std::make_shared<std::vector<std::size_t>>();
+    if (rows == PhaseRows::changed)
+        for (std::size_t i = 0; i < r.evaluation.phases.size(); ++i)
+            if (r.evaluation.phases[i].spec >= 0) chosen->push_back(i);
+    return chosen;
+}
+
+Table phase_table(const EvalResult& r, const ReportOptions& options) {
+    const Profile& profile = *r.profile;
+    const std::string unit(unit_name(profile.unit));
+    Table table;
+    table.columns = {{"phase", "name", false, true},
+                     {"kind", "kind"},
+                     {"time (" + unit + ")", "time_" + unit, true},
+                     {"share", "share_pct", true},
+                     {"factor", "factor", true},
+                     {"new time (" + unit + ")", "new_time_" + unit, true},
+                     {"saved (" + unit + ")", "saved_" + unit, true}};
+    const auto chosen = chosen_phases(r, options.phases);
+    // One row per phase, made as it is written: a million phases need not sit in memory twice.
+    table.generated_rows = chosen ? chosen->size() : profile.phases.size();
+    table.make_row = [&r, &profile, chosen, style = options.numbers](std::size_t row_index, std::vector<Cell>& row) {
+        const std::size_t i = chosen ? (*chosen)[row_index] : row_index;
+        const Phase& phase = profile.phases[i];
+        const PhaseOutcome& outcome = r.evaluation.phases[i];
+        const double share = phase.time / r.evaluation.baseline_time;
+        std::string factor_text = outcome.spec < 0 ? "-" : format_factor(outcome.factor, style);
+        if (outcome.spec >= 0 && outcome.factor < 1) factor_text += " (slower)";
+        row.emplace_back(printable(phase.name), phase.name);
+        row.emplace_back(printable(phase.kind), phase.kind);
+        row.emplace_back(format_time(phase.time, style), shortest(phase.time));
+        row.emplace_back(format_share(share, style), shortest(phase.time * 100 / r.evaluation.baseline_time));
+        row.emplace_back(std::move(factor_text), machine_number(outcome.factor));
+        row.emplace_back(format_time(outcome.new_time, style), shortest(outcome.new_time));
+        row.emplace_back(format_time(outcome.saved, style), shortest(outcome.saved));
+    };
+    return table;
+}
+
+}  // namespace
+
+Document layout(const EvalResult& r, const ReportOptions& options) {
+    const Evaluation& e = r.evaluation;
+    const NumberStyle& style = options.numbers;
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style) + " " + unit; };
+    Document doc;
+    doc.command = "eval";
+    doc.headline = format_speedup(e.speedup, style) + " end to end, " + t(e.time_saved) + " saved";
+    if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
+    if (options.explain) doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
+
+    auto& s = doc.summary;
+    s.push_back({"baseline", t(e.baseline_time), "baseline_" + unit, shortest(e.baseline_time)});
+    s.push_back({"new time", t(e.new_time), "new_time_" + unit, shortest(e.new_time)});
+    std::string speedup = format_speedup(e.speedup, style);
+    if (e.speedup < 1) speedup += " (a slowdown: the run gets slower)";
+    if (std::isinf(e.speedup)) speedup += " (every phase takes no time)";
+    s.push_back({"speedup", speedup, "speedup", machine_number(e.speedup)});
+    if (e.overlap_range) {
+        const OverlapRange& o = *e.overlap_range;
+        s.push_back({"with overlap",
+                     fmt::format("between {} and {} (saving {} to {}): the sped-up phases also ran alongside others, "
+                                 "and only the time they ran alone surely changes",
+                                 format_speedup(o.low_speedup, style), format_speedup(o.high_speedup, style),
+                                 format_time(o.low_saved, style), t(o.high_saved)),
+                     "", ""});
+        s.push_back({"", "", "speedup_low", machine_number(o.low_speedup)});
+        s.push_back({"", "", "speedup_high", machine_number(o.high_speedup)});
+    }
+    s.push_back({"time saved", t(e.time_saved) + " (" + format_share(e.saved_fraction, style) + " of baseline)",
+                 "time_saved_" + unit, shortest(e.time_saved)});
+    s.push_back({"affected fraction", format_share(e.affected_fraction, style) + " (f)", "affected_fraction",
+                 shortest(e.affected_fraction)});
+    s.push_back({"ceiling",
+                 std::isinf(e.ceiling) ? "none (every phase is sped up: no untouched time limits it)"
+                                       : format_speedup(e.ceiling, style) + " (1 / (1 - f): the affected phases at no time)",
+                 "ceiling", machine_number(e.ceiling)});
+    if (e.headroom_captured) {
+        s.push_back({"headroom captured",
+                     format_share(*e.headroom_captured, style) + " of the ceiling's saving (" +
+                         format_time(e.time_saved, style) + " of " + t(e.affected_fraction * e.baseline_time) + ")",
+                     "headroom_captured", shortest(*e.headroom_captured)});
+    }
+    if (!r.profile->boundary.empty()) s.push_back({"boundary", r.profile->boundary, "", ""});
+    if (r.profile->summary_only)
+        s.push_back({"summary only", "rows may overlap: the sum of the rows is not wall time", "summary_only", "true"});
+    if (r.required_speedup) {
+        doc.gates.push_back({r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
+                             fmt::format("end to end {}: {} the required {}", format_speedup(e.speedup, style),
+                                         r.gate_passed ? "at least" : "below",
+                                         format_speedup(*r.required_speedup, style))});
+        doc.verdict = r.gate_passed ? "the gate passed" : "the gate failed";
+        s.push_back({"", "", "gate_passed", r.gate_passed ? "true" : "false"});
+    }
+    doc.notes = r.profile->notes;
+    return doc;
+}
+
+}  // namespace amdahl

@@ -1,0 +1,227 @@
+// The JSON reporter: every command's result with full-precision numbers and a schema_version
+// (schemas/<command>.schema.json documents each key). Infinite numbers are written as null.
+#include <algorithm>
+#include <cmath>
+
+#include "model/side_by_side.hpp"
+#include "report/explain.hpp"
+#include "report/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+void begin_report(JsonWriter& json, const char* command) {
+    json.begin_object().field("schema_version", 1).field("command", command);
+}
+
+void write_lines(JsonWriter& json, const char* key, const std::vector<std::string>& lines) {
+    json.key(key).begin_array();
+    for (const auto& line : lines) json.value(line);
+    json.end_array();
+}
+
+bool phase_row_wanted(const PhaseOutcome& outcome, PhaseRows rows) {
+    return rows == PhaseRows::all || (rows == PhaseRows::changed && outcome.spec >= 0);
+}
+
+}  // namespace
+
+void write_json(std::ostream& out, const EvalResult& result, const ReportOptions& options) {
+    const Profile& profile = *result.profile;
+    const Evaluation& r = result.evaluation;
+    JsonWriter json(&out);
+    begin_report(json, "eval");
+    json.field("profile", profile.name).field("source", profile.source);
+    json.field("unit", unit_name(profile.unit));
+    json.field("baseline_time", r.baseline_time).field("new_time", r.new_time);
+    json.field("speedup", r.speedup).field("time_saved", r.time_saved);
+    json.field("saved_fraction", r.saved_fraction).field("affected_fraction", r.affected_fraction);
+    json.field("ceiling", r.ceiling).field("headroom_captured", r.headroom_captured);
+    if (r.overlap_range) {
+        json.key("speedup_range").begin_object().field("low", r.overlap_range->low_speedup);
+        json.field("high", r.overlap_range->high_speedup).end_object();
+        json.key("time_saved_range").begin_object().field("low", r.overlap_range->low_saved);
+        json.field("high", r.overlap_range->high_saved).end_object();
+    } else {
+        json.key("speedup_range").null().key("time_saved_range").null();
+    }
+    if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
+    json.field("summary_only", profile.summary_only);
+    if (result.required_speedup) {
+        json.key("gate").begin_object().field("required_speedup", *result.required_speedup);
+        json.field("passed", result.gate_passed).end_object();
+    }
+    std::vector<std::vector<std::size_t>> phases_of_spec(result.speedups.size());
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        if (r.phases[i].spec >= 0) phases_of_spec[static_cast<std::size_t>(r.phases[i].spec)].push_back(i);
+    }
+    json.key("speedups").begin_array();
+    for (std::size_t s = 0; s < result.speedups.size(); ++s) {
+        const SpeedupSpec& spec = result.speedups[s];
+        json.begin_object().field("spec", spec.text).field("selector", spec.selector.text);
+        json.field("factor", spec.factor.value).key("phases").begin_array();
+        for (std::size_t i : phases_of_spec[s]) json.value(profile.phases[i].name);
+        json.end_array().end_object();
+    }
+    json.end_array();
+    json.field("phase_rows", options.phases == PhaseRows::all       ? "all"
+                             : options.phases == PhaseRows::changed ? "changed"
+                                                                    : "none");
+    json.key("phases").begin_array();
+    const auto write_phases = [&](JsonWriter& writer, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (!phase_row_wanted(r.phases[i], options.phases)) continue;
+            const Phase& phase = profile.phases[i];
+            writer.begin_object(true).field("name", phase.name).field("kind", phase.kind);
+            writer.field("time", phase.time).field("share", phase.time / r.baseline_time);
+            writer.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
+            writer.field("saved", r.phases[i].saved).end_object();
+        }
+    };
+    const std::size_t count = options.phases == PhaseRows::none ? 0 : profile.phases.size();
+    if (options.phases != PhaseRows::all) {
+        write_phases(json, 0, count);
+    } else {
+        // A long list is written in blocks, two at a time: the second on another thread, so a
+        // million phases take about half the time to format on two cores.
+        constexpr std::size_t block = 1 << 15;
+        write_phases(json, 0, std::min(count, block));
+        for (std::size_t start = block; start < count; start += 2 * block) {
+            const std::size_t middle = std::min(count, start + block), end = std::min(count, start + 2 * block);
+            JsonWriter first = JsonWriter::continuing_list(2), second = JsonWriter::continuing_list(2);
+            detail::side_by_side([&] { write_phases(first, start, middle); },
+                                 [&] { write_phases(second, middle, end); });
+            json.append_elements(first).append_elements(second);
+        }
+    }
+    json.end_array();
+    json.key("notes").begin_array();
+    for (const auto& note : profile.notes) json.value(note);
+    if (std::isinf(r.speedup)) json.value("every phase takes no time: speedup is infinite (null)");
+    if (std::isinf(r.ceiling)) json.value("every phase is sped up: the ceiling is infinite (null)");
+    json.end_array();
+    if (options.explain) write_lines(json, "explanation", explain_eval(profile, result.speedups, r, options.numbers));
+    json.end_object();
+    out << json.str();
+}
+
+void write_json(std::ostream& out, const LawResult& result, const ReportOptions& options) {
+    const LawSolution& s = result.solution;
+    const auto solved = result.solved_for;
+    JsonWriter json;
+    begin_report(json, "law");
+    json.field("solved_for", solved == LawResult::Solved::speedup  ? "speedup"
+                             : solved == LawResult::Solved::factor ? "factor"
+                                                                   : "fraction");
+    if (solved != LawResult::Solved::fraction || s.possible)
+        json.field("fraction", s.fraction);
+    else
+        json.key("fraction").null();
+    if (solved != LawResult::Solved::factor || s.possible)
+        json.field("factor", s.factor);
+    else
+        json.key("factor").null();
+    json.field(solved == LawResult::Solved::speedup ? "speedup" : "target", s.speedup);
+    json.field("ceiling", s.ceiling).field("possible", s.possible);
+    if (!s.possible) json.field("reason", s.reason);
+    if (result.time) {
+        json.field("unit", unit_name(result.time_unit)).field("old_time", *result.time);
+        if (s.possible) json.field("new_time", result.new_time()).field("time_saved", *result.time - result.new_time());
+    }
+    if (options.explain) write_lines(json, "explanation", explain_law(result, options.numbers));
+    json.end_object();
+    out << json.str();
+}
+
+void write_json(std::ostream& out, const RankResult& result, const ReportOptions&) {
+    const Profile& profile = *result.profile;
+    const CandidateSet& set = result.set;
+    JsonWriter json(&out);
+    begin_report(json, "rank");
+    json.field("unit", unit_name(profile.unit)).field("baseline_time", result.baseline_time);
+    json.field("by", result.by == RankBy::effort ? "effort" : result.by == RankBy::ceiling ? "ceiling" : "saving");
+    if (set.from_proposals)
+        json.key("factor").null();
+    else
+        json.field("factor", set.factor);
+    json.field("effort_unit", set.effort_unit);
+    json.key("targets").begin_array();
+    for (std::size_t r = 0; r < result.ranked.size(); ++r) {
+        const RankedTarget& target = result.ranked[r];
+        const Candidate& c = set.candidates[target.candidate];
+        json.begin_object().field("rank", r + 1).field("name", c.name);
+        json.key("phases").begin_array();
+        for (std::size_t ph : c.phases) json.value(profile.phases[ph].name);
+        json.end_array();
+        json.field("kind", c.kind).field("time", c.time).field("share", c.time / result.baseline_time);
+        json.field("factor", c.factor).field("speedup", target.speedup).field("time_saved", c.saved);
+        json.field("ceiling", target.ceiling).field("effort", c.effort);
+        json.field("saved_per_effort", target.saved_per_effort);
+        if (!result.grid.empty()) {
+            json.key("grid").begin_array();
+            for (std::size_t g = 0; g < result.grid.size(); ++g)
+                json.begin_object().field("factor", result.grid[g]).field("speedup", target.grid[g]).end_object();
+            json.end_array();
+        }
+        json.end_object();
+    }
+    json.end_array();
+    json.key("notes").begin_array();
+    for (const auto& note : profile.notes) json.value(note);
+    json.end_array().end_object();
+    out << json.str();
+}
+
+void write_json(std::ostream& out, const PlanReport& result, const ReportOptions&) {
+    const CandidateSet& set = result.set;
+    const PlanResult& plan = result.plan;
+    const auto names = [&](const std::vector<std::size_t>& chosen) {
+        std::vector<std::string> list;
+        for (std::size_t c : chosen) list.push_back(set.candidates[c].name);
+        return list;
+    };
+    JsonWriter json;
+    begin_report(json, "plan");
+    json.field("unit", unit_name(result.profile->unit)).field("baseline_time", result.baseline_time);
+    json.field("target", result.target_speedup).field("target_time", result.target_time);
+    json.field("objective", result.by_effort ? "effort" : "count").field("reachable", plan.reachable);
+    json.field("optimal", plan.reachable && plan.proven_optimal);
+    write_lines(json, "chosen", names(plan.chosen));
+    json.key("steps").begin_array();
+    for (const PlanStep& s : result.steps) {
+        const Candidate& c = set.candidates[s.candidate];
+        json.begin_object().field("name", c.name);
+        json.field("saved", c.saved).field("new_time", s.new_time).field("speedup", s.speedup);
+        json.field("effort", c.effort).end_object();
+    }
+    json.end_array();
+    if (plan.reachable) {
+        json.field("new_time", result.baseline_time - plan.saved);
+        json.field("speedup", speedup_from_saving(result.baseline_time, plan.saved));
+        json.field("cost", plan.cost);
+    } else {
+        json.key("new_time").null().key("speedup").null().key("cost").null();
+    }
+    if (result.by_effort && plan.reachable)
+        json.field("total_effort", plan.cost);
+    else
+        json.key("total_effort").null();
+    json.field("effort_unit", set.effort_unit);
+    json.field("lower_bound", plan.lower_bound).field("nodes", plan.nodes);
+    json.key("alternatives").begin_array();
+    for (const auto& alternative : plan.alternatives) {
+        json.begin_array();
+        for (const auto& n : names(alternative)) json.value(n);
+        json.end_array();
+    }
+    json.end_array();
+    json.field("best_possible", result.best_possible).field("ceiling", result.ceiling);
+    json.field("time_outside_candidates", result.time_outside);
+    json.key("notes").begin_array();
+    for (const auto& note : result.profile->notes) json.value(note);
+    json.end_array().end_object();
+    out << json.str();
+}
+
+}  // namespace amdahl

@@ -1,0 +1,213 @@
+#include "report/numbers.hpp"
+
+#include <fmt/compile.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace amdahl {
+
+namespace {
+
+constexpr const char* infinity_sign = "\xe2\x88\x9e";  // ∞
+
+// Digits that carry information in a decimal text: no sign, point, leading zeros or exponent.
+int significant_digits(std::string_view text) {
+    int count = 0, pending_zeros = 0;
+    bool started = false;
+    for (char c : text) {
+        if (c == 'e' || c == 'E') break;
+        if (c < '0' || c > '9') continue;
+        if (c == '0') {
+            if (started) ++pending_zeros;
+            continue;
+        }
+        started = true;
+        count += pending_zeros + 1;
+        pending_zeros = 0;
+    }
+    return count;
+}
+
+// Sums of measured times leave noise in the last bits (10.5 + 27.661 = 38.16100000000006): a
+// short decimal within this many units in the last place reads as the number that was meant.
+constexpr double noise_ulps = 16;
+
+bool close_enough(double a, double b) {
+    return std::fabs(a - b) <= noise_ulps * std::numeric_limits<double>::epsilon() * std::fabs(b);
+}
+
+// Inserts thousands separators into the integer part of a plain decimal text.
+void group_thousands(std::string& text) {
+    const std::size_t start = text[0] == '-' || text[0] == '+' ? 1 : 0;
+    std::size_t end = text.find('.');
+    if (end == std::string::npos) end = text.size();
+    for (std::size_t pos = end; pos > start + 3;) {
+        pos -= 3;
+        text.insert(pos, ",");
+    }
+}
+
+// Fixed-point text with trailing zeros dropped, at least `min_decimals` kept.
+std::string trimmed_fixed(double value, int decimals, int min_decimals) {
+    std::string text = fmt::format("{:.{}f}", value, decimals);
+    if (const auto dot = text.find('.'); dot != std::string::npos) {
+        std::size_t keep = text.size();
+        while (keep > dot + 1 + static_cast<std::size_t>(min_decimals) && text[keep - 1] == '0') --keep;
+        if (keep == dot + 1) --keep;  // no bare point
+        text.resize(keep);
+    }
+    return text;
+}
+
+bool reads_as_zero(const std::string& text) { return text.find_first_of("123456789") == std::string::npos; }
+
+// Decimals that show a non-zero |value| < 1 with `digits` significant digits.
+int decimals_for(double value, int digits) {
+    if (value == 0 || std::fabs(value) >= 1) return 0;
+    return digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+}
+
+}  // namespace
+
+char* write_shortest(char* buffer, double value) {
+    if (value == 0) {  // no "-0"
+        *buffer = '0';
+        return buffer + 1;
+    }
+    if (std::fabs(value) < 1e15 && value == std::trunc(value))
+        return std::to_chars(buffer, buffer + 32, static_cast<long long>(value)).ptr;
+    // fmt's Dragonbox: the shortest text that reads back the same.
+    char* end = fmt::format_to(buffer, FMT_COMPILE("{}"), value);
+    if (significant_digits(std::string_view(buffer, static_cast<std::size_t>(end - buffer))) < 16) return end;
+    // 16 or 17 digits: noise if a decimal of at most 12 digits lies within a few units in the
+    // last place (measured data has no more; a true ratio such as 100/6 has no such neighbour).
+    char probe[40];
+    char* probe_end = fmt::format_to(probe, "{:.11e}", value);
+    double candidate = 0;
+    std::from_chars(probe, probe_end, candidate);
+    if (!close_enough(candidate, value)) return end;
+    if (std::fabs(candidate) < 1e15 && candidate == std::trunc(candidate))
+        return std::to_chars(buffer, buffer + 32, static_cast<long long>(candidate)).ptr;
+    return fmt::format_to(buffer, FMT_COMPILE("{}"), candidate);
+}
+
+std::string shortest(double value) {
+    char text[40];
+    return std::string(text, write_shortest(text, value));
+}
+
+std::string machine_number(double value) {
+    if (std::isnan(value)) return "";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return shortest(value);
+}
+
+std::string format_time(double value, const NumberStyle& style) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    int decimals = std::max(style.decimals, 1);
+    // A small non-zero time keeps two significant digits, 0.00004 ms is not "0.0", down to three
+    // decimals past the precision: below that it is rounding noise (1e-14 left by a subtraction).
+    decimals = std::max(decimals, std::min(decimals_for(value, 2), decimals + 3));
+    std::string text = trimmed_fixed(value, decimals, 1);
+    if (reads_as_zero(text)) return "0.0";  // also "-0.0"
+    if (style.grouping) group_thousands(text);
+    return text;
+}
+
+std::string format_duration(double value, Unit unit, const NumberStyle& style) {
+    return format_time(value, style) + " " + std::string(unit_name(unit));
+}
+
+std::string format_signed_time(double value, const NumberStyle& style) {
+    std::string text = format_time(value, style);
+    if (value > 0 && text != "0.0") text.insert(0, "+");
+    return text;
+}
+
+std::string format_speedup(double value, const NumberStyle& style) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? infinity_sign : "-inf";
+    const int decimals = std::max(style.decimals, std::min(decimals_for(value, style.decimals), 15));
+    std::string text = fmt::format("{:.{}f}", value, decimals);
+    if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
+    return text + "x";
+}
+
+std::string format_factor(double value, const NumberStyle& style) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    // As many decimals as tell it from a round number: 1.00001 is not 1.
+    int decimals = std::max(style.decimals, 1);
+    std::string text = trimmed_fixed(value, decimals, 0);
+    while (decimals < 12 && std::fabs(std::stod(text) - value) > 1e-12 * std::fabs(value) &&
+           (text.find('.') == std::string::npos || reads_as_zero(text))) {
+        text = trimmed_fixed(value, ++decimals, 0);
+    }
+    if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
+    return text + "x";
+}
+
+std::string format_share(double fraction, const NumberStyle& style) {
+    if (std::isnan(fraction)) return "-";
+    if (std::isinf(fraction)) return fraction > 0 ? "inf%" : "-inf%";
+    const double percent = fraction * 100;
+    const int digits = std::max(style.significant, 1);
+    // Down to a millionth of a percent; a non-zero share below that reads "~0%", never "0.0%".
+    constexpr int max_decimals = 6;
+    int decimals = 1;
+    if (percent != 0) {
+        const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(percent))));
+        decimals = std::clamp(digits - 1 - magnitude, 1, max_decimals);
+    }
+    const std::string text = trimmed_fixed(percent, decimals, 1);
+    if (reads_as_zero(text)) return percent == 0 ? "0.0%" : "~0%";
+    return text + "%";
+}
+
+std::string format_signed_share(double fraction, const NumberStyle& style) {
+    if (std::isnan(fraction)) return "-";
+    if (std::isinf(fraction)) return fraction > 0 ? "new" : "-";
+    std::string text = format_share(fraction, style);
+    if (fraction > 0 && text != "0.0%" && text != "~0%") text.insert(0, "+");
+    return text;
+}
+
+std::string format_fixed(double value, const NumberStyle& style, bool sign) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? (sign ? "+inf" : "inf") : "-inf";
+    std::string text = fmt::format("{:.{}f}", value, std::max(style.decimals, 0));
+    if (reads_as_zero(text) && text.front() == '-') text.erase(0, 1);  // no "-0.0000"
+    if (sign && text.front() != '-') text.insert(0, "+");
+    return text;
+}
+
+std::string format_plain(double value, const NumberStyle& style) {
+    if (std::isnan(value)) return "-";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    std::string text = fmt::format("{:.{}g}", value, std::max(style.significant + 3, 1));
+    return text == "-0" ? "0" : text;
+}
+
+std::string plural(std::string_view noun) {
+    if (noun.empty()) return std::string(noun);
+    // Units and words that are their own plural.
+    for (std::string_view same : {"ns", "us", "ms", "s", "min", "h", "effort", "\xc2\xb5s"})
+        if (noun == same) return std::string(noun);
+    const char last = noun.back();
+    const bool sibilant = last == 's' || last == 'x' || last == 'z' || noun.ends_with("ch") || noun.ends_with("sh");
+    if (sibilant) return std::string(noun) + "es";
+    if (last == 'y' && noun.size() > 1 && std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos)
+        return std::string(noun.substr(0, noun.size() - 1)) + "ies";
+    return std::string(noun) + "s";
+}
+
+std::string count_of(std::size_t count, std::string_view noun) {
+    return fmt::format("{} {}", count, count == 1 ? std::string(noun) : plural(noun));
+}
+
+}  // namespace amdahl

@@ -1,0 +1,136 @@
+// How `amdahl plan` reads for people: the steps with running totals, the plan, and why not.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "report/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+std::vector<std::string> explain_plan(const PlanReport& r, const NumberStyle& style) {
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style); };
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("need to save T - T / S = {} - {} = {} {}", t(r.baseline_time), t(r.target_time),
+                                t(r.baseline_time - r.target_time), unit));
+    double running = r.baseline_time;
+    for (const PlanStep& s : r.steps) {
+        const Candidate& c = r.set.candidates[s.candidate];
+        lines.push_back(fmt::format("{} - {} ({}: {} - {} / {}) = {} {}; S = {} / {} = {}", t(running), t(c.saved),
+                                    printable(c.name), t(c.time), t(c.time), format_plain(c.factor, style),
+                                    t(s.new_time), unit, t(r.baseline_time), t(s.new_time),
+                                    format_speedup(s.speedup, style)));
+        running = s.new_time;
+    }
+    return lines;
+}
+
+}  // namespace
+
+Document layout(const PlanReport& r, const ReportOptions& options) {
+    const NumberStyle& style = options.numbers;
+    const CandidateSet& set = r.set;
+    const PlanResult& plan = r.plan;
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style) + " " + unit; };
+    Document doc;
+    doc.command = "plan";
+    Table table;
+    table.columns = {{"step", "step", true},
+                     {"target", "name", false, true},
+                     {"kind", "kind"},
+                     {"time (" + unit + ")", "time_" + unit, true},
+                     {"factor", "factor", true},
+                     {"saved (" + unit + ")", "saved_" + unit, true},
+                     {"new time (" + unit + ")", "new_time_" + unit, true},
+                     {"speedup", "speedup", true}};
+    if (r.by_effort) table.columns.push_back({"effort (" + plural(set.effort_unit) + ")", "effort", true});
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+        const PlanStep& step = r.steps[i];
+        const Candidate& c = set.candidates[step.candidate];
+        std::vector<Cell> row{Cell(std::to_string(i + 1)),
+                              Cell(printable(c.name), c.name),
+                              Cell(printable(c.kind), c.kind),
+                              Cell(format_time(c.time, style), shortest(c.time)),
+                              Cell(format_factor(c.factor, style), machine_number(c.factor)),
+                              Cell(format_time(c.saved, style), shortest(c.saved)),
+                              Cell(format_time(step.new_time, style), shortest(step.new_time)),
+                              Cell(format_speedup(step.speedup, style), machine_number(step.speedup))};
+        if (r.by_effort) row.push_back(Cell(format_plain(*c.effort, style), shortest(*c.effort)));
+        table.rows.push_back(std::move(row));
+    }
+    doc.table = std::move(table);
+    doc.table_when_empty = false;
+    if (options.explain) doc.sections.push_back({"The arithmetic", explain_plan(r, style), true, true});
+
+    auto& s = doc.summary;
+    s.push_back({"target",
+                 fmt::format("{} (new time at most {} of {})", format_speedup(r.target_speedup, style), t(r.target_time),
+                             t(r.baseline_time)),
+                 "target", machine_number(r.target_speedup)});
+    s.push_back({"", "", "target_time_" + unit, shortest(r.target_time)});
+    const double new_time = r.baseline_time - plan.saved;
+    const double reached = speedup_from_saving(r.baseline_time, plan.saved);
+    if (plan.reachable) {
+        const std::string cost = r.by_effort
+                                     ? "total effort " + format_plain(plan.cost, style) + " " +
+                                           (plan.cost == 1 ? set.effort_unit : plural(set.effort_unit))
+                                     : count_of(plan.chosen.size(), set.from_proposals ? "proposal" : "phase");
+        s.push_back({"plan",
+                     plan.chosen.empty() ? "nothing to do: the profile already meets the target"
+                                         : fmt::format("{}, reaching {} (new time {})", cost,
+                                                       format_speedup(reached, style), t(new_time)),
+                     "reached_speedup", machine_number(reached)});
+        s.push_back({"optimal",
+                     plan.proven_optimal
+                         ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
+                         : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
+                                       count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
+                                       format_plain(plan.cost - plan.lower_bound, style)),
+                     "optimal", plan.proven_optimal ? "true" : "false"});
+        for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
+            std::string list;
+            for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + printable(set.candidates[c].name);
+            s.push_back({a == 0 ? "same cost" : "", list, "", ""});
+        }
+        doc.headline = plan.chosen.empty() ? "nothing to do" : cost + ", reaching " + format_speedup(reached, style);
+    } else {
+        s.push_back({"plan", "unreachable: no set of candidates reaches the target", "reached_speedup", ""});
+        doc.headline = "unreachable";
+    }
+    s.push_back({"", "", "reachable", plan.reachable ? "true" : "false"});
+    s.push_back({"best possible", format_speedup(r.best_possible, style) + " (every candidate at its factor)",
+                 "best_possible", machine_number(r.best_possible)});
+    s.push_back({"ceiling",
+                 fmt::format("{} (every candidate at no time: {} outside the candidates remain)",
+                             format_speedup(r.ceiling, style), t(r.time_outside)),
+                 "ceiling", machine_number(r.ceiling)});
+    if (!plan.reachable) {
+        std::string why;
+        if (r.target_speedup > r.ceiling) {
+            why = fmt::format(
+                "the phases outside the candidates take {}; even if every candidate took no time, the run could not "
+                "beat {}, short of {}.",
+                t(r.time_outside), format_speedup(r.ceiling, style), format_speedup(r.target_speedup, style));
+        } else {
+            why = fmt::format(
+                "with every candidate at its factor the run reaches only {}; {} needs larger factors (the ceiling, "
+                "every candidate at no time, is {}: the {} outside the candidates cap it).",
+                format_speedup(r.best_possible, style), format_speedup(r.target_speedup, style),
+                format_speedup(r.ceiling, style), t(r.time_outside));
+        }
+        doc.sections.push_back({"why", {why}});
+    }
+    if (r.required) {
+        doc.gates.push_back({plan.reachable, "--require",
+                             plan.reachable ? "a plan reaches " + format_speedup(r.target_speedup, style)
+                                            : "no plan reaches " + format_speedup(r.target_speedup, style)});
+        doc.verdict = plan.reachable ? "the gate passed" : "the gate failed";
+    }
+    doc.notes = r.profile->notes;
+    return doc;
+}
+
+}  // namespace amdahl

@@ -1,0 +1,106 @@
+// How `amdahl rank` reads for people: the targets, best first, and the winner in one line.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/report.hpp"
+
+namespace amdahl {
+
+namespace {
+
+std::vector<std::string> explain_rank(const RankResult& r, const NumberStyle& style) {
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style); };
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("T = {} {}", t(r.baseline_time), unit));
+    for (const RankedTarget& target : r.ranked) {
+        const Candidate& c = r.set.candidates[target.candidate];
+        const std::string saved_expr = std::isinf(c.factor)
+                                           ? t(c.time)
+                                           : fmt::format("{} - {} / {}", t(c.time), t(c.time), format_plain(c.factor, style));
+        std::string line = fmt::format(
+            "{}: saved = {} = {} {}; S = T / (T - saved) = {} / {} = {}; ceiling = T / (T - {}) = {}",
+            printable(c.name), saved_expr, t(c.saved), unit, t(r.baseline_time), t(r.baseline_time - c.saved),
+            format_speedup(target.speedup, style), t(c.time), format_speedup(target.ceiling, style));
+        if (target.saved_per_effort)
+            line += fmt::format("; per {} = {} / {} = {} {}", r.set.effort_unit, t(c.saved), format_plain(*c.effort, style),
+                                t(*target.saved_per_effort), unit);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+}  // namespace
+
+Document layout(const RankResult& r, const ReportOptions& options) {
+    const NumberStyle& style = options.numbers;
+    const CandidateSet& set = r.set;
+    const std::string unit(unit_name(r.profile->unit));
+    const std::string& effort_unit = set.effort_unit;
+    const bool any_effort =
+        std::any_of(set.candidates.begin(), set.candidates.end(), [](const Candidate& c) { return c.effort.has_value(); });
+    Document doc;
+    doc.command = "rank";
+    Table table;
+    table.columns = {{"rank", "rank", true},
+                     {"target", "name", false, true},
+                     {"kind", "kind"},
+                     {"time (" + unit + ")", "time_" + unit, true},
+                     {"share", "share_pct", true},
+                     {"factor", "factor", true},
+                     {"speedup", "speedup", true},
+                     {"saved (" + unit + ")", "time_saved_" + unit, true},
+                     {"ceiling", "ceiling", true}};
+    if (any_effort) {
+        table.columns.push_back({"effort (" + plural(effort_unit) + ")", "effort", true});
+        table.columns.push_back({"saved per " + effort_unit + " (" + unit + ")", "saved_per_effort_" + unit, true});
+    }
+    for (double k : r.grid)
+        table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    // Rows made as they are written: ranking a million phases must not hold them as text too.
+    table.generated_rows = r.ranked.size();
+    table.make_row = [&r, any_effort, style](std::size_t i, std::vector<Cell>& row) {
+        const RankedTarget& t = r.ranked[i];
+        const Candidate& c = r.set.candidates[t.candidate];
+        row.emplace_back(std::to_string(i + 1));
+        row.emplace_back(printable(c.name), c.name);
+        row.emplace_back(printable(c.kind), c.kind);
+        row.emplace_back(format_time(c.time, style), shortest(c.time));
+        row.emplace_back(format_share(c.time / r.baseline_time, style), shortest(c.time * 100 / r.baseline_time));
+        row.emplace_back(format_factor(c.factor, style), machine_number(c.factor));
+        row.emplace_back(format_speedup(t.speedup, style), machine_number(t.speedup));
+        row.emplace_back(format_time(c.saved, style), shortest(c.saved));
+        row.emplace_back(format_speedup(t.ceiling, style), machine_number(t.ceiling));
+        if (any_effort) {
+            row.push_back(c.effort ? Cell(format_plain(*c.effort, style), shortest(*c.effort)) : Cell("-", ""));
+            row.push_back(t.saved_per_effort
+                              ? Cell(format_time(*t.saved_per_effort, style), shortest(*t.saved_per_effort))
+                              : Cell("-", ""));
+        }
+        for (double s : t.grid) row.emplace_back(format_speedup(s, style), machine_number(s));
+    };
+    doc.table = std::move(table);
+    if (options.explain) doc.sections.push_back({"The arithmetic", explain_rank(r, style), true, true});
+    if (!r.ranked.empty()) {
+        const RankedTarget& top = r.ranked.front();
+        const Candidate& first = set.candidates[top.candidate];
+        const char* what = r.by == RankBy::effort    ? "most time saved per unit of effort"
+                           : r.by == RankBy::ceiling ? "highest ceiling"
+                                                     : "largest saving";
+        std::string text = fmt::format("{} ({}, {} {} saved, {} end to end", printable(first.name),
+                                       format_factor(first.factor, style), format_time(first.saved, style), unit,
+                                       format_speedup(top.speedup, style));
+        if (top.saved_per_effort)
+            text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
+        doc.summary.push_back({what, text + ")", "top", first.name});
+        doc.headline = fmt::format("{}: {}", what, first.name);
+    }
+    doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});
+    doc.summary.push_back({"", "", "baseline_" + unit, shortest(r.baseline_time)});
+    doc.notes = r.profile->notes;
+    return doc;
+}
+
+}  // namespace amdahl

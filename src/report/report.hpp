@@ -1,0 +1,54 @@
+#pragma once
+// The output layer's one entry point: any command's result, in any format. Each command's
+// layout (src/report/<command>.cpp) turns its result into a Document for the text, CSV and
+// Markdown reporters; the JSON reporter (src/report/json.cpp) writes each result's own keys.
+#include <ostream>
+
+#include "amdahl/compare.hpp"
+#include "amdahl/report.hpp"
+#include "amdahl/results.hpp"
+#include "report/document.hpp"
+#include "report/compare.hpp"
+#include "report/numbers.hpp"
+
+namespace amdahl {
+
+/// Which rows of phases a report carries (--phases). The summary is the same either way.
+enum class PhaseRows { all, changed, none };
+
+struct ReportOptions {
+    NumberStyle numbers;
+    PhaseRows phases = PhaseRows::all;
+    bool explain = false;  ///< --explain: the arithmetic, line by line
+};
+
+Document layout(const EvalResult& result, const ReportOptions& options);
+Document layout(const LawResult& result, const ReportOptions& options);
+Document layout(const RankResult& result, const ReportOptions& options);
+Document layout(const PlanReport& result, const ReportOptions& options);
+Document layout(const CompareReport& result, const ReportOptions& options);
+Document layout(const ScaleResult& result, const ReportOptions& options);
+Document layout(const FitResult& result, const ReportOptions& options);
+
+void write_json(std::ostream& out, const EvalResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const LawResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const RankResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const PlanReport& result, const ReportOptions& options);
+void write_json(std::ostream& out, const CompareReport& result, const ReportOptions& options);
+void write_json(std::ostream& out, const ScaleResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const FitResult& result, const ReportOptions& options);
+
+/// Writes `result` in `format` to `out`; CSV's talk (the summary) goes to `talk`.
+template <class Result>
+void write_report(std::ostream& out, std::ostream& talk, const Result& result, OutputFormat format,
+                  const ReportOptions& options) {
+    if (format == OutputFormat::json) return write_json(out, result, options);
+    const Document document = layout(result, options);
+    switch (format) {
+        case OutputFormat::csv: return write_csv(out, talk, document);
+        case OutputFormat::markdown: return write_markdown(out, document);
+        default: return write_text(out, document);
+    }
+}
+
+}  // namespace amdahl
