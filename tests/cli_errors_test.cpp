@@ -354,7 +354,8 @@ TEST_CASE("cli errors: total below the sum of the phases", "[cli][errors]") {
     SECTION("JSON \"total\"") {
         const auto path =
             temp("below.json", "{\"total\": 5, \"phases\":[{\"name\":\"a\",\"time\":4},{\"name\":\"b\",\"time\":3}]}");
-        check_input_error(eval_file(path), {path + ": total: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
+        check_input_error(eval_file(path),
+                          {path + ": total: ", "phases add up to 7.0 ms", "more than the total 5.0 ms"});
     }
     SECTION("Markdown Total row") {
         const auto path = temp("below.md", "| Phase | Time (ms) |\n|---|---|\n| a | 4 |\n| b | 3 |\n| Total | 5 |\n");

@@ -256,8 +256,9 @@ TEST_CASE("compare: gates pass and fail with exit codes, the verdict last on std
         CHECK_THAT(r.err, !Contains("gemm_qkv"));
         r = run({"--fail-if-phase-slower", "gemm_*=1%"});
         CHECK(r.exit_code == 0);
-        CHECK_THAT(r.out, Contains("--fail-if-phase-slower gemm_*=1%: 2 phases, the largest change: gemm_qkv +0.294% of "
-                                   "phase (34.0 → 34.1 ms): not more than 1%"));
+        CHECK_THAT(r.out,
+                   Contains("--fail-if-phase-slower gemm_*=1%: 2 phases, the largest change: gemm_qkv +0.294% of "
+                            "phase (34.0 → 34.1 ms): not more than 1%"));
         // A renamed phase answers to its old name too.
         CHECK(run({"--fail-if-phase-slower", "attention_softmax=0%"}).exit_code == 0);
         // Repeatable; each gate reported.
@@ -553,10 +554,8 @@ TEST_CASE("compare: every output format", "[compare][cli][formats]") {
         CHECK_THAT(r.out, Contains("\n| phase | status | before (ms) | after (ms) | change (ms) | % of phase | local "
                                    "speedup | % of total |\n"
                                    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"));
-        CHECK_THAT(
-            r.out,
-            Contains(
-                "| `attention_softmax → flash_attention` | faster | 21.0 | 5.0 | -16.0 | -76.2% | 4.2000x | -16.0% |\n"));
+        CHECK_THAT(r.out, Contains("| `attention_softmax → flash_attention` | faster | 21.0 | 5.0 | -16.0 | -76.2% | "
+                                   "4.2000x | -16.0% |\n"));
         CHECK_THAT(r.out, Contains("- ❌ `--fail-if-phase-slower layernorm=5%`: layernorm +10.0% of phase"));
         CHECK_THAT(r.out, Contains("- ✅ `--require-speedup 1.1`: end to end 1.1806x"));
         CHECK_THAT(r.out, EndsWith("**Verdict: ❌ 1 of 2 gates failed**\n"));

@@ -235,10 +235,10 @@ TEST_CASE("summaries: --total turns the rest into 'unattributed'", "[import][nsy
     }
     SECTION("a total below the sum: the rows overlapped") {
         options.total = parse_quantity("5us");
-        CHECK(
-            error_of(path, std::nullopt, options) ==
-            "--total: the kernel times in the nsys summary add up to 10,000.0 ns, more than the end-to-end time 5,000.0 ns: "
-            "they overlapped (concurrent streams or threads), which a summary cannot show; import a trace instead");
+        CHECK(error_of(path, std::nullopt, options) ==
+              "--total: the kernel times in the nsys summary add up to 10,000.0 ns, more than the end-to-end time "
+              "5,000.0 ns: "
+              "they overlapped (concurrent streams or threads), which a summary cannot show; import a trace instead");
     }
     SECTION("a total without a unit") {
         options.total = parse_quantity("20000");

@@ -8,8 +8,8 @@ namespace amdahl {
 
 /// How numbers read for people. `--precision` sets both digit counts; `--no-grouping` the last.
 struct NumberStyle {
-    int decimals = 4;     ///< at most this many decimals on times, exactly this many on speedups
-    int significant = 3;  ///< significant digits of shares and fractions
+    int decimals = 4;      ///< at most this many decimals on times, exactly this many on speedups
+    int significant = 3;   ///< significant digits of shares and fractions
     bool grouping = true;  ///< thousands separators (from 1,000) in times
 };
 

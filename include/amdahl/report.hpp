@@ -58,7 +58,6 @@ std::string render_summary(const std::vector<std::pair<std::string, std::string>
 /// sequences) and invalid UTF-8 are shown as \xNN.
 std::string printable(std::string_view text);
 
-
 /// Builds JSON text. Non-finite numbers are written as null.
 class JsonWriter {
 public:

@@ -21,9 +21,9 @@ namespace amdahl {
 
 /// `amdahl eval`: proposed local speedups applied to a profile.
 struct EvalResult {
-    const Profile* profile = nullptr;  ///< the profile evaluated (its phases, unit, notes, boundary)
-    std::vector<SpeedupSpec> speedups;  ///< as given, in order; PhaseOutcome::spec indexes them
-    Evaluation evaluation;              ///< baseline, new time, speedup, f, ceiling, per-phase outcomes
+    const Profile* profile = nullptr;        ///< the profile evaluated (its phases, unit, notes, boundary)
+    std::vector<SpeedupSpec> speedups;       ///< as given, in order; PhaseOutcome::spec indexes them
+    Evaluation evaluation;                   ///< baseline, new time, speedup, f, ceiling, per-phase outcomes
     std::optional<double> required_speedup;  ///< --require-speedup: the gate's threshold (a speedup)
     bool gate_passed = true;                 ///< speedup >= required_speedup, or no gate
 };
@@ -42,7 +42,7 @@ struct LawResult {
 struct CandidateSet {
     std::vector<Candidate> candidates;
     bool from_proposals = false;
-    double factor = 10;  ///< -k, the factor of every candidate when they are phases
+    double factor = 10;                  ///< -k, the factor of every candidate when they are phases
     std::string effort_unit = "effort";  ///< the word efforts are counted in ("engineer-week")
 };
 
@@ -51,37 +51,35 @@ struct RankResult {
     const Profile* profile = nullptr;
     CandidateSet set;
     RankBy by = RankBy::saving;
-    double baseline_time = 0;         ///< T, the profile's total
-    std::vector<double> grid;         ///< --grid factors (local speedups)
+    double baseline_time = 0;          ///< T, the profile's total
+    std::vector<double> grid;          ///< --grid factors (local speedups)
     std::vector<RankedTarget> ranked;  ///< best first, cut to --top
 };
-
 
 /// `amdahl plan`: the cheapest set of candidates that reaches a target.
 struct PlanReport {
     const Profile* profile = nullptr;
     CandidateSet set;
-    bool by_effort = false;        ///< objective: total effort (else the number of candidates)
-    double baseline_time = 0;      ///< T
-    double target_speedup = 1;     ///< S wanted
-    double target_time = 0;        ///< T / S: the new time must be at most this
-    PlanResult plan;               ///< chosen candidates, cost, optimality, alternatives
-    std::vector<PlanStep> steps;   ///< the chosen candidates in order, with running totals
-    double best_possible = 1;      ///< end-to-end speedup with every candidate at its factor
-    double ceiling = 1;            ///< end-to-end speedup with every candidate at no time
-    double time_outside = 0;       ///< time of the phases no candidate touches
-    bool required = false;         ///< --require: a gate on reachability
+    bool by_effort = false;       ///< objective: total effort (else the number of candidates)
+    double baseline_time = 0;     ///< T
+    double target_speedup = 1;    ///< S wanted
+    double target_time = 0;       ///< T / S: the new time must be at most this
+    PlanResult plan;              ///< chosen candidates, cost, optimality, alternatives
+    std::vector<PlanStep> steps;  ///< the chosen candidates in order, with running totals
+    double best_possible = 1;     ///< end-to-end speedup with every candidate at its factor
+    double ceiling = 1;           ///< end-to-end speedup with every candidate at no time
+    double time_outside = 0;      ///< time of the phases no candidate touches
+    bool required = false;        ///< --require: a gate on reachability
 };
 
 /// `amdahl compare`: two sides, the change attributed to each phase, and the gates.
 struct CompareReport {
-    const Comparison& comparison;  ///< totals, intervals, per-phase changes (times in comparison.unit)
-    const std::vector<GateResult>& gates;  ///< each gate as written, passed or not, and what was measured
+    const Comparison& comparison;             ///< totals, intervals, per-phase changes (times in comparison.unit)
+    const std::vector<GateResult>& gates;     ///< each gate as written, passed or not, and what was measured
     std::vector<std::string> before_sources;  ///< the files each side was read from
     std::vector<std::string> after_sources;
     std::vector<std::string> notes;  ///< what went to stderr
 };
-
 
 /// `amdahl scale`: speedup against the number of processors.
 struct ScaleResult {
@@ -90,33 +88,32 @@ struct ScaleResult {
     /// When P came from a profile: the time of the phases --parallel picks, and the profile's total.
     std::optional<double> parallel_time, profile_time;
     Unit profile_unit = Unit::ms;
-    Overhead overhead;            ///< O(N), in units of the one-processor time; model none without
-    std::string overhead_source;  ///< the file a measured overhead came from
+    Overhead overhead;                    ///< O(N), in units of the one-processor time; model none without
+    std::string overhead_source;          ///< the file a measured overhead came from
     std::optional<double> baseline_time;  ///< --time (or the profile's total): one processor, in `unit`
     Unit unit = Unit::ms;
     std::vector<std::pair<long long, double>> effective;  ///< --effective N=K, by N
-    std::vector<ScaleRow> rows;     ///< every N asked for, ascending
-    long long largest_n = 1;        ///< the largest N of -n: best N is searched in 1..largest_n
-    BestProcessorCount best;        ///< the N with the largest speedup (with an overhead)
-    double ceiling = 1;             ///< 1 / (1 - P) for Amdahl; infinite for Gustafson
+    std::vector<ScaleRow> rows;                           ///< every N asked for, ascending
+    long long largest_n = 1;                              ///< the largest N of -n: best N is searched in 1..largest_n
+    BestProcessorCount best;                              ///< the N with the largest speedup (with an overhead)
+    double ceiling = 1;                                   ///< 1 / (1 - P) for Amdahl; infinite for Gustafson
 };
-
 
 /// `amdahl fit`: the serial fraction from measured runs, and what it predicts.
 struct FitResult {
-    std::string source;                 ///< the file the runs came from
-    bool input_is_time = true;          ///< the runs gave times (else speedups)
-    std::optional<Unit> unit;           ///< of the times
-    std::vector<ScalingPoint> points;   ///< measured speedups, ascending N
-    std::vector<double> times;          ///< the measured times, parallel to points (when times)
-    std::optional<double> baseline_time;  ///< the N = 1 time, in `unit`
+    std::string source;                             ///< the file the runs came from
+    bool input_is_time = true;                      ///< the runs gave times (else speedups)
+    std::optional<Unit> unit;                       ///< of the times
+    std::vector<ScalingPoint> points;               ///< measured speedups, ascending N
+    std::vector<double> times;                      ///< the measured times, parallel to points (when times)
+    std::optional<double> baseline_time;            ///< the N = 1 time, in `unit`
     Overhead::Model model = Overhead::Model::none;  ///< the model fitted (--overhead)
-    ScalingFit fit;                     ///< P, the overhead coefficient, the RMSE of the speedups
-    KarpFlattTrend trend;               ///< how e(N) moves with N
-    std::vector<long long> predict;     ///< --predict counts, ascending
-    double ceiling = 1;                 ///< 1 / (1 - P); infinite for P >= 1
-    std::optional<BestProcessorCount> best;  ///< where a growing fitted overhead makes S peak
-    std::vector<std::string> notes;     ///< caveats about the fit (P outside 0..1, c < 0)
+    ScalingFit fit;                                 ///< P, the overhead coefficient, the RMSE of the speedups
+    KarpFlattTrend trend;                           ///< how e(N) moves with N
+    std::vector<long long> predict;                 ///< --predict counts, ascending
+    double ceiling = 1;                             ///< 1 / (1 - P); infinite for P >= 1
+    std::optional<BestProcessorCount> best;         ///< where a growing fitted overhead makes S peak
+    std::vector<std::string> notes;                 ///< caveats about the fit (P outside 0..1, c < 0)
 };
 
 }  // namespace amdahl

@@ -139,7 +139,8 @@ struct ScaleRow {
 /// The table of `law` at each count in `counts`, plus each (N, k) of `effective` (a measured
 /// speedup k of the parallel part on N processors, which replaces k = N and the overhead there).
 std::vector<ScaleRow> scaling_rows(ScalingLaw law, double parallel_fraction, const std::vector<long long>& counts,
-                                   const std::vector<std::pair<long long, double>>& effective, const Overhead& overhead);
+                                   const std::vector<std::pair<long long, double>>& effective,
+                                   const Overhead& overhead);
 
 /// The time on N processors: strong scaling runs the fixed job in T / S; weak scaling runs the
 /// N-times-larger job in T (1 + O(N)).

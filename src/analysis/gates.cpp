@@ -7,9 +7,9 @@
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
-#include "report/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "model/text.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl {
 
@@ -20,7 +20,6 @@ namespace {
 
 // A percentage the user gave, as they wrote it: "2%", "0.5%".
 std::string user_percent(double fraction) { return shortest(fraction * 100) + "%"; }
-
 
 // How a slowdown compares with a threshold, given its point value and the low end of its interval
 // (both fractions of the base). Fails only when even the low end is past the threshold; a change
@@ -37,8 +36,8 @@ Slowdown judge_slowdown(double point, double low, bool within_noise, double nois
     if (within_noise && point > threshold)
         return {false, "within --noise " + user_percent(noise) + ", counted as no change"};
     if (point > threshold)
-        return {false, "the interval reaches down to " + format_signed_share(low, style) + ", so not clearly more than " +
-                           user_percent(threshold)};
+        return {false, "the interval reaches down to " + format_signed_share(low, style) +
+                           ", so not clearly more than " + user_percent(threshold)};
     return {false, "not more than " + user_percent(threshold)};
 }
 
@@ -53,10 +52,10 @@ GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle
     const Slowdown verdict =
         judge_slowdown(c.change_of_total, c.change_low / base, within_noise, c.noise, gate.threshold, style);
     const std::string unit(unit_name(c.unit));
-    const std::string measured =
-        fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})", format_signed_share(c.change_of_total, style),
-                    format_time(base, style), format_time(c.after_total.median, style), unit,
-                    interval_text(c, c.change_low / base, c.change_high / base, style));
+    const std::string measured = fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})",
+                                             format_signed_share(c.change_of_total, style), format_time(base, style),
+                                             format_time(c.after_total.median, style), unit,
+                                             interval_text(c, c.change_low / base, c.change_high / base, style));
     return {gate.text, !verdict.failed, measured + ": " + verdict.reason};
 }
 
@@ -66,7 +65,8 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
     const bool failed = effective_high < gate.threshold;
     std::string measured = "end to end " + format_speedup(c.speedup, style);
     if (c.before_total.runs > 1 || c.after_total.runs > 1)
-        measured += " (interval " + format_speedup(c.speedup_low, style) + " .. " + format_speedup(c.speedup_high, style) + ")";
+        measured +=
+            " (interval " + format_speedup(c.speedup_low, style) + " .. " + format_speedup(c.speedup_high, style) + ")";
     const std::string required = format_speedup(gate.threshold, style);
     std::string reason;
     if (failed)
@@ -116,18 +116,19 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             fmt::format("{} \xe2\x86\x92 {} {}", format_time(base, style), format_time(row.after.median, style), unit);
         if (base == 0) {
             if (row.after.median > 0) {
-                failures.push_back(printable(row.name) + " is new in AFTER (" + format_time(row.after.median, style) + " " +
-                                   unit + "): slower than any percentage");
+                failures.push_back(printable(row.name) + " is new in AFTER (" + format_time(row.after.median, style) +
+                                   " " + unit + "): slower than any percentage");
             }
             continue;
         }
         const bool within_noise = std::fabs(row.change) < c.noise * base;
         const Slowdown verdict =
             judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold, style);
-        std::string measured = printable(row.name) + " " + format_signed_share(row.change_of_phase, style) + " of phase (" + times;
+        std::string measured =
+            printable(row.name) + " " + format_signed_share(row.change_of_phase, style) + " of phase (" + times;
         if (row.before.runs > 1 || row.after.runs > 1)
-            measured +=
-                ", interval " + format_signed_share(row.change_low / base, style) + " .. " + format_signed_share(row.change_high / base, style);
+            measured += ", interval " + format_signed_share(row.change_low / base, style) + " .. " +
+                        format_signed_share(row.change_high / base, style);
         measured += ")";
         if (verdict.failed) {
             failures.push_back(measured + ": " + verdict.reason);

@@ -373,7 +373,8 @@ ScalingFit fit_scaling(const std::vector<ScalingPoint>& points, Overhead::Model 
 }
 
 std::vector<ScaleRow> scaling_rows(ScalingLaw law, double parallel_fraction, const std::vector<long long>& counts,
-                                   const std::vector<std::pair<long long, double>>& effective, const Overhead& overhead) {
+                                   const std::vector<std::pair<long long, double>>& effective,
+                                   const Overhead& overhead) {
     std::vector<long long> all = counts;
     for (const auto& [n, k] : effective) all.push_back(n);
     std::sort(all.begin(), all.end());
@@ -383,7 +384,8 @@ std::vector<ScaleRow> scaling_rows(ScalingLaw law, double parallel_fraction, con
     for (long long n : all) {
         ScaleRow row;
         row.n = n;
-        const auto found = std::find_if(effective.begin(), effective.end(), [n](const auto& e) { return e.first == n; });
+        const auto found =
+            std::find_if(effective.begin(), effective.end(), [n](const auto& e) { return e.first == n; });
         row.effective = found != effective.end();
         row.parallel_speedup = row.effective ? found->second : static_cast<double>(n);
         row.overhead = row.effective ? 0 : overhead.at(n);

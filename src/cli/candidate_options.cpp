@@ -55,5 +55,4 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
     return set;
 }
 
-
 }  // namespace amdahl::cli

@@ -22,6 +22,4 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options);
 
 CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options);
 
-
-
 }  // namespace amdahl::cli

@@ -23,7 +23,6 @@ struct PlanOptions {
     bool explain = false;
 };
 
-
 double parse_target_speedup(const std::string& text) {
     std::string number = text;
     if (!number.empty() && (number.back() == 'x' || number.back() == 'X')) number.pop_back();

@@ -28,16 +28,14 @@ int run_rank(const RankOptions& options, Context& context) {
     RankResult result;
     result.profile = &profile;
     result.set = build_candidates(profile, options.candidates);
-    result.by = options.by == "effort"    ? RankBy::effort
-                : options.by == "ceiling" ? RankBy::ceiling
-                                          : RankBy::saving;
+    result.by = options.by == "effort" ? RankBy::effort : options.by == "ceiling" ? RankBy::ceiling : RankBy::saving;
     if (result.by == RankBy::effort && !result.set.from_proposals)
         throw Error("--by",
                     "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT or \"proposals\" in the profile)");
     for (const auto& text : options.grid) result.grid.push_back(parse_option("--grid", parse_factor, text).value);
     result.baseline_time = profile.total();
-    result.ranked = parse_option("--by effort", rank_candidates, result.set.candidates, result.baseline_time,
-                                 result.by, result.grid);
+    result.ranked = parse_option("--by effort", rank_candidates, result.set.candidates, result.baseline_time, result.by,
+                                 result.grid);
     if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
     emit(context, result, options.profile.output, report_options(options.profile.output, options.explain));
     return exit_ok;

@@ -219,10 +219,10 @@ int run_scale(const ScaleOptions& options, Context& context) {
     result.effective = parse_effective(options.effective, context);
     result.rows = scaling_rows(result.law, result.parallel_fraction, counts, result.effective, result.overhead);
     if (result.rows.back().n > result.overhead.max_n()) {
-        throw Error("--overhead", fmt::format("{} covers N = 1 to {}; N = {} is beyond it (measured overheads are "
-                                              "interpolated, never extrapolated)",
-                                              printable(result.overhead_source), result.overhead.max_n(),
-                                              result.rows.back().n));
+        throw Error("--overhead",
+                    fmt::format("{} covers N = 1 to {}; N = {} is beyond it (measured overheads are "
+                                "interpolated, never extrapolated)",
+                                printable(result.overhead_source), result.overhead.max_n(), result.rows.back().n));
     }
     result.largest_n = counts.back();
     result.best = best_processor_count(result.law, result.parallel_fraction, result.overhead, counts.back());

@@ -15,14 +15,13 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
-#include "report/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
 namespace {
-
 
 // Open-addressing set of phase indices keyed by name. A slot holds the index and 32 bits of the
 // name's hash, so a probe reads a name (a cache miss in a big profile) only when the bits match.

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "report/report.hpp"
 #include "report/numbers.hpp"
+#include "report/report.hpp"
 
 namespace amdahl {
 
@@ -119,7 +119,8 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
                      shortest(c.before_total.median)});
     lines.push_back({"after", side_text(c.after_total, report.after_sources, unit, p), "after_total_" + unit,
                      shortest(c.after_total.median)});
-    std::string change = format_signed_time(c.change, p) + " " + unit + " (" + format_signed_share(c.change_of_total, p) +
+    std::string change = format_signed_time(c.change, p) + " " + unit + " (" +
+                         format_signed_share(c.change_of_total, p) +
                          " of the before total; the phases' changes add up to it)";
     std::string speedup = format_speedup(c.speedup, p) + " end to end (before / after)";
     if (several_runs(c)) {
@@ -154,15 +155,14 @@ Table data_table(const Comparison& c) {
     for (const char* key : {"before_low_", "before_high_", "after_low_", "after_high_", "change_low_", "change_high_"})
         table.columns.push_back({"", key + unit});
     for (const PhaseChange& row : c.phases) {
-        table.rows.push_back(
-            {Cell(row.name), Cell(row.before_name), Cell(row.kind), Cell(std::string(status_name(row.status))),
-             Cell(machine_number(row.before.median)), Cell(machine_number(row.after.median)),
-             Cell(machine_number(row.change)), Cell(machine_number(row.change_of_phase * 100)),
-             Cell(machine_number(row.local_speedup)), Cell(machine_number(row.change)),
-             Cell(machine_number(row.contribution_of_total * 100)), Cell(machine_number(row.before.low)),
-             Cell(machine_number(row.before.high)), Cell(machine_number(row.after.low)),
-             Cell(machine_number(row.after.high)), Cell(machine_number(row.change_low)),
-             Cell(machine_number(row.change_high))});
+        table.rows.push_back({Cell(row.name), Cell(row.before_name), Cell(row.kind),
+                              Cell(std::string(status_name(row.status))), Cell(machine_number(row.before.median)),
+                              Cell(machine_number(row.after.median)), Cell(machine_number(row.change)),
+                              Cell(machine_number(row.change_of_phase * 100)), Cell(machine_number(row.local_speedup)),
+                              Cell(machine_number(row.change)), Cell(machine_number(row.contribution_of_total * 100)),
+                              Cell(machine_number(row.before.low)), Cell(machine_number(row.before.high)),
+                              Cell(machine_number(row.after.low)), Cell(machine_number(row.after.high)),
+                              Cell(machine_number(row.change_low)), Cell(machine_number(row.change_high))});
     }
     return table;
 }
@@ -188,11 +188,11 @@ Document layout(const CompareReport& report, const ReportOptions& options) {
     doc.summary = summary_lines(report, p);
     for (const GateResult& gate : report.gates) doc.gates.push_back({gate.passed, gate.gate, gate.detail});
     if (!report.gates.empty()) doc.verdict = gates_summary(report.gates);
-    doc.summary.push_back({"", "", "gates_passed",
-                           std::all_of(report.gates.begin(), report.gates.end(),
-                                       [](const GateResult& g) { return g.passed; })
-                               ? "true"
-                               : "false"});
+    doc.summary.push_back(
+        {"", "", "gates_passed",
+         std::all_of(report.gates.begin(), report.gates.end(), [](const GateResult& g) { return g.passed; })
+             ? "true"
+             : "false"});
     doc.notes = report.notes;
     return doc;
 }

@@ -8,7 +8,6 @@
 
 namespace amdahl {
 
-
 /// "all 3 gates passed", "1 of 3 gates failed".
 std::string gates_summary(const std::vector<GateResult>& gates);
 /// One "gate failed: GATE: DETAIL" line per failed gate.

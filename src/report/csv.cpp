@@ -42,7 +42,9 @@ void write_csv(std::ostream& stream, const Table& table) {
     });
 }
 
-std::string render_csv(const Table& table) { return detail::to_string(table, [](std::ostream& o, const Table& t) { write_csv(o, t); }); }
+std::string render_csv(const Table& table) {
+    return detail::to_string(table, [](std::ostream& o, const Table& t) { write_csv(o, t); });
+}
 
 void write_csv(std::ostream& out, std::ostream& talk, const Document& document) {
     if (document.csv_table)

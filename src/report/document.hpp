@@ -39,12 +39,12 @@ struct Document {
     std::string command;   ///< "eval"
     std::string headline;  ///< one line for a Markdown heading: "1.2330x end to end"
     std::vector<SummaryLine> summary;
-    std::optional<Table> table;  ///< the rows: phases, targets, steps
+    std::optional<Table> table;      ///< the rows: phases, targets, steps
     std::optional<Table> csv_table;  ///< CSV's rows, when they are not the people's table
-    bool table_when_empty = true;  ///< print the header even with no rows (text)
+    bool table_when_empty = true;    ///< print the header even with no rows (text)
     std::vector<Section> sections;
     std::vector<GateLine> gates;
-    std::string verdict;  ///< "all 2 gates passed", "1 of 2 gates failed"
+    std::string verdict;             ///< "all 2 gates passed", "1 of 2 gates failed"
     std::vector<std::string> notes;  ///< assumptions and caveats (Markdown: a notes section)
 };
 

@@ -64,7 +64,8 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     doc.command = "eval";
     doc.headline = format_speedup(e.speedup, style) + " end to end, " + t(e.time_saved) + " saved";
     if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
-    if (options.explain) doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
+    if (options.explain)
+        doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
 
     auto& s = doc.summary;
     s.push_back({"baseline", t(e.baseline_time), "baseline_" + unit, shortest(e.baseline_time)});
@@ -89,8 +90,9 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     s.push_back({"affected fraction", format_share(e.affected_fraction, style) + " (f)", "affected_fraction",
                  shortest(e.affected_fraction)});
     s.push_back({"ceiling",
-                 std::isinf(e.ceiling) ? "none (every phase is sped up: no untouched time limits it)"
-                                       : format_speedup(e.ceiling, style) + " (1 / (1 - f): the affected phases at no time)",
+                 std::isinf(e.ceiling)
+                     ? "none (every phase is sped up: no untouched time limits it)"
+                     : format_speedup(e.ceiling, style) + " (1 / (1 - f): the affected phases at no time)",
                  "ceiling", machine_number(e.ceiling)});
     if (e.headroom_captured) {
         s.push_back({"headroom captured",
@@ -102,10 +104,10 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     if (r.profile->summary_only)
         s.push_back({"summary only", "rows may overlap: the sum of the rows is not wall time", "summary_only", "true"});
     if (r.required_speedup) {
-        doc.gates.push_back({r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
-                             fmt::format("end to end {}: {} the required {}", format_speedup(e.speedup, style),
-                                         r.gate_passed ? "at least" : "below",
-                                         format_speedup(*r.required_speedup, style))});
+        doc.gates.push_back(
+            {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
+             fmt::format("end to end {}: {} the required {}", format_speedup(e.speedup, style),
+                         r.gate_passed ? "at least" : "below", format_speedup(*r.required_speedup, style))});
         doc.verdict = r.gate_passed ? "the gate passed" : "the gate failed";
         s.push_back({"", "", "gate_passed", r.gate_passed ? "true" : "false"});
     }

@@ -59,7 +59,8 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         lines.push_back("S = T_old / T_new = infinite (every phase takes no time)");
     }
     lines.push_back(fmt::format("saved = T_old - T_new = {} - {} = {} {} ({} of T_old)", t(result.baseline_time),
-                                t(result.new_time), t(result.time_saved), unit, format_share(result.saved_fraction, style)));
+                                t(result.new_time), t(result.time_saved), unit,
+                                format_share(result.saved_fraction, style)));
     const double affected = result.affected_fraction * result.baseline_time;
     lines.push_back(fmt::format("f = T_affected / T_old = {} / {} = {}", t(affected), t(result.baseline_time),
                                 number(result.affected_fraction)));

@@ -12,11 +12,16 @@ namespace {
 
 std::string model_formula(Overhead::Model model) {
     switch (model) {
-        case Overhead::Model::linear: return "1/S = (1 - P) + P / N + c * N";
-        case Overhead::Model::log: return "1/S = (1 - P) + P / N + c * log2 N";
-        case Overhead::Model::sqrt: return "1/S = (1 - P) + P / N + c * sqrt(N)";
-        case Overhead::Model::constant: return "1/S = (1 - P) + P / N + c (N > 1)";
-        default: return "1/S = (1 - P) + P / N";
+        case Overhead::Model::linear:
+            return "1/S = (1 - P) + P / N + c * N";
+        case Overhead::Model::log:
+            return "1/S = (1 - P) + P / N + c * log2 N";
+        case Overhead::Model::sqrt:
+            return "1/S = (1 - P) + P / N + c * sqrt(N)";
+        case Overhead::Model::constant:
+            return "1/S = (1 - P) + P / N + c (N > 1)";
+        default:
+            return "1/S = (1 - P) + P / N";
     }
 }
 
@@ -26,10 +31,14 @@ std::string model_name(Overhead::Model model) {
 
 std::string trend_name(SerialTrend trend) {
     switch (trend) {
-        case SerialTrend::flat: return "flat";
-        case SerialTrend::rising: return "rising";
-        case SerialTrend::falling: return "falling";
-        case SerialTrend::unknown: break;
+        case SerialTrend::flat:
+            return "flat";
+        case SerialTrend::rising:
+            return "rising";
+        case SerialTrend::falling:
+            return "falling";
+        case SerialTrend::unknown:
+            break;
     }
     return "unknown";
 }
@@ -51,8 +60,10 @@ std::string trend_text(const FitResult& r, const NumberStyle& style) {
         case SerialTrend::falling:
             return "falls from " + range +
                    ": superlinear effects (the data fits in cache or memory once split) or a slow baseline run";
-        case SerialTrend::flat: return "flat, " + range + ": the serial part is the limit, as Amdahl's law assumes";
-        case SerialTrend::unknown: break;
+        case SerialTrend::flat:
+            return "flat, " + range + ": the serial part is the limit, as Amdahl's law assumes";
+        case SerialTrend::unknown:
+            break;
     }
     return "one run with N > 1: no trend to read";
 }
@@ -101,11 +112,11 @@ Document layout(const FitResult& r, const ReportOptions& options) {
     doc.table = std::move(table);
 
     auto& lines = doc.summary;
-    lines.push_back({"runs",
-                     fmt::format("{}, N = {} to {} ({}{})", count_of(r.points.size(), "run"), r.points.front().n,
-                                 r.points.back().n, r.baseline_time ? "times" : "speedups",
-                                 r.baseline_time ? "; N = 1 is the baseline" : ""),
-                     "runs", std::to_string(r.points.size())});
+    lines.push_back(
+        {"runs",
+         fmt::format("{}, N = {} to {} ({}{})", count_of(r.points.size(), "run"), r.points.front().n, r.points.back().n,
+                     r.baseline_time ? "times" : "speedups", r.baseline_time ? "; N = 1 is the baseline" : ""),
+         "runs", std::to_string(r.points.size())});
     lines.push_back({"Karp-Flatt e", trend_text(r, style), "karp_flatt_trend", trend_name(r.trend.trend)});
     lines.push_back({"fit",
                      fmt::format("{} (least squares on 1/S over {} with N > 1)", model_formula(r.model),
@@ -117,9 +128,10 @@ Document layout(const FitResult& r, const ReportOptions& options) {
                      fmt::format("{} ({}, 1 - P)", format_fixed(1 - p, style), format_share(1 - p, style)),
                      "serial_fraction", shortest(1 - p)});
     if (r.model != Overhead::Model::none)
-        lines.push_back({"overhead",
-                         fmt::format("c = {} (in units of the one-processor time)", format_plain(r.fit.coefficient, style)),
-                         "overhead_coefficient", shortest(r.fit.coefficient)});
+        lines.push_back(
+            {"overhead",
+             fmt::format("c = {} (in units of the one-processor time)", format_plain(r.fit.coefficient, style)),
+             "overhead_coefficient", shortest(r.fit.coefficient)});
     lines.push_back({"rmse", format_fixed(r.fit.rmse, style) + " (speedup residuals)", "rmse", shortest(r.fit.rmse)});
     lines.push_back({"ceiling",
                      std::isinf(r.ceiling) ? "none (P >= 1)"

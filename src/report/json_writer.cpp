@@ -6,8 +6,8 @@
 #include <iterator>
 
 #include "amdahl/report.hpp"
-#include "report/numbers.hpp"
 #include "model/text.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl {
 

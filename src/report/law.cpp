@@ -19,13 +19,15 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     if (r.solved_for == Solved::fraction && !s.possible)
         lines.push_back({"fraction f", "impossible", "fraction", ""});
     else
-        lines.push_back({"fraction f", format_share(s.fraction, style) + (r.solved_for == Solved::fraction ? " (solved)" : ""),
+        lines.push_back({"fraction f",
+                         format_share(s.fraction, style) + (r.solved_for == Solved::fraction ? " (solved)" : ""),
                          "fraction", shortest(s.fraction)});
     if (r.solved_for == Solved::factor && !s.possible)
         lines.push_back({"factor k", "impossible", "factor", ""});
     else
-        lines.push_back({"factor k", format_factor(s.factor, style) + (r.solved_for == Solved::factor ? " (solved)" : ""),
-                         "factor", machine_number(s.factor)});
+        lines.push_back({"factor k",
+                         format_factor(s.factor, style) + (r.solved_for == Solved::factor ? " (solved)" : ""), "factor",
+                         machine_number(s.factor)});
     const bool speedup_solved = r.solved_for == Solved::speedup;
     lines.push_back({speedup_solved ? "speedup S" : "target S", format_speedup(s.speedup, style),
                      speedup_solved ? "speedup" : "target", machine_number(s.speedup)});
@@ -48,8 +50,9 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     }
     doc.headline = speedup_solved ? format_speedup(s.speedup, style) + " end to end"
                    : !s.possible  ? "impossible"
-                   : r.solved_for == Solved::factor ? "a local speedup of " + format_factor(s.factor, style) + " is needed"
-                                                    : "a fraction of " + format_share(s.fraction, style) + " is needed";
+                   : r.solved_for == Solved::factor
+                       ? "a local speedup of " + format_factor(s.factor, style) + " is needed"
+                       : "a fraction of " + format_share(s.fraction, style) + " is needed";
     lines.push_back({"", "", "possible", s.possible ? "true" : "false"});
     if (!s.possible) {
         std::string why(s.reason);

@@ -72,13 +72,16 @@ void write_markdown(std::ostream& out, const Document& document) {
     out << '\n';
     // Blocks are separated by one blank line, with none after the last.
     const auto block = [&out] { out << '\n'; };
-    if (std::any_of(document.summary.begin(), document.summary.end(), [](const SummaryLine& l) { return !l.text.empty(); })) {
+    if (std::any_of(document.summary.begin(), document.summary.end(),
+                    [](const SummaryLine& l) { return !l.text.empty(); })) {
         block();
         out << "| result | value |\n| --- | --- |\n";
         for (const auto& line : document.summary)
-            if (!line.text.empty()) out << "| " << markdown_text(line.label) << " | " << markdown_text(line.text) << " |\n";
+            if (!line.text.empty())
+                out << "| " << markdown_text(line.label) << " | " << markdown_text(line.text) << " |\n";
     }
-    if (document.table && (document.table_when_empty || document.table->rows.size() + document.table->generated_rows > 0)) {
+    if (document.table &&
+        (document.table_when_empty || document.table->rows.size() + document.table->generated_rows > 0)) {
         block();
         write_markdown(out, *document.table);
     }
@@ -102,7 +105,8 @@ void write_markdown(std::ostream& out, const Document& document) {
                 << markdown_text(gate.detail) << '\n';
             passed = passed && gate.passed;
         }
-        out << "\n**Verdict: " << (passed ? "\xe2\x9c\x85 " : "\xe2\x9d\x8c ") << markdown_text(document.verdict) << "**\n";
+        out << "\n**Verdict: " << (passed ? "\xe2\x9c\x85 " : "\xe2\x9d\x8c ") << markdown_text(document.verdict)
+            << "**\n";
     }
     if (!document.notes.empty()) {
         block();

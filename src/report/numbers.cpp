@@ -201,7 +201,8 @@ std::string plural(std::string_view noun) {
     const char last = noun.back();
     const bool sibilant = last == 's' || last == 'x' || last == 'z' || noun.ends_with("ch") || noun.ends_with("sh");
     if (sibilant) return std::string(noun) + "es";
-    if (last == 'y' && noun.size() > 1 && std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos)
+    if (last == 'y' && noun.size() > 1 &&
+        std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos)
         return std::string(noun.substr(0, noun.size() - 1)) + "ies";
     return std::string(noun) + "s";
 }

@@ -10,7 +10,6 @@
 
 namespace amdahl {
 
-
 /// A time for people: up to `decimals` decimals, trailing zeros dropped but one kept, thousands
 /// grouped: "18.0", "2.1", "4,424.2", "inf". Never "-0.0".
 std::string format_time(double value, const NumberStyle& style = {});

@@ -67,32 +67,33 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
 
     auto& s = doc.summary;
     s.push_back({"target",
-                 fmt::format("{} (new time at most {} of {})", format_speedup(r.target_speedup, style), t(r.target_time),
-                             t(r.baseline_time)),
+                 fmt::format("{} (new time at most {} of {})", format_speedup(r.target_speedup, style),
+                             t(r.target_time), t(r.baseline_time)),
                  "target", machine_number(r.target_speedup)});
     s.push_back({"", "", "target_time_" + unit, shortest(r.target_time)});
     const double new_time = r.baseline_time - plan.saved;
     const double reached = speedup_from_saving(r.baseline_time, plan.saved);
     if (plan.reachable) {
-        const std::string cost = r.by_effort
-                                     ? "total effort " + format_plain(plan.cost, style) + " " +
-                                           (plan.cost == 1 ? set.effort_unit : plural(set.effort_unit))
-                                     : count_of(plan.chosen.size(), set.from_proposals ? "proposal" : "phase");
+        const std::string cost = r.by_effort ? "total effort " + format_plain(plan.cost, style) + " " +
+                                                   (plan.cost == 1 ? set.effort_unit : plural(set.effort_unit))
+                                             : count_of(plan.chosen.size(), set.from_proposals ? "proposal" : "phase");
         s.push_back({"plan",
                      plan.chosen.empty() ? "nothing to do: the profile already meets the target"
                                          : fmt::format("{}, reaching {} (new time {})", cost,
                                                        format_speedup(reached, style), t(new_time)),
                      "reached_speedup", machine_number(reached)});
-        s.push_back({"optimal",
-                     plan.proven_optimal
-                         ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
-                         : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
-                                       count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
-                                       format_plain(plan.cost - plan.lower_bound, style)),
-                     "optimal", plan.proven_optimal ? "true" : "false"});
+        s.push_back(
+            {"optimal",
+             plan.proven_optimal
+                 ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
+                 : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
+                               count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
+                               format_plain(plan.cost - plan.lower_bound, style)),
+             "optimal", plan.proven_optimal ? "true" : "false"});
         for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
             std::string list;
-            for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + printable(set.candidates[c].name);
+            for (std::size_t c : plan.alternatives[a])
+                list += (list.empty() ? "" : ", ") + printable(set.candidates[c].name);
             s.push_back({a == 0 ? "same cost" : "", list, "", ""});
         }
         doc.headline = plan.chosen.empty() ? "nothing to do" : cost + ", reaching " + format_speedup(reached, style);

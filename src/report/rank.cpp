@@ -17,16 +17,16 @@ std::vector<std::string> explain_rank(const RankResult& r, const NumberStyle& st
     lines.push_back(fmt::format("T = {} {}", t(r.baseline_time), unit));
     for (const RankedTarget& target : r.ranked) {
         const Candidate& c = r.set.candidates[target.candidate];
-        const std::string saved_expr = std::isinf(c.factor)
-                                           ? t(c.time)
-                                           : fmt::format("{} - {} / {}", t(c.time), t(c.time), format_plain(c.factor, style));
+        const std::string saved_expr =
+            std::isinf(c.factor) ? t(c.time)
+                                 : fmt::format("{} - {} / {}", t(c.time), t(c.time), format_plain(c.factor, style));
         std::string line = fmt::format(
             "{}: saved = {} = {} {}; S = T / (T - saved) = {} / {} = {}; ceiling = T / (T - {}) = {}",
             printable(c.name), saved_expr, t(c.saved), unit, t(r.baseline_time), t(r.baseline_time - c.saved),
             format_speedup(target.speedup, style), t(c.time), format_speedup(target.ceiling, style));
         if (target.saved_per_effort)
-            line += fmt::format("; per {} = {} / {} = {} {}", r.set.effort_unit, t(c.saved), format_plain(*c.effort, style),
-                                t(*target.saved_per_effort), unit);
+            line += fmt::format("; per {} = {} / {} = {} {}", r.set.effort_unit, t(c.saved),
+                                format_plain(*c.effort, style), t(*target.saved_per_effort), unit);
         lines.push_back(std::move(line));
     }
     return lines;
@@ -39,8 +39,8 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     const CandidateSet& set = r.set;
     const std::string unit(unit_name(r.profile->unit));
     const std::string& effort_unit = set.effort_unit;
-    const bool any_effort =
-        std::any_of(set.candidates.begin(), set.candidates.end(), [](const Candidate& c) { return c.effort.has_value(); });
+    const bool any_effort = std::any_of(set.candidates.begin(), set.candidates.end(),
+                                        [](const Candidate& c) { return c.effort.has_value(); });
     Document doc;
     doc.command = "rank";
     Table table;
@@ -89,9 +89,9 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         const char* what = r.by == RankBy::effort    ? "most time saved per unit of effort"
                            : r.by == RankBy::ceiling ? "highest ceiling"
                                                      : "largest saving";
-        std::string text = fmt::format("{} ({}, {} {} saved, {} end to end", printable(first.name),
-                                       format_factor(first.factor, style), format_time(first.saved, style), unit,
-                                       format_speedup(top.speedup, style));
+        std::string text =
+            fmt::format("{} ({}, {} {} saved, {} end to end", printable(first.name), format_factor(first.factor, style),
+                        format_time(first.saved, style), unit, format_speedup(top.speedup, style));
         if (top.saved_per_effort)
             text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
         doc.summary.push_back({what, text + ")", "top", first.name});

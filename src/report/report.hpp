@@ -7,8 +7,8 @@
 #include "amdahl/compare.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/results.hpp"
-#include "report/document.hpp"
 #include "report/compare.hpp"
+#include "report/document.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl {
@@ -45,9 +45,12 @@ void write_report(std::ostream& out, std::ostream& talk, const Result& result, O
     if (format == OutputFormat::json) return write_json(out, result, options);
     const Document document = layout(result, options);
     switch (format) {
-        case OutputFormat::csv: return write_csv(out, talk, document);
-        case OutputFormat::markdown: return write_markdown(out, document);
-        default: return write_text(out, document);
+        case OutputFormat::csv:
+            return write_csv(out, talk, document);
+        case OutputFormat::markdown:
+            return write_markdown(out, document);
+        default:
+            return write_text(out, document);
     }
 }
 

@@ -18,14 +18,19 @@ std::string formula(ScalingLaw law, const Overhead& overhead) {
 std::string overhead_text(const Overhead& overhead, const std::string& source) {
     const std::string c = shortest(overhead.coefficient);
     switch (overhead.model) {
-        case Overhead::Model::linear: return "O(N) = " + c + " * N";
-        case Overhead::Model::log: return "O(N) = " + c + " * log2 N";
-        case Overhead::Model::sqrt: return "O(N) = " + c + " * sqrt(N)";
-        case Overhead::Model::constant: return "O(N) = " + c + " for N > 1";
+        case Overhead::Model::linear:
+            return "O(N) = " + c + " * N";
+        case Overhead::Model::log:
+            return "O(N) = " + c + " * log2 N";
+        case Overhead::Model::sqrt:
+            return "O(N) = " + c + " * sqrt(N)";
+        case Overhead::Model::constant:
+            return "O(N) = " + c + " for N > 1";
         case Overhead::Model::measured:
             return fmt::format("measured in {} up to N = {}, linear between the rows (0 at N = 1)", printable(source),
                                overhead.max_n());
-        case Overhead::Model::none: break;
+        case Overhead::Model::none:
+            break;
     }
     return "none";
 }
@@ -99,11 +104,12 @@ Document layout(const ScaleResult& r, const ReportOptions& options) {
     }
     bool first = true;
     for (const auto& [n, k] : r.effective) {
-        s.push_back({first ? "effective" : "",
-                     fmt::format("on {} processors the parallel part runs {} faster, not {}x: {} instead of {}", n,
-                                 format_factor(k, style), n, format_speedup(strong_speedup(r.parallel_fraction, k), style),
-                                 format_speedup(strong_speedup(r.parallel_fraction, static_cast<double>(n)), style)),
-                     "", ""});
+        s.push_back(
+            {first ? "effective" : "",
+             fmt::format("on {} processors the parallel part runs {} faster, not {}x: {} instead of {}", n,
+                         format_factor(k, style), n, format_speedup(strong_speedup(r.parallel_fraction, k), style),
+                         format_speedup(strong_speedup(r.parallel_fraction, static_cast<double>(n)), style)),
+             "", ""});
         first = false;
     }
     doc.headline = fmt::format("{} at N = {}", format_speedup(r.rows.back().speedup, style), r.rows.back().n);

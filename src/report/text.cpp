@@ -47,7 +47,9 @@ void write_text(std::ostream& stream, const Table& table) {
     });
 }
 
-std::string render_text(const Table& table) { return detail::to_string(table, [](std::ostream& o, const Table& t) { write_text(o, t); }); }
+std::string render_text(const Table& table) {
+    return detail::to_string(table, [](std::ostream& o, const Table& t) { write_text(o, t); });
+}
 
 namespace {
 
@@ -82,7 +84,8 @@ void write_text(std::ostream& out, const Document& document, bool with_table) {
         if (!first) out << '\n';
         first = false;
     };
-    if (with_table && document.table && (document.table_when_empty || document.table->rows.size() + document.table->generated_rows > 0)) {
+    if (with_table && document.table &&
+        (document.table_when_empty || document.table->rows.size() + document.table->generated_rows > 0)) {
         separate();
         write_text(out, *document.table);
     }
@@ -91,7 +94,8 @@ void write_text(std::ostream& out, const Document& document, bool with_table) {
         separate();
         write_section(out, section);
     }
-    if (std::any_of(document.summary.begin(), document.summary.end(), [](const SummaryLine& l) { return !l.text.empty(); })) {
+    if (std::any_of(document.summary.begin(), document.summary.end(),
+                    [](const SummaryLine& l) { return !l.text.empty(); })) {
         separate();
         write_summary(out, document.summary);
     }

@@ -8,10 +8,7 @@
 
 namespace amdahl::detail {
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 SummaryBuilder::SummaryBuilder(const ImportOptions& options, std::string source, Unit unit)
     : options_(options), namer_(options), source_(std::move(source)), unit_(unit) {}
