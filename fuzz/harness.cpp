@@ -66,6 +66,8 @@ ImportOptions import_options(std::size_t size) {
     return options;
 }
 
+}  // namespace
+
 // What every profile a reader returns must satisfy, whatever it was fed.
 void check_profile(const Profile& profile, const std::string& what) {
     require(!profile.phases.empty(), what + ": a profile with no phases");
@@ -119,6 +121,8 @@ void check_evaluation(const Profile& profile, const std::vector<SpeedupSpec>& sp
         require(!std::isnan(range.low_saved) && !std::isnan(range.high_saved), "evaluate: NaN in the overlap range");
     }
 }
+
+namespace {
 
 std::string as_written(std::string_view text) {
     JsonWriter json;

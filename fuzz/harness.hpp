@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "amdahl/profile.hpp"
+#include "amdahl/speedup.hpp"
+
 namespace amdahl::fuzz {
 
 struct Finding : std::logic_error {
@@ -25,5 +28,14 @@ const std::vector<std::string>& target_names();
 /// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws
 /// Finding (or lets any other exception through) for a bug. Never writes files.
 void check_input(std::string_view target, std::string_view data);
+
+/// Two of the checks check_input runs, open so that a test can feed them a result no reader or
+/// evaluation should give and see the Finding (a harness that swallowed its findings would pass
+/// every regression input). check_profile: what every profile a reader returns must satisfy
+/// (phases, unique non-empty names, finite times >= 0, a positive total); `what` opens the message.
+void check_profile(const Profile& profile, const std::string& what);
+/// check_evaluation: the law's invariants on evaluate(profile, specs) (speedup <= ceiling, no NaN,
+/// no saving from a slowdown); an amdahl::Error from evaluate() is an accepted outcome.
+void check_evaluation(const Profile& profile, const std::vector<SpeedupSpec>& specs);
 
 }  // namespace amdahl::fuzz

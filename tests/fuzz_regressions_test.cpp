@@ -40,12 +40,54 @@ TEST_CASE("every fuzz regression input replays without a finding", "[fuzz]") {
     CHECK(replayed > 0);
 }
 
-TEST_CASE("the fuzz harness reports a finding rather than swallowing it", "[fuzz]") {
+TEST_CASE("the fuzz harness refuses an unknown target and lets input errors pass", "[fuzz]") {
     // An unknown target is the harness's own mistake, never an amdahl::Error.
     CHECK_THROWS_AS(amdahl::fuzz::check_input("fuzz_nothing", ""), std::invalid_argument);
     // Input errors are expected outcomes: an empty profile and a bad command line pass quietly.
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_json", ""));
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n--no-such-option"));
+}
+
+namespace {
+
+amdahl::Profile planted_profile(std::vector<std::pair<std::string, double>> phases) {
+    amdahl::Profile profile;
+    profile.source = "planted";
+    for (auto& [name, time] : phases) profile.phases.push_back(amdahl::Phase{std::move(name), "", time, {}, 0});
+    return profile;
+}
+
+}  // namespace
+
+TEST_CASE("the fuzz harness's checks throw a Finding for a planted breakage", "[fuzz]") {
+    // Every regression input passes when a check is lost (require() a no-op, say): results that
+    // no reader or evaluation gives must be reported, each by the check that names it.
+    using amdahl::fuzz::check_evaluation;
+    using amdahl::fuzz::check_profile;
+    using amdahl::fuzz::Finding;
+    using Catch::Matchers::Message;
+    CHECK_NOTHROW(check_profile(planted_profile({{"a", 1}, {"b", 2}}), "planted"));
+    CHECK_THROWS_MATCHES(check_profile(planted_profile({}), "planted"), Finding,
+                         Message("planted: a profile with no phases"));
+    CHECK_THROWS_MATCHES(check_profile(planted_profile({{"a", 1}, {"a", 2}}), "planted"), Finding,
+                         Message("planted: duplicate phase name 'a'"));
+    CHECK_THROWS_MATCHES(check_profile(planted_profile({{"a", 1}, {"", 2}}), "planted"), Finding,
+                         Message("planted: a phase with an empty name"));
+    CHECK_THROWS_MATCHES(check_profile(planted_profile({{"a", 1}, {"b", -1}}), "planted"), Finding,
+                         Message("planted: phase 'b' has time -1.000000"));
+    CHECK_THROWS_MATCHES(check_profile(planted_profile({{"a", 0}, {"b", 0}}), "planted"), Finding,
+                         Message("planted: total 0.000000"));
+    amdahl::Profile shorter_active = planted_profile({{"a", 2}, {"b", 1}});
+    shorter_active.phases[0].active_time = 1.5;
+    CHECK_THROWS_MATCHES(check_profile(shorter_active, "planted"), Finding,
+                         Message("planted: phase 'a' is active for less than its exclusive time"));
+
+    // A negative time (which check_profile refuses) gives evaluate() a ceiling below 1.
+    CHECK_NOTHROW(check_evaluation(planted_profile({{"a", 1}, {"b", 2}}), {amdahl::parse_speedup("a=2")}));
+    CHECK_THROWS_MATCHES(check_evaluation(planted_profile({{"a", -1}, {"b", 2}}), {amdahl::parse_speedup("a=2")}),
+                         Finding, Message("evaluate: ceiling 0.500000"));
+    // A selector that picks nothing is an amdahl::Error from evaluate(): an accepted outcome.
+    CHECK_NOTHROW(check_evaluation(planted_profile({{"a", 1}}), {amdahl::parse_speedup("zzz=2")}));
 }
 
 TEST_CASE("import refuses phase names that JSON cannot tell apart", "[fuzz]") {

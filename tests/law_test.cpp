@@ -1,0 +1,136 @@
+// Amdahl's law in closed form (src/analysis/law.cpp): S = 1 / ((1 - f) + f / k), the ceiling
+// 1 / (1 - f), and the law solved for k or f, with the reason when no value reaches the target.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "amdahl/law.hpp"
+
+using namespace amdahl;
+
+namespace {
+constexpr double infinity = std::numeric_limits<double>::infinity();
+}
+
+TEST_CASE("law: the speedup and the ceiling", "[law]") {
+    CHECK(amdahl_speedup(0.6, 4) == Approx(1 / 0.55));
+    CHECK(amdahl_speedup(0.21, 10) == Approx(100 / 81.1));
+    CHECK(amdahl_speedup(0.5, infinity) == Approx(2));
+    CHECK(amdahl_speedup(0, 10) == Approx(1));
+    CHECK(amdahl_speedup(0.6, 1) == Approx(1));
+    CHECK(amdahl_speedup(1, 2) == Approx(2));
+    CHECK(amdahl_speedup(0.5, 0.5) == Approx(1 / 1.5));  // a 2x slowdown of half the run
+    CHECK(std::isinf(amdahl_speedup(1, infinity)));      // nothing left
+
+    CHECK(amdahl_ceiling(0.6) == Approx(2.5));
+    CHECK(amdahl_ceiling(0.21) == Approx(1 / 0.79));
+    CHECK(amdahl_ceiling(0) == Approx(1));
+    CHECK(std::isinf(amdahl_ceiling(1)));
+    // The ceiling is the speedup at an infinite factor.
+    for (double f : {0.05, 0.3, 0.9, 0.999}) CHECK(amdahl_speedup(f, infinity) == Approx(amdahl_ceiling(f)));
+}
+
+TEST_CASE("law: given f and k, the speedup", "[law]") {
+    const LawSolution s = solve_for_speedup(0.6, 4);
+    CHECK(s.fraction == Approx(0.6));
+    CHECK(s.factor == Approx(4));
+    CHECK(s.speedup == Approx(1.8181818182));
+    CHECK(s.ceiling == Approx(2.5));
+    CHECK(s.possible);
+    CHECK(s.reason.empty());
+}
+
+TEST_CASE("law: given f and a target, the factor k = f / (1/S - (1 - f))", "[law]") {
+    LawSolution s = solve_for_factor(0.6, 2);
+    CHECK(s.possible);
+    CHECK(s.factor == Approx(6));
+    CHECK(s.fraction == Approx(0.6));
+    CHECK(s.speedup == Approx(2));
+    CHECK(s.ceiling == Approx(2.5));
+    CHECK(s.reason.empty());
+
+    s = solve_for_factor(0.5, 0.8);  // a target below 1: the factor is a slowdown
+    CHECK(s.possible);
+    CHECK(s.factor == Approx(1 / 1.5));
+
+    // At or above the ceiling: no finite factor.
+    for (const auto& [fraction, target] : {std::pair{0.6, 3.0}, std::pair{0.5, 2.0}}) {
+        INFO("f = " << fraction << ", S = " << target);
+        s = solve_for_factor(fraction, target);
+        CHECK_FALSE(s.possible);
+        CHECK(std::isinf(s.factor));
+        CHECK(s.ceiling == Approx(1 / (1 - fraction)));
+        CHECK(s.reason == "the target is at or above the ceiling 1 / (1 - f)");
+    }
+
+    // f = 0: only the target 1 is reached, by any factor.
+    s = solve_for_factor(0, 1);
+    CHECK(s.possible);
+    CHECK(s.factor == Approx(1));
+    CHECK(s.reason.empty());
+    s = solve_for_factor(0, 1.5);
+    CHECK_FALSE(s.possible);
+    CHECK(s.factor == Approx(1));
+    CHECK(s.ceiling == Approx(1));
+    CHECK(s.reason == "no factor changes anything when the fraction is 0");
+}
+
+TEST_CASE("law: given k and a target, the fraction f = (1 - 1/S) / (1 - 1/k)", "[law]") {
+    LawSolution s = solve_for_fraction(4, 1.6);
+    CHECK(s.possible);
+    CHECK(s.fraction == Approx(0.5));
+    CHECK(s.factor == Approx(4));
+    CHECK(s.speedup == Approx(1.6));
+    CHECK(s.ceiling == Approx(2));
+    CHECK(s.reason.empty());
+
+    s = solve_for_fraction(infinity, 2);
+    CHECK(s.possible);
+    CHECK(s.fraction == Approx(0.5));
+    CHECK(s.ceiling == Approx(2));
+
+    s = solve_for_fraction(0.5, 0.8);  // a 2x slowdown on a quarter of the run
+    CHECK(s.possible);
+    CHECK(s.fraction == Approx(0.25));
+    CHECK(s.ceiling == Approx(1 / 0.75));
+
+    s = solve_for_fraction(2, 2);  // the whole run at k: S = k
+    CHECK(s.possible);
+    CHECK(s.fraction == Approx(1));
+    CHECK(std::isinf(s.ceiling));
+
+    s = solve_for_fraction(2, 3);
+    CHECK_FALSE(s.possible);
+    CHECK(s.fraction == Approx(4.0 / 3));
+    CHECK(std::isinf(s.ceiling));
+    CHECK(s.reason == "even the whole run sped up by the factor falls short (the speedup cannot exceed k)");
+
+    s = solve_for_fraction(4, 0.5);
+    CHECK_FALSE(s.possible);
+    CHECK(s.reason == "a speedup factor above 1 cannot make the run slower");
+
+    s = solve_for_fraction(0.5, 2);
+    CHECK_FALSE(s.possible);
+    CHECK(s.reason == "a slowdown factor cannot make the run faster");
+
+    s = solve_for_fraction(1, 2);
+    CHECK_FALSE(s.possible);
+    CHECK(s.fraction == Approx(0));
+    CHECK(s.reason == "a factor of 1 changes nothing");
+    s = solve_for_fraction(1, 1);
+    CHECK(s.possible);
+    CHECK(s.fraction == Approx(0));
+    CHECK(s.ceiling == Approx(1));
+}
+
+TEST_CASE("law: solving for k or f gives back the speedup it was solved from", "[law]") {
+    for (double f : {0.1, 0.45, 0.8}) {
+        for (double k : {1.5, 4.0, 32.0}) {
+            INFO("f = " << f << ", k = " << k);
+            const double s = amdahl_speedup(f, k);
+            CHECK(solve_for_factor(f, s).factor == Approx(k));
+            CHECK(solve_for_fraction(k, s).fraction == Approx(f));
+        }
+    }
+}
