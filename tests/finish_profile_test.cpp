@@ -96,7 +96,7 @@ TEST_CASE("finish_profile: a total above the phases leaves an unattributed phase
     CHECK(profile.phases[2].time == Approx(20));
     CHECK(profile.where(profile.phases[2]) == "p.csv");
     CHECK(profile.notes ==
-          std::vector<std::string>{"p.csv: the phases add up to 80 ms of the total 100 ms; the other 20 ms is phase "
+          std::vector<std::string>{"p.csv: the phases add up to 80.0 ms of the total 100.0 ms; the other 20.0 ms is phase "
                                    "'unattributed'"});
 
     // Within rounding of the total, or equal to it: no rest.
@@ -139,7 +139,7 @@ TEST_CASE("finish_profile: shares become times, and a share that disagrees is no
     add(disagreeing, "b", 70, 3);
     profile = finish_profile(std::move(disagreeing));
     CHECK(profile.notes ==
-          std::vector<std::string>{"p.csv:2: phase 'a': share 50% disagrees with its time (30 ms is 30% of 100 ms)"});
+          std::vector<std::string>{"p.csv:2: phase 'a': share 50% disagrees with its time (30.0 ms is 30% of 100.0 ms)"});
 
     RawProfile agreeing = raw_profile();
     RawPhase rounded;
@@ -246,13 +246,13 @@ TEST_CASE("finish_profile: what no profile may be, each named at its place", "[f
     add(raw, "b", 4, 3);
     raw.total = RawTime{10, std::nullopt};
     raw.total_where = "p.csv:4";
-    fails(std::move(raw), "p.csv:4: phases add up to 12 ms, more than the total 10 ms");
+    fails(std::move(raw), "p.csv:4: phases add up to 12.0 ms, more than the total 10.0 ms");
 
     raw = raw_profile();
     add(raw, "a", 8, 2);
     add(raw, "b", 4, 3);
     raw.total = RawTime{10, std::nullopt};
-    fails(std::move(raw), "p.csv: phases add up to 12 ms, more than the total 10 ms");
+    fails(std::move(raw), "p.csv: phases add up to 12.0 ms, more than the total 10.0 ms");
 
     raw = raw_profile();
     add(raw, "a", 0, 2);
