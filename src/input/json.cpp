@@ -9,6 +9,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "input/json_errors.hpp"
 #include "input/json_fields.hpp"
 #include "input/raw_profile.hpp"
 #include "report/numbers.hpp"
@@ -18,53 +19,6 @@ namespace amdahl::detail {
 namespace {
 
 constexpr int max_depth = 256;
-
-// "3:14" for a byte offset into `content`.
-std::string line_column(std::string_view content, std::size_t offset) {
-    offset = std::min(offset, content.size());
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset; ++i) {
-        if (content[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(column);
-}
-
-// Rejects nesting deeper than max_depth before parsing, so no input can exhaust the stack.
-void check_depth(std::string_view content, const std::string& source) {
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < content.size(); ++i) {
-        const char c = content[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"')
-            in_string = true;
-        else if (c == '{' || c == '[') {
-            if (++depth > max_depth) {
-                throw Error(source + ":" + line_column(content, i),
-                            "JSON nested deeper than " + std::to_string(max_depth) + " levels");
-            }
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-}
-
-std::string describe(const Json& value) {
-    std::string text = value.dump();
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
-    return printable(text);
-}
 
 std::string where(const std::string& source, const std::string& path) { return source + ": " + path; }
 
@@ -442,7 +396,7 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
 }
 
 RawProfile read_json_profile(std::string_view content, const std::string& source) {
-    check_depth(content, source);
+    check_depth(content, source, max_depth);
     if (auto plain = read_plain_json_profile(content, source)) return std::move(*plain);
     return read_json_profile_events(content, source);
 }

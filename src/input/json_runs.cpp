@@ -9,6 +9,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "input/json_errors.hpp"
 #include "input/measurements_internal.hpp"
 #include "report/numbers.hpp"
 
@@ -20,43 +21,6 @@ using Json = nlohmann::ordered_json;
 
 // Far deeper than the schema goes; rejects pathological nesting before nlohmann recurses into it.
 constexpr int max_depth = 64;
-
-std::string line_column(std::string_view content, std::size_t offset) {
-    offset = std::min(offset, content.size());
-    const auto before = content.substr(0, offset);
-    const auto line = 1 + std::count(before.begin(), before.end(), '\n');
-    const auto newline = before.rfind('\n');
-    const auto column = offset - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
-    return std::to_string(line) + ":" + std::to_string(column);
-}
-
-void check_depth(std::string_view content, const std::string& source) {
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < content.size(); ++i) {
-        const char c = content[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > max_depth)
-                throw Error(source + ":" + line_column(content, i),
-                            "JSON nested deeper than " + std::to_string(max_depth) + " levels");
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-}
-
-std::string describe(const Json& value) {
-    std::string text = value.dump();
-    if (text.size() > 40) text = text.substr(0, 37) + "...";
-    return printable(text);
-}
 
 // A number or string field as text; a number under a key with a unit ("time_ms": 532.4) carries it.
 std::string field_text(const Json& value, const RunColumn& column, const std::string& where) {
@@ -83,7 +47,7 @@ std::string field_text(const Json& value, const RunColumn& column, const std::st
 
 RawRuns read_json_runs(std::string_view content, const std::string& source,
                        const std::vector<MeasuredQuantity>& accepted) {
-    check_depth(content, source);
+    check_depth(content, source, max_depth);
     Json doc;
     try {
         doc = Json::parse(content.begin(), content.end());
