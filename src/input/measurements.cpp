@@ -12,6 +12,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/csv_records.hpp"
 #include "input/measurements_internal.hpp"
 #include "model/text.hpp"
 #include "report/numbers.hpp"
@@ -23,53 +24,6 @@ namespace detail {
 namespace {
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-// The unit a header names: "time (ms)", "time [s]", "time_ms", "elapsed us".
-std::optional<Unit> header_unit(const std::string& header) {
-    const auto open = header.find_last_of("(["), close = header.find_last_of(")]");
-    if (open != std::string::npos && close != std::string::npos && close > open) {
-        if (auto unit = parse_unit(header.substr(open + 1, close - open - 1))) return unit;
-    }
-    if (const auto sep = header.find_last_of("_ -"); sep != std::string::npos) {
-        if (auto unit = parse_unit(header.substr(sep + 1))) return unit;
-    }
-    return parse_unit(header);
-}
-
-// One CSV/TSV record (RFC 4180 quoting) from `pos`; advances `pos` and `line` past it.
-std::vector<std::string> read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter,
-                                     const std::string& source) {
-    std::vector<std::string> cells(1);
-    const std::size_t start_line = line;
-    bool quoted = false;
-    while (pos < content.size()) {
-        const char c = content[pos++];
-        if (quoted) {
-            if (c == '"' && pos < content.size() && content[pos] == '"') {
-                cells.back() += '"';
-                ++pos;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                if (c == '\n') ++line;
-                cells.back() += c;
-            }
-        } else if (c == '"' && trim(cells.back()).empty()) {
-            cells.back().clear();
-            quoted = true;
-        } else if (c == delimiter) {
-            cells.emplace_back();
-        } else if (c == '\n' || c == '\r') {
-            if (c == '\r' && pos < content.size() && content[pos] == '\n') ++pos;
-            break;
-        } else {
-            cells.back() += c;
-        }
-    }
-    if (quoted) throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
-    ++line;
-    return cells;
-}
 
 bool skipped(const std::vector<std::string>& cells) {
     // Blank lines and # comments (measurement scripts often write a line about the machine).
@@ -86,10 +40,15 @@ std::string quote_all(const std::vector<std::string>& header) {
 RawRuns read_delimited_runs(std::string_view content, const std::string& source, char delimiter,
                             const std::vector<MeasuredQuantity>& accepted) {
     std::size_t pos = 0, line = 1, header_line = 1;
+    Record record;
+    const auto next_record = [&] {
+        read_record(content, pos, line, delimiter, record, source);
+        return record.strings();
+    };
     std::vector<std::string> header;
     do {
         header_line = line;
-        header = read_record(content, pos, line, delimiter, source);
+        header = next_record();
     } while (skipped(header) && pos < content.size());
     if (skipped(header)) throw Error(source, "empty input: no header row");
     std::optional<std::size_t> n_column, value_column;
@@ -113,7 +72,7 @@ RawRuns read_delimited_runs(std::string_view content, const std::string& source,
         throw Error(at, "no " + expected_columns(accepted) + " in the header (found " + quote_all(header) + ")");
     while (pos < content.size()) {
         const std::size_t row_line = line;
-        const std::vector<std::string> cells = read_record(content, pos, line, delimiter, source);
+        const std::vector<std::string> cells = next_record();
         if (skipped(cells)) continue;
         const std::string where = source + ":" + std::to_string(row_line);
         if (cells.size() != header.size())

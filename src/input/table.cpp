@@ -10,6 +10,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/csv_records.hpp"
 #include "input/raw_profile.hpp"
 #include "model/side_by_side.hpp"
 #include "model/text.hpp"
@@ -19,30 +20,6 @@ namespace amdahl::detail {
 namespace {
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-// The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
-std::optional<Unit> header_unit(std::string_view header) {
-    const std::string h(trim(header));
-    for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
-        const auto start = h.rfind(open);
-        const auto end = h.rfind(close);
-        if (start != std::string::npos && end != std::string::npos && end > start) {
-            if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
-        }
-    }
-    const auto sep = h.find_last_of("_ -");
-    if (sep != std::string::npos) {
-        if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
-    }
-    if (auto unit = parse_unit(h)) return unit;
-    // camelCase suffix: "TotalDurationNs".
-    for (std::size_t i = h.size(); i-- > 1;) {
-        if (std::isupper(static_cast<unsigned char>(h[i])) && std::islower(static_cast<unsigned char>(h[i - 1]))) {
-            return parse_unit(h.substr(i));
-        }
-    }
-    return std::nullopt;
-}
 
 bool is_share_header(const std::string& h) {
     return contains(h, "share") || contains(h, "percent") || contains(h, "%") || contains(h, "pct") ||
@@ -223,63 +200,6 @@ private:
     std::vector<std::size_t> bare_shares_;
     RawProfile raw_;
 };
-
-// One record's fields: views into the text, or into `quoted` for fields that had quotes to undo.
-struct Record {
-    std::vector<std::string_view> cells;
-    std::deque<std::string> quoted;  // a deque: its strings stay where they are as it grows
-
-    void clear() {
-        cells.clear();
-        quoted.clear();
-    }
-    std::vector<std::string> strings() const { return {cells.begin(), cells.end()}; }
-};
-
-// Splits one RFC 4180 record starting at `pos`; advances `pos` and `line` past it.
-void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter, Record& record,
-                 const std::string& source) {
-    record.clear();
-    const std::size_t start_line = line;
-    while (true) {
-        // A field: plain bytes up to the delimiter or the end of the line, or a quoted one.
-        std::size_t end = pos;
-        while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r' &&
-               content[end] != '"')
-            ++end;
-        if (end < content.size() && content[end] == '"' && trim(content.substr(pos, end - pos)).empty()) {
-            std::string& field = record.quoted.emplace_back();
-            pos = end + 1;
-            if (!read_quoted(content, pos, field))
-                throw Error(source + ":" + std::to_string(start_line), "unterminated quoted field");
-            line += static_cast<std::size_t>(std::count(field.begin(), field.end(), '\n'));  // a field may span lines
-            // Text after the closing quote belongs to the field, as before the quote would not.
-            end = pos;
-            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
-                ++end;
-            field.append(content.substr(pos, end - pos));
-            record.cells.push_back(field);
-        } else {
-            while (end < content.size() && content[end] != delimiter && content[end] != '\n' && content[end] != '\r')
-                ++end;
-            record.cells.push_back(content.substr(pos, end - pos));
-        }
-        pos = end;
-        if (pos >= content.size()) {
-            ++line;
-            return;
-        }
-        const char c = content[pos];
-        if (c == delimiter) {
-            ++pos;
-            continue;
-        }
-        if (c == '\r' && pos + 1 < content.size() && content[pos + 1] == '\n') ++pos;
-        ++pos;
-        ++line;
-        return;
-    }
-}
 
 template <class Cells>
 bool blank(const Cells& cells) {
