@@ -269,6 +269,51 @@ TEST_CASE("import writes a JSON profile that reads back to the same answers", "[
     CHECK_THAT(to_file.err, Contains("wrote "));
 }
 
+TEST_CASE("import writes schema_version 1 first, and the binary's eval reads the import back", "[import][trace][cli]") {
+    const std::string trace = test::write_temp("versioned.json", R"([
+      {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 0, "dur": 10},
+      {"ph": "X", "cat": "gpu_memcpy", "name": "copy", "pid": 0, "tid": 8, "ts": 6, "dur": 6}
+    ])");
+    const auto imported = test::run_binary("import '" + trace + "'");
+    REQUIRE(imported.exit_code == 0);
+    CHECK(imported.out.starts_with("{\n  \"schema_version\": 1,\n  \"name\": \"" + trace + "\",\n"));
+    const std::string profile = test::write_temp("versioned_profile.json", imported.out);
+    const auto direct = test::run_binary("eval '" + trace + "' -s gemm=4 --format json");
+    const auto again = test::run_binary("eval '" + profile + "' -s gemm=4 --format json");
+    REQUIRE(direct.exit_code == 0);
+    REQUIRE(again.exit_code == 0);
+    const auto numbers = [](const std::string& json) {
+        const auto begin = json.find("\"baseline_time\""), end = json.find("\"boundary\"");
+        REQUIRE(begin != std::string::npos);
+        REQUIRE(end != std::string::npos);
+        return json.substr(begin, end - begin);
+    };
+    CHECK(numbers(again.out) == numbers(direct.out));
+    CHECK_THAT(numbers(again.out), Contains(R"("speedup": 1.6,)"));
+}
+
+TEST_CASE("profiles: schema_version 1 reads, any other is an error naming it", "[json][errors]") {
+    // Both JSON readers: the plain path (a "phases" array) and the full one (the shorthand object).
+    for (const char* phases : {R"([{"name": "a", "time": 1}])", R"({"a": 1})"}) {
+        INFO(phases);
+        const std::string current = test::write_temp(
+            "version_1.json", std::string(R"({"schema_version": 1, )") + R"("phases": )" + phases + "}");
+        const auto ok = test::run_cli({"eval", current});
+        CHECK(ok.exit_code == 0);
+        CHECK(ok.err.empty());
+        for (const char* version : {"2", "\"1\"", "null"}) {
+            const std::string path =
+                test::write_temp("version_other.json",
+                                 std::string(R"({"schema_version": )") + version + R"(, "phases": )" + phases + "}");
+            const auto r = test::run_cli({"eval", path});
+            CHECK(r.exit_code == 2);
+            CHECK(r.out.empty());
+            CHECK(r.err == "error: " + path + ": schema_version: this amdahl reads profiles of schema_version 1 (got " +
+                               version + ")\n");
+        }
+    }
+}
+
 TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace][errors]") {
     struct Case {
         std::string text;

@@ -7,6 +7,9 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 test -x "$work/prefix/bin/amdahl"
 test -f "$work/prefix/include/amdahl/evaluate.hpp"
+for schema in eval law rank plan compare scale fit import profile; do
+  test -f "$work/prefix/share/amdahl/schemas/$schema.schema.json"
+done
 cmake -S "$consumer_dir" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
 "$work/build/consumer"

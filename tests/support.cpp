@@ -33,12 +33,15 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 RunResult run_binary(const std::string& args, const std::string& input) {
+    return run_shell(std::string("'") + AMDAHL_BINARY + "' " + args, input);
+}
+
+RunResult run_shell(const std::string& command_line, const std::string& input) {
     const auto dir = std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
     std::filesystem::create_directories(dir);
     const std::string in = (dir / "stdin").string(), out = (dir / "stdout").string(), err = (dir / "stderr").string();
     std::ofstream(in, std::ios::binary) << input;
-    const std::string command =
-        std::string("'") + AMDAHL_BINARY + "' " + args + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
+    const std::string command = command_line + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
     const int status = std::system(command.c_str());
     RunResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

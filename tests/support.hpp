@@ -17,6 +17,9 @@ RunResult run_cli(const std::vector<std::string>& args, const std::string& input
 /// Runs the built amdahl binary through the shell: `args` is appended to the binary's path as is.
 RunResult run_binary(const std::string& args, const std::string& input = "");
 
+/// Runs a shell command line with `input` on stdin.
+RunResult run_shell(const std::string& command, const std::string& input = "");
+
 /// Path of a file in the source tree, e.g. source_path("examples/transformer_step.json").
 std::string source_path(const std::string& relative);
 

@@ -368,10 +368,15 @@ private:
 
 }  // namespace
 
-// The top-level fields besides "phases": name, unit, total, proposals, runs, overlaps, ...
+// The top-level fields besides "phases": schema_version, name, unit, total, proposals, runs, overlaps, ...
 void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     for (const auto& [key, value] : doc.items()) {
-        if (key == "name") {
+        if (key == "schema_version") {
+            // What `amdahl import` writes first; a later version may mean what this reader cannot.
+            if (!value.is_number() || value.get<double>() != 1)
+                throw Error(where(source, "schema_version"),
+                            "this amdahl reads profiles of schema_version 1 (got " + describe(value) + ")");
+        } else if (key == "name") {
             out.name = read_string(value, source, "name");
         } else if (key == "unit") {
             const std::string text = read_string(value, source, "unit");

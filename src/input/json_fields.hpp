@@ -10,8 +10,8 @@ namespace amdahl::detail {
 
 using Json = nlohmann::ordered_json;
 
-/// Reads the top-level fields besides "phases" (name, unit, total, proposals, runs, overlaps,
-/// boundary, summary_only) from `doc` into `out`. Throws amdahl::Error.
+/// Reads the top-level fields besides "phases" (schema_version, name, unit, total, proposals, runs,
+/// overlaps, boundary, summary_only) from `doc` into `out`. Throws amdahl::Error.
 void read_fields(const Json& doc, const std::string& source, RawProfile& out);
 
 }  // namespace amdahl::detail

@@ -37,6 +37,8 @@ std::string profile_to_json(const Profile& profile) {
     check_names_survive_json(profile);
     JsonWriter json;
     json.begin_object();
+    // The version of this format (schemas/profile.schema.json); the readers accept 1 only.
+    json.field("schema_version", 1);
     json.field("name", profile.name.empty() ? profile.source : profile.name);
     json.field("unit", unit_name(profile.unit));
     json.field("total", profile.total());
