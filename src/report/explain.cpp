@@ -126,4 +126,44 @@ std::vector<std::string> explain_law(const LawResult& result, const NumberStyle&
     return lines;
 }
 
+std::vector<std::string> explain_rank(const RankResult& r, const NumberStyle& style) {
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style); };
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("T = {} {}", t(r.baseline_time), unit));
+    for (const RankedTarget& target : r.ranked) {
+        const Candidate& c = r.set.candidates[target.candidate];
+        const std::string saved_expr =
+            std::isinf(c.factor) ? t(c.time)
+                                 : fmt::format("{} - {} / {}", t(c.time), t(c.time), format_plain(c.factor, style));
+        std::string line = fmt::format(
+            "{}: saved = {} = {} {}; S = T / (T - saved) = {} / {} = {}; ceiling = T / (T - {}) = {}",
+            printable(c.name), saved_expr, t(c.saved), unit, t(r.baseline_time), t(r.baseline_time - c.saved),
+            format_speedup(target.speedup, style), t(c.time), format_speedup(target.ceiling, style));
+        if (target.saved_per_effort)
+            line += fmt::format("; per {} = {} / {} = {} {}", r.set.effort_unit, t(c.saved),
+                                format_plain(*c.effort, style), t(*target.saved_per_effort), unit);
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+std::vector<std::string> explain_plan(const PlanReport& r, const NumberStyle& style) {
+    const std::string unit(unit_name(r.profile->unit));
+    const auto t = [&](double v) { return format_time(v, style); };
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("need to save T - T / S = {} - {} = {} {}", t(r.baseline_time), t(r.target_time),
+                                t(r.baseline_time - r.target_time), unit));
+    double running = r.baseline_time;
+    for (const PlanStep& s : r.steps) {
+        const Candidate& c = r.set.candidates[s.candidate];
+        lines.push_back(fmt::format("{} - {} ({}: {} - {} / {}) = {} {}; S = {} / {} = {}", t(running), t(c.saved),
+                                    printable(c.name), t(c.time), t(c.time), format_plain(c.factor, style),
+                                    t(s.new_time), unit, t(r.baseline_time), t(s.new_time),
+                                    format_speedup(s.speedup, style)));
+        running = s.new_time;
+    }
+    return lines;
+}
+
 }  // namespace amdahl

@@ -15,4 +15,10 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
 
 std::vector<std::string> explain_law(const LawResult& result, const NumberStyle& style);
 
+/// Per target: saved, S = T / (T - saved), the ceiling, and the saving per unit of effort.
+std::vector<std::string> explain_rank(const RankResult& result, const NumberStyle& style);
+
+/// The time to save, then the running total step by step.
+std::vector<std::string> explain_plan(const PlanReport& result, const NumberStyle& style);
+
 }  // namespace amdahl

@@ -134,7 +134,7 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
     out << json.str();
 }
 
-void write_json(std::ostream& out, const RankResult& result, const ReportOptions&) {
+void write_json(std::ostream& out, const RankResult& result, const ReportOptions& options) {
     const Profile& profile = *result.profile;
     const CandidateSet& set = result.set;
     JsonWriter json(&out);
@@ -167,13 +167,13 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.end_object();
     }
     json.end_array();
-    json.key("notes").begin_array();
-    for (const auto& note : profile.notes) json.value(note);
-    json.end_array().end_object();
+    write_lines(json, "notes", profile.notes);
+    if (options.explain) write_lines(json, "explanation", explain_rank(result, options.numbers));
+    json.end_object();
     out << json.str();
 }
 
-void write_json(std::ostream& out, const PlanReport& result, const ReportOptions&) {
+void write_json(std::ostream& out, const PlanReport& result, const ReportOptions& options) {
     const CandidateSet& set = result.set;
     const PlanResult& plan = result.plan;
     const auto names = [&](const std::vector<std::size_t>& chosen) {
@@ -218,9 +218,12 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     json.end_array();
     json.field("best_possible", result.best_possible).field("ceiling", result.ceiling);
     json.field("time_outside_candidates", result.time_outside);
-    json.key("notes").begin_array();
-    for (const auto& note : result.profile->notes) json.value(note);
-    json.end_array().end_object();
+    write_lines(json, "notes", result.profile->notes);
+    if (options.explain) write_lines(json, "explanation", explain_plan(result, options.numbers));
+    if (result.required) {
+        json.key("gate").begin_object().field("required", true).field("passed", plan.reachable).end_object();
+    }
+    json.end_object();
     out << json.str();
 }
 

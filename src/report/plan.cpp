@@ -3,31 +3,10 @@
 
 #include <cmath>
 
+#include "report/explain.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
-
-namespace {
-
-std::vector<std::string> explain_plan(const PlanReport& r, const NumberStyle& style) {
-    const std::string unit(unit_name(r.profile->unit));
-    const auto t = [&](double v) { return format_time(v, style); };
-    std::vector<std::string> lines;
-    lines.push_back(fmt::format("need to save T - T / S = {} - {} = {} {}", t(r.baseline_time), t(r.target_time),
-                                t(r.baseline_time - r.target_time), unit));
-    double running = r.baseline_time;
-    for (const PlanStep& s : r.steps) {
-        const Candidate& c = r.set.candidates[s.candidate];
-        lines.push_back(fmt::format("{} - {} ({}: {} - {} / {}) = {} {}; S = {} / {} = {}", t(running), t(c.saved),
-                                    printable(c.name), t(c.time), t(c.time), format_plain(c.factor, style),
-                                    t(s.new_time), unit, t(r.baseline_time), t(s.new_time),
-                                    format_speedup(s.speedup, style)));
-        running = s.new_time;
-    }
-    return lines;
-}
-
-}  // namespace
 
 Document layout(const PlanReport& r, const ReportOptions& options) {
     const NumberStyle& style = options.numbers;

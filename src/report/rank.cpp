@@ -4,35 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/explain.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
-
-namespace {
-
-std::vector<std::string> explain_rank(const RankResult& r, const NumberStyle& style) {
-    const std::string unit(unit_name(r.profile->unit));
-    const auto t = [&](double v) { return format_time(v, style); };
-    std::vector<std::string> lines;
-    lines.push_back(fmt::format("T = {} {}", t(r.baseline_time), unit));
-    for (const RankedTarget& target : r.ranked) {
-        const Candidate& c = r.set.candidates[target.candidate];
-        const std::string saved_expr =
-            std::isinf(c.factor) ? t(c.time)
-                                 : fmt::format("{} - {} / {}", t(c.time), t(c.time), format_plain(c.factor, style));
-        std::string line = fmt::format(
-            "{}: saved = {} = {} {}; S = T / (T - saved) = {} / {} = {}; ceiling = T / (T - {}) = {}",
-            printable(c.name), saved_expr, t(c.saved), unit, t(r.baseline_time), t(r.baseline_time - c.saved),
-            format_speedup(target.speedup, style), t(c.time), format_speedup(target.ceiling, style));
-        if (target.saved_per_effort)
-            line += fmt::format("; per {} = {} / {} = {} {}", r.set.effort_unit, t(c.saved),
-                                format_plain(*c.effort, style), t(*target.saved_per_effort), unit);
-        lines.push_back(std::move(line));
-    }
-    return lines;
-}
-
-}  // namespace
 
 Document layout(const RankResult& r, const ReportOptions& options) {
     const NumberStyle& style = options.numbers;
