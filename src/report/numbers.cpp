@@ -14,22 +14,28 @@ namespace {
 
 constexpr const char* infinity_sign = "\xe2\x88\x9e";  // ∞
 
-// Digits that carry information in a decimal text: no sign, point, leading zeros or exponent.
-int significant_digits(std::string_view text) {
-    int count = 0, pending_zeros = 0;
-    bool started = false;
-    for (char c : text) {
-        if (c == 'e' || c == 'E') break;
-        if (c < '0' || c > '9') continue;
-        if (c == '0') {
-            if (started) ++pending_zeros;
-            continue;
-        }
-        started = true;
-        count += pending_zeros + 1;
-        pending_zeros = 0;
+// Whether Dragonbox's text looks like a short decimal plus noise of the last bits: 16 or more
+// characters of mantissa ending in a run of three or more 0s or 9s and at most two other digits
+// ("38.16100000000006", "0.5999999999999996"). A true ratio has no such run and is written as it
+// is without a second look; a candidate is confirmed by write_shortest. On every number: cheap.
+bool looks_noisy(const char* begin, const char* end) {
+    const char* mantissa_end = begin;
+    while (mantissa_end != end && *mantissa_end != 'e') ++mantissa_end;
+    if (mantissa_end - begin < 16) return false;
+    const char* p = mantissa_end;
+    int tail = 0;
+    while (p != begin && p[-1] != '0' && p[-1] != '9') {
+        if (p[-1] == '.' || ++tail > 2) return false;
+        --p;
     }
-    return count;
+    if (p == begin) return false;
+    const char repeated = p[-1];
+    int run = 0;
+    while (p != begin && (p[-1] == repeated || p[-1] == '.')) {
+        if (p[-1] == repeated) ++run;
+        --p;
+    }
+    return run >= 3;
 }
 
 // Sums of measured times leave noise in the last bits (10.5 + 27.661 = 38.16100000000006): a
@@ -82,11 +88,11 @@ char* write_shortest(char* buffer, double value) {
         return std::to_chars(buffer, buffer + 32, static_cast<long long>(value)).ptr;
     // fmt's Dragonbox: the shortest text that reads back the same.
     char* end = fmt::format_to(buffer, FMT_COMPILE("{}"), value);
-    if (significant_digits(std::string_view(buffer, static_cast<std::size_t>(end - buffer))) < 16) return end;
+    if (!looks_noisy(buffer, end)) return end;
     // 16 or 17 digits: noise if a decimal of at most 12 digits lies within a few units in the
     // last place (measured data has no more; a true ratio such as 100/6 has no such neighbour).
     char probe[40];
-    char* probe_end = fmt::format_to(probe, "{:.11e}", value);
+    char* probe_end = fmt::format_to(probe, FMT_COMPILE("{:.11e}"), value);
     double candidate = 0;
     std::from_chars(probe, probe_end, candidate);
     if (!close_enough(candidate, value)) return end;
