@@ -35,7 +35,16 @@ bool looks_noisy(const char* begin, const char* end) {
         if (p[-1] == repeated) ++run;
         --p;
     }
-    return run >= 3;
+    if (run < 3) return false;
+    // A candidate: it must have 16 or more significant digits, else it is exact as written.
+    int digits = 0;
+    bool started = false;
+    for (const char* q = begin; q != mantissa_end; ++q) {
+        if (*q < '0' || *q > '9' || (*q == '0' && !started)) continue;
+        started = true;
+        ++digits;
+    }
+    return digits >= 16;
 }
 
 // Sums of measured times leave noise in the last bits (10.5 + 27.661 = 38.16100000000006): a
