@@ -27,10 +27,13 @@ struct Proposal {
 
 /// Every phase picked by `only` (every phase but the bookkeeping ones when empty), each at `factor`.
 /// Throws amdahl::Error for a selector that matches nothing.
-std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor);
+std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor,
+                                        std::vector<std::string>* notes = nullptr);
 
 /// One candidate per proposal, on the phases its selector picks.
-std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals);
+/// `notes` gains what the selectors assumed (an exact name over a glob).
+std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals,
+                                           std::vector<std::string>* notes = nullptr);
 
 /// The proposals stored in the profile, parsed. Throws amdahl::Error naming the proposal.
 std::vector<Proposal> profile_proposals(const Profile& profile);

@@ -35,11 +35,13 @@ struct Evaluation {
     std::optional<double> headroom_captured;    ///< time_saved / (f * baseline); none when f == 0
     std::vector<PhaseOutcome> phases;           ///< parallel to Profile::phases
     std::optional<OverlapRange> overlap_range;  ///< when an affected phase has overlapped time
+    std::vector<std::string> notes;             ///< what the selectors assumed (an exact name over a glob)
 };
 
 /// Resolves each spec to phases; throws amdahl::Error when a spec selects nothing or two specs
 /// select the same phase. Returns, per phase, the spec index or -1.
-std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs);
+std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                 std::vector<std::string>* notes = nullptr);
 
 /// Applies `specs` to `profile`.
 Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& specs);

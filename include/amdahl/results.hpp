@@ -44,6 +44,7 @@ struct CandidateSet {
     bool from_proposals = false;
     double factor = 10;                  ///< -k, the factor of every candidate when they are phases
     std::string effort_unit = "effort";  ///< the word efforts are counted in ("engineer-week")
+    std::vector<std::string> notes;      ///< what the selectors assumed (an exact name over a glob)
 };
 
 /// `amdahl rank`: single targets in order of what each buys alone.

@@ -15,6 +15,9 @@ struct Selector {
     Type type = Type::name;
     std::string pattern;  ///< the name, the glob, or the kind (which may itself be a glob)
     std::string text;     ///< as the user wrote it
+    /// A glob written without `glob:`: a phase whose exact name it is wins over the glob reading
+    /// (real names look like globs: `[CUDA memcpy HtoD]`, `k(float*)`).
+    bool exact_name_first = true;
 
     /// True when the selector picks `phase`. Only a `name` selector can pick a bookkeeping phase
     /// (unattributed, idle, overlapped).
@@ -24,7 +27,9 @@ struct Selector {
 /// True for the phases amdahl adds for bookkeeping: unattributed, idle, overlapped.
 bool is_bookkeeping_phase(const Phase& phase);
 
-/// Parses "name", "gemm_*", "kind:copy", "*".
+/// Parses "name", "gemm_*", "kind:copy", "*", and the explicit "name:TEXT" (exactly this name,
+/// whatever characters it has) and "glob:PATTERN" (a glob even where a phase has that exact name;
+/// a backslash escapes *, ? and [ inside it).
 Selector parse_selector(std::string_view text);
 
 /// A local speedup factor k: the phase takes time / k. Infinity means the phase takes no time.
@@ -48,9 +53,11 @@ struct SpeedupSpec {
 /// Parses "SELECTOR=FACTOR[@EFFORT]".
 SpeedupSpec parse_speedup(std::string_view text);
 
-/// The indices of the phases `selector` picks. Throws amdahl::Error when it picks none, with a
-/// "did you mean" suggestion for a misspelled name.
-std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector);
+/// The indices of the phases `selector` picks. A glob that is also the exact name of a phase picks
+/// only that phase, and when the glob would have picked more, a note in `notes` says so. Throws
+/// amdahl::Error when it picks none, with a "did you mean" suggestion for a misspelled name.
+std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector,
+                                       std::vector<std::string>* notes = nullptr);
 
 /// Edit distance, for suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);

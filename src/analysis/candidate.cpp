@@ -39,13 +39,14 @@ double speedup_from_saving(double baseline, double saved) {
     return remaining > 0 ? baseline / remaining : std::numeric_limits<double>::infinity();
 }
 
-std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor) {
+std::vector<Candidate> phase_candidates(const Profile& profile, const std::vector<Selector>& only, Factor factor,
+                                        std::vector<std::string>* notes) {
     std::vector<bool> picked(profile.phases.size(), only.empty());
     if (only.empty()) {
         for (std::size_t i = 0; i < profile.phases.size(); ++i) picked[i] = !is_bookkeeping_phase(profile.phases[i]);
     }
     for (const auto& selector : only) {
-        for (std::size_t i : select_phases(profile, selector)) picked[i] = true;
+        for (std::size_t i : select_phases(profile, selector, notes)) picked[i] = true;
     }
     std::vector<Candidate> out;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
@@ -54,13 +55,14 @@ std::vector<Candidate> phase_candidates(const Profile& profile, const std::vecto
     return out;
 }
 
-std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals) {
+std::vector<Candidate> proposal_candidates(const Profile& profile, const std::vector<Proposal>& proposals,
+                                           std::vector<std::string>* notes) {
     std::vector<Candidate> out;
     out.reserve(proposals.size());
     for (const auto& proposal : proposals) {
         std::vector<std::size_t> phases;
         try {
-            phases = select_phases(profile, proposal.spec.selector);
+            phases = select_phases(profile, proposal.spec.selector, notes);
         } catch (const Error& e) {
             throw Error("proposal '" + proposal.name + "': " + e.message());
         }

@@ -11,7 +11,8 @@
 
 namespace amdahl {
 
-std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
+std::vector<int> assign_speedups(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                 std::vector<std::string>* notes) {
     std::vector<int> owner(profile.phases.size(), -1);
     // Names are looked up in a map, so a million selectors on a million phases stay linear.
     std::unordered_map<std::string_view, std::size_t> by_name;
@@ -25,7 +26,7 @@ std::vector<int> assign_speedups(const Profile& profile, const std::vector<Speed
         if (specs[s].selector.type == Selector::Type::name && found != by_name.end())
             picked = {found->second};
         else
-            picked = select_phases(profile, specs[s].selector);
+            picked = select_phases(profile, specs[s].selector, notes);
         for (std::size_t i : picked) {
             if (owner[i] >= 0) {
                 throw Error("speedups '" + specs[static_cast<std::size_t>(owner[i])].text + "' and '" + specs[s].text +
@@ -39,8 +40,8 @@ std::vector<int> assign_speedups(const Profile& profile, const std::vector<Speed
 }
 
 Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
-    const std::vector<int> owner = assign_speedups(profile, specs);
     Evaluation out;
+    const std::vector<int> owner = assign_speedups(profile, specs, &out.notes);
     out.phases.resize(profile.phases.size());
     Summation baseline, new_time, saved, affected, untouched;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {

@@ -37,7 +37,7 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
             throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
         set.from_proposals = true;
         try {
-            set.candidates = proposal_candidates(profile, proposals);
+            set.candidates = proposal_candidates(profile, proposals, &set.notes);
         } catch (const Error& e) {
             throw Error(profile.source, e.message());
         }
@@ -48,7 +48,7 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
     std::vector<Selector> only;
     for (const auto& text : options.only) only.push_back(parse_option("--only", parse_selector, text));
     try {
-        set.candidates = phase_candidates(profile, only, factor);
+        set.candidates = phase_candidates(profile, only, factor, &set.notes);
     } catch (const Error& e) {
         throw Error(profile.source, "--only: " + e.message());
     }

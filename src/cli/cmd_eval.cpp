@@ -32,6 +32,7 @@ int run_eval(const EvalOptions& options, Context& context) {
         throw Error(profile.source, e.message());
     }
     const Evaluation& e = result.evaluation;
+    print_notes(context, e.notes);
     if (!std::isfinite(e.new_time) || !std::isfinite(e.baseline_time))
         throw Error(profile.source, "the result is not a finite number (times too large to add)");
     result.required_speedup = options.require_speedup;

@@ -59,6 +59,7 @@ int run_plan(const PlanOptions& options, Context& context) {
     PlanReport result;
     result.profile = &profile;
     result.set = build_candidates(profile, options.candidates);
+    print_notes(context, result.set.notes);
     const std::vector<Candidate>& candidates = result.set.candidates;
     result.by_effort = options.by == "effort";
     if (result.by_effort) {

@@ -28,6 +28,7 @@ int run_rank(const RankOptions& options, Context& context) {
     RankResult result;
     result.profile = &profile;
     result.set = build_candidates(profile, options.candidates);
+    print_notes(context, result.set.notes);
     result.by = options.by == "effort" ? RankBy::effort : options.by == "ceiling" ? RankBy::ceiling : RankBy::saving;
     if (result.by == RankBy::effort && !result.set.from_proposals)
         throw Error("--by",

@@ -145,9 +145,13 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
             throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
     }
     Profile profile = amdahl::load_profile(options.path, context.in, format, import);
-    for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
+    print_notes(context, profile.notes);
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);
     return profile;
+}
+
+void print_notes(Context& context, const std::vector<std::string>& notes) {
+    for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 }
 
 CLI::Validator positive_number() {

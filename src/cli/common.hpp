@@ -81,6 +81,9 @@ auto parse_option(std::string_view option, Parse&& parse, Args&&... args) {
     }
 }
 
+/// Each note on stderr as "note: ...", made safe for a terminal.
+void print_notes(Context& context, const std::vector<std::string>& notes);
+
 /// A CLI11 check that a value is a number > 0, with a message a person can read.
 CLI::Validator positive_number();
 

@@ -18,10 +18,11 @@ bool glob_match(const std::string& pattern, const std::string& text) {
     return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
-std::string quote_list(const std::vector<std::string>& names) {
+// "'a', 'b' or 'c'" (or "and").
+std::string quote_list(const std::vector<std::string>& names, const char* last = " or ") {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+        if (i > 0) out += i + 1 == names.size() ? last : ", ";
         out += "'" + names[i] + "'";
     }
     return out;
@@ -64,10 +65,31 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector) {
+std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector,
+                                       std::vector<std::string>* notes) {
     std::vector<std::size_t> picked;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         if (selector.matches(profile.phases[i])) picked.push_back(i);
+    }
+    if (selector.type == Selector::Type::glob && selector.exact_name_first) {
+        // Real names look like globs; the exact name is what the user copied from a table.
+        if (const auto exact = profile.find(selector.pattern)) {
+            std::vector<std::string> others;
+            for (std::size_t i : picked)
+                if (i != *exact) others.push_back(profile.phases[i].name);
+            if (!others.empty() && notes) {
+                constexpr std::size_t listed = 5;
+                std::string list = quote_list(
+                    std::vector<std::string>(
+                        others.begin(), others.begin() + static_cast<std::ptrdiff_t>(std::min(others.size(), listed))),
+                    others.size() > listed ? ", " : " and ");
+                if (others.size() > listed) list += " and " + std::to_string(others.size() - listed) + " more";
+                notes->push_back("selector '" + selector.text +
+                                 "' is the exact name of a phase and picks only it; as a glob it would also pick " +
+                                 list + " (write glob:" + selector.pattern + " for the glob)");
+            }
+            return {*exact};
+        }
     }
     if (!picked.empty()) return picked;
 

@@ -73,6 +73,15 @@ Selector parse_selector(std::string_view text) {
     if (text == "*") {
         selector.type = Selector::Type::all;
         selector.pattern = "*";
+    } else if (text.starts_with("name:")) {
+        selector.type = Selector::Type::name;
+        selector.pattern = std::string(text.substr(5));
+        if (selector.pattern.empty()) throw Error("selector '" + selector.text + "': name: needs a phase name");
+    } else if (text.starts_with("glob:")) {
+        selector.type = Selector::Type::glob;
+        selector.exact_name_first = false;
+        selector.pattern = std::string(text.substr(5));
+        if (selector.pattern.empty()) throw Error("selector '" + selector.text + "': glob: needs a pattern");
     } else if (text.starts_with("kind:")) {
         selector.type = Selector::Type::kind;
         selector.pattern = std::string(trim(text.substr(5)));

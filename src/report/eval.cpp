@@ -112,6 +112,7 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
         s.push_back({"", "", "gate_passed", r.gate_passed ? "true" : "false"});
     }
     doc.notes = r.profile->notes;
+    doc.notes.insert(doc.notes.end(), r.evaluation.notes.begin(), r.evaluation.notes.end());
     return doc;
 }
 

@@ -21,6 +21,12 @@ void write_lines(JsonWriter& json, const char* key, const std::vector<std::strin
     json.end_array();
 }
 
+std::vector<std::string> all_notes(const std::vector<std::string>& first, const std::vector<std::string>& second) {
+    std::vector<std::string> notes = first;
+    notes.insert(notes.end(), second.begin(), second.end());
+    return notes;
+}
+
 bool phase_row_wanted(const PhaseOutcome& outcome, PhaseRows rows) {
     return rows == PhaseRows::all || (rows == PhaseRows::changed && outcome.spec >= 0);
 }
@@ -98,6 +104,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     json.end_array();
     json.key("notes").begin_array();
     for (const auto& note : profile.notes) json.value(note);
+    for (const auto& note : r.notes) json.value(note);
     if (std::isinf(r.speedup)) json.value("every phase takes no time: speedup is infinite (null)");
     if (std::isinf(r.ceiling)) json.value("every phase is sped up: the ceiling is infinite (null)");
     json.end_array();
@@ -167,7 +174,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.end_object();
     }
     json.end_array();
-    write_lines(json, "notes", profile.notes);
+    write_lines(json, "notes", all_notes(profile.notes, set.notes));
     if (options.explain) write_lines(json, "explanation", explain_rank(result, options.numbers));
     json.end_object();
     out << json.str();
@@ -218,7 +225,7 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     json.end_array();
     json.field("best_possible", result.best_possible).field("ceiling", result.ceiling);
     json.field("time_outside_candidates", result.time_outside);
-    write_lines(json, "notes", result.profile->notes);
+    write_lines(json, "notes", all_notes(result.profile->notes, set.notes));
     if (options.explain) write_lines(json, "explanation", explain_plan(result, options.numbers));
     if (result.required) {
         json.key("gate").begin_object().field("required", true).field("passed", plan.reachable).end_object();

@@ -110,6 +110,7 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
         doc.verdict = plan.reachable ? "the gate passed" : "the gate failed";
     }
     doc.notes = r.profile->notes;
+    doc.notes.insert(doc.notes.end(), r.set.notes.begin(), r.set.notes.end());
     return doc;
 }
 

@@ -75,6 +75,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});
     doc.summary.push_back({"", "", "baseline_" + unit, shortest(r.baseline_time)});
     doc.notes = r.profile->notes;
+    doc.notes.insert(doc.notes.end(), r.set.notes.begin(), r.set.notes.end());
     return doc;
 }
 
