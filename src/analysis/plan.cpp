@@ -256,7 +256,8 @@ PlanResult plan(const std::vector<Candidate>& candidates, const PlanRequest& req
     PlanResult result;
     const std::vector<Group> groups = make_groups(candidates, request.by_effort);
     Summation best_possible;
-    for (const auto& group : groups) best_possible.add(group.options.front().saved);
+    // A plan never takes a candidate that adds time: a slowdown counts as no saving.
+    for (const auto& group : groups) best_possible.add(std::max(0.0, group.options.front().saved));
     result.best_possible_saved = best_possible.value();
 
     const double need = request.baseline - request.target_time;

@@ -1,5 +1,6 @@
 // amdahl import FILE [-o profile.json]: the profile derived from profiler output, as amdahl's JSON
 // profile format, to review, edit and version.
+#include <filesystem>
 #include <memory>
 #include <ostream>
 
@@ -19,6 +20,11 @@ struct ImportCommandOptions {
 };
 
 int run_import(const ImportCommandOptions& options, Context& context) {
+    // The derived profile must never replace the trace it came from (same file, by inode).
+    std::error_code same_error;
+    if (options.output != "-" && options.path != "-" &&
+        std::filesystem::equivalent(options.path, options.output, same_error))
+        throw Error(options.output, "-o names the input itself; write the profile to another file");
     const Profile profile = amdahl::load_profile(options.path, context.in, input_format(options.input_format),
                                                  import_options(options.import));
     for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';

@@ -1,6 +1,8 @@
 #include "cli/run.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <ostream>
 #include <string_view>
@@ -75,7 +77,15 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
             err << "error: no command given\n";
             return exit_input_error;
         }
-        return action(context);
+        const int code = action(context);
+        // Output that could not be written is an error: CI must never get an empty file and 0.
+        out.flush();
+        if (out.fail()) {
+            err << "error: cannot write the output: " << (errno != 0 ? std::strerror(errno) : "the stream refused it")
+                << '\n';
+            return code == exit_ok ? exit_input_error : code;
+        }
+        return code;
     } catch (const Error& e) {
         out.flush();
         err << "error: " << printable(e.what()) << '\n';

@@ -145,9 +145,23 @@ Profile finish_profile(RawProfile raw) {
     }
     if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
     profile.unit = unit.value_or(Unit::ms);
+    // A time written without a unit is in the declared unit, else ms: never in the unit another
+    // row happened to write (c,3 then a,1 s made c 3 s).
+    const Unit bare_unit = raw.unit.value_or(Unit::ms);
     const auto in_unit = [&](double value, std::optional<Unit> from) {
-        return from ? convert(value, *from, profile.unit) : value;
+        return convert(value, from.value_or(bare_unit), profile.unit);
     };
+    if (!raw.unit) {
+        bool bare = false, with_unit = false;
+        for (const RawPhaseExtra& more : raw.extra) {
+            if (!more.has_time) continue;
+            (more.time_unit ? with_unit : bare) = true;
+        }
+        if (bare && with_unit)
+            profile.notes.push_back(raw.source +
+                                    ": times without a unit are read as ms (no unit is declared), other times in "
+                                    "their own unit; write a unit on every time, or declare one, to be sure");
+    }
     for (const auto& run : raw.runs) {
         profile.runs.push_back(in_unit(run.value, run.unit));
         if (!std::isfinite(profile.runs.back())) throw Error(raw.runs_where, "a run's time is too large");

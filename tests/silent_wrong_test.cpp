@@ -1,0 +1,75 @@
+// Plausible inputs that amdahl used to read the wrong way while exiting 0 (issue: no silent wrong
+// answer). Each case failed before its fix.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+std::string line_starting_with(const std::string& text, const std::string& start) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t end = text.find('\n', pos);
+        const std::string line = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        if (line.rfind(start, 0) == 0) return line;
+        if (end == std::string::npos) break;
+        pos = end + 1;
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("silent wrong: a bare number never takes another row's unit", "[silent]") {
+    // c is written first without a unit, a in seconds: c is 3 ms (the default), not 3 s.
+    const std::string path = test::write_temp("bare_units.csv", "name,time\nc,3\na,1 s\n");
+    const auto r = test::run_cli({"eval", path, "-s", "a=2", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "c,") == "c,,0.003,0.29910269192422734,1,0.003,0");
+    CHECK_THAT(r.err, Contains("times without a unit are read as ms"));
+    // A declared unit is the unit of bare numbers.
+    const std::string json = test::write_temp("bare_units.json", R"({"unit": "us", "phases": {"c": 3, "a": "1 ms"}})");
+    const auto j = test::run_cli({"eval", json, "-s", "a=2", "--format", "csv"});
+    REQUIRE(j.exit_code == 0);
+    CHECK(line_starting_with(j.out, "c,") == "c,,3,0.29910269192422734,1,3,0");
+}
+
+TEST_CASE("silent wrong: plan's best possible counts no slowdown as a saving", "[silent]") {
+    const std::string path = test::write_temp("plan_slowdown.json", R"({"phases": {"a": 50, "b": 30, "c": 20}})");
+    const auto r = test::run_cli({"plan", path, "--target", "1.2", "-s", "a=2", "-s", "b=0.5", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    // a alone reaches 100 / 75 = 1.333x; b is a slowdown no plan would take.
+    CHECK_THAT(r.out, Contains("\"best_possible\": 1.3333333333333333"));
+}
+
+TEST_CASE("silent wrong: a write that fails is an error, not an empty file with success", "[silent][cli]") {
+    if (!std::filesystem::exists("/dev/full")) return;
+    // A subshell, so that /dev/full (not run_shell's capture file) is amdahl's stdout.
+    const auto r =
+        test::run_shell("( '" + std::string(AMDAHL_BINARY) + "' eval " +
+                        test::source_path("examples/transformer_step.json") + " -s attention_softmax=10 >/dev/full )");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, StartsWith("error: cannot write the output: "));
+}
+
+TEST_CASE("silent wrong: import -o onto its own input is refused", "[silent][cli]") {
+    const std::string path = test::write_temp("import_self.json", R"({"traceEvents": [
+        {"name": "k", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1}]})");
+    const std::string before = [&] {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    const auto r = test::run_cli({"import", path, "-o", path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + path + ": -o names the input itself; write the profile to another file\n");
+    std::ifstream in(path);
+    CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == before);
+}
