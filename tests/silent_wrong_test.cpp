@@ -73,3 +73,13 @@ TEST_CASE("silent wrong: import -o onto its own input is refused", "[silent][cli
     std::ifstream in(path);
     CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == before);
 }
+
+TEST_CASE("silent wrong: --unit converts every time, the overlap range too", "[silent]") {
+    const std::string trace = test::source_path("examples/pytorch_trace.json");
+    const auto ms = test::run_cli({"eval", trace, "-s", "*=2", "--unit", "ms", "--format", "json"});
+    REQUIRE(ms.exit_code == 0);
+    // In us the range is 1.6916x to 1.8854x; in ms it must be the same (it was 1.69x to 8.23x).
+    CHECK_THAT(ms.out, Contains("\"speedup_range\": {\n    \"low\": 1.6915887850467288"));
+    CHECK_THAT(ms.out, Contains("\"high\": 1.8854166666666667"));
+    CHECK_THAT(ms.out, Contains("\"time_saved_range\": {\n    \"low\": 0.74,\n    \"high\": 0.85\n"));
+}

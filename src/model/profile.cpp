@@ -39,8 +39,13 @@ std::string where(const std::string& source, Origin origin, std::uint64_t at, co
 Profile convert_profile(const Profile& profile, Unit unit) {
     Profile out = profile;
     out.unit = unit;
-    for (auto& phase : out.phases) phase.time = convert(phase.time, profile.unit, unit);
+    // Every time-valued field: a field left behind reads in the wrong unit (the overlap range did).
+    for (auto& phase : out.phases) {
+        phase.time = convert(phase.time, profile.unit, unit);
+        if (phase.active_time) phase.active_time = convert(*phase.active_time, profile.unit, unit);
+    }
     for (auto& run : out.runs) run = convert(run, profile.unit, unit);
+    for (auto& overlap : out.overlaps) overlap.time = convert(overlap.time, profile.unit, unit);
     return out;
 }
 
