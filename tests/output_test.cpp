@@ -461,6 +461,19 @@ TEST_CASE("output: Markdown shows names from code literally", "[output][markdown
         CHECK_THAT(r.out, Contains("\n| 2 | `__init__` | host\\_side | 20.0 | 20.0% | 10x | 1.2195x | 18.0 | "
                                    "1.2500x |\n"));
     }
+    SECTION("compare: a gate is a code span in a list, where a pipe needs no escape") {
+        // Inside a code span a backslash is literal: outside a table cell, `a\|b` would show the
+        // backslash. Only the table's own cells need the pipe escaped.
+        const RunResult r = run_cli({"compare", profile, profile, "--fail-if-phase-slower", "a|b=5%",
+                                     "--fail-if-phase-slower", "tick`tock=5%", "--format", "md"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\n| `a\\|b` | unchanged | 10.0 | 10.0 | 0.0 | 0.0% | 1.0000x | 0.0% |\n"));
+        CHECK_THAT(r.out, Contains("\n**Gates**\n\n"
+                                   "- ✅ `--fail-if-phase-slower a|b=5%`: a\\|b 0.0% of phase (10.0 → 10.0 ms): not "
+                                   "more than 5%\n"
+                                   "- ✅ ``--fail-if-phase-slower tick`tock=5%``: tick\\`tock 0.0% of phase (5.0 → 5.0 "
+                                   "ms): not more than 5%\n"));
+    }
 }
 
 TEST_CASE("output: --precision reads the same in the table, the summary and the gates", "[output][numbers]") {
