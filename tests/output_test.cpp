@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>  // only to read the JSON reports back
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -367,6 +369,42 @@ TEST_CASE("output: --summary-csv has the summary's keys and full-precision value
         CHECK(values.at("possible") == "false");
         CHECK(values.at("factor").empty());  // impossible: no number
         CHECK(std::stod(values.at("target")) == Approx(3));
+    }
+}
+
+TEST_CASE("output: a link, a FIFO or a device is written through, not replaced", "[output][files]") {
+    // A regular file is replaced by a rename, so nobody reads half of it; what a path names when
+    // it is not a regular file (/dev/stdout is a link, /dev/null a device, >(jq .) a pipe) must
+    // stay what it is. Before this was handled, /dev/null became a regular file when root wrote
+    // --output-json /dev/null.
+    TempDir dir;
+    const std::vector<std::string> args{"eval", example("transformer_step.json"), "-s", "attention_softmax=10"};
+    const std::string json = run_cli(with(args, {"--format", "json"})).out;
+    SECTION("a symbolic link keeps pointing at its file, which gets the report") {
+        spill(dir / "report-1.json", "old");
+        fs::create_symlink("report-1.json", dir / "latest.json");
+        const RunResult r = run_cli(with(args, {"--output-json", dir / "latest.json"}));
+        CHECK(r.exit_code == 0);
+        CHECK(fs::is_symlink(dir / "latest.json"));
+        CHECK(slurp(dir / "report-1.json") == json);
+        CHECK(listing(dir.string()) == std::vector<std::string>{"latest.json", "report-1.json"});
+    }
+    SECTION("a FIFO stays a FIFO, and its reader gets the report") {
+        const std::string fifo = dir / "pipe";
+        REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+        // Opened for reading first, without blocking, so the writer's open does not block either.
+        const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+        REQUIRE(reader >= 0);
+        const RunResult r = run_cli(with(args, {"--output-json", fifo}));
+        std::string received;
+        char buffer[4096];
+        for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;)
+            received.append(buffer, static_cast<std::size_t>(n));
+        ::close(reader);
+        CHECK(r.exit_code == 0);
+        CHECK(fs::is_fifo(fifo));
+        CHECK(received == json);
+        CHECK(listing(dir.string()) == std::vector<std::string>{"pipe"});
     }
 }
 

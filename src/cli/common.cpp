@@ -179,6 +179,20 @@ ReportOptions report_options(const OutputOptions& options, bool explain) {
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
     namespace fs = std::filesystem;
     const fs::path target(path);
+    // A rename replaces whatever the path names. That suits a regular file (a reader sees the old
+    // report or the new one, never half of one), but a symbolic link would become a file
+    // (/dev/stdout is one) and a FIFO or device would be replaced (root's --output-json /dev/null
+    // made /dev/null a file): those are written in place, as a shell redirect writes them.
+    std::error_code status_error;
+    const fs::file_status status = fs::symlink_status(target, status_error);
+    if (!status_error && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status)) {
+        std::ofstream file(target, std::ios::binary);
+        if (!file) throw Error(path, std::string("cannot write here: ") + std::strerror(errno));
+        write(file);
+        file.flush();
+        if (!file) throw Error(path, std::string("write failed: ") + std::strerror(errno));
+        return;
+    }
     fs::path temporary = target;
     temporary += fmt::format(".amdahl-{}.tmp", static_cast<long>(::getpid()));
     {
