@@ -559,3 +559,17 @@ TEST_CASE("output: --precision reads the same in the table, the summary and the 
         CHECK(r.err == "gate failed: speedup 1.23x is below the required 1.30x\n");
     }
 }
+
+TEST_CASE("output: --phases belongs to eval; rank and plan refuse it rather than ignore it", "[output][phases]") {
+    for (const std::string command : {"rank", "plan"}) {
+        INFO(command);
+        std::vector<std::string> args{command, example("transformer_step.json"), "--phases", "none"};
+        if (command == "plan") args.insert(args.end(), {"--target", "2"});
+        const RunResult r = run_cli(args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err ==
+              "error: The following arguments were not expected: none --phases\n"
+              "(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n");
+    }
+}

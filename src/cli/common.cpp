@@ -36,7 +36,7 @@ void add_output_options(CLI::App& command, OutputOptions& options, bool phase_ro
     command.add_option("--summary-csv", options.summary_csv, "Write the summary as key,value CSV to FILE");
 }
 
-void add_profile_options(CLI::App& command, ProfileOptions& options) {
+void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows) {
     command
         .add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")
         ->required();
@@ -45,7 +45,7 @@ void add_profile_options(CLI::App& command, ProfileOptions& options) {
                        "folded (default: recognised from the content)");
     command.add_option("--unit", options.unit,
                        "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
-    add_output_options(command, options.output, true);
+    add_output_options(command, options.output, phase_rows);
     add_import_options(command, options.import);
 }
 
