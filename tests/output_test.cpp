@@ -26,42 +26,14 @@
 namespace {
 
 namespace fs = std::filesystem;
+using amdahl::test::read_file;
 using amdahl::test::run_cli;
 using amdahl::test::RunResult;
 using amdahl::test::source_path;
+using amdahl::test::TempDir;
 using Catch::Matchers::Contains;
 using Catch::Matchers::EndsWith;
 using Catch::Matchers::StartsWith;
-
-// A fresh directory of this test's own, removed with everything in it at the end of the scope.
-class TempDir {
-public:
-    TempDir() {
-        static int count = 0;
-        path_ = fs::temp_directory_path() /
-                ("amdahl-output-test-" + std::to_string(::getpid()) + "-" + std::to_string(++count));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-    std::string string() const { return path_.string(); }
-
-private:
-    fs::path path_;
-};
-
-std::string slurp(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << file.rdbuf();
-    return buffer.str();
-}
 
 void spill(const std::string& path, const std::string& content) { std::ofstream(path, std::ios::binary) << content; }
 
@@ -319,10 +291,10 @@ TEST_CASE("output: --output-* files are what --format prints; stdout keeps its f
             CHECK(r.exit_code == 0);
             CHECK(r.out == alone.out);
             CHECK(r.err == alone.err);  // CSV's summary once, on stderr, not once per file
-            CHECK(slurp(dir / "report.json") == json.out);
-            CHECK(slurp(dir / "report.md") == md.out);
-            CHECK(slurp(dir / "report.csv") == csv.out);
-            CHECK_THAT(slurp(dir / "summary.csv"), StartsWith("key,value\n"));
+            CHECK(read_file(dir / "report.json") == json.out);
+            CHECK(read_file(dir / "report.md") == md.out);
+            CHECK(read_file(dir / "report.csv") == csv.out);
+            CHECK_THAT(read_file(dir / "summary.csv"), StartsWith("key,value\n"));
             // Written through a temporary file renamed into place: no temporary is left.
             CHECK(listing(dir.string()) ==
                   std::vector<std::string>{"report.csv", "report.json", "report.md", "summary.csv"});
@@ -336,7 +308,7 @@ TEST_CASE("output: --summary-csv has the summary's keys and full-precision value
         const RunResult r = run_cli({"eval", example("transformer_step.json"), "-s", "attention_softmax=10",
                                      "--summary-csv", dir / "summary.csv"});
         CHECK(r.exit_code == 0);
-        const std::string csv = slurp(dir / "summary.csv");
+        const std::string csv = read_file(dir / "summary.csv");
         CHECK(lines_of(csv).front() == "key,value");
         const auto values = key_values(csv);
         std::vector<std::string> keys;
@@ -355,7 +327,7 @@ TEST_CASE("output: --summary-csv has the summary's keys and full-precision value
         const RunResult r = run_cli({"compare", example("compare/before.json"), example("compare/after.json"),
                                      "--require-speedup", "1.2", "--summary-csv", dir / "summary.csv"});
         CHECK(r.exit_code == 1);  // the gate fails; the summary is written all the same
-        const auto values = key_values(slurp(dir / "summary.csv"));
+        const auto values = key_values(read_file(dir / "summary.csv"));
         CHECK(std::stod(values.at("speedup")) == Approx(100 / 84.7).epsilon(1e-15));
         CHECK(std::stod(values.at("change_ms")) == Approx(-15.3));
         CHECK(values.at("result") == "faster");
@@ -365,7 +337,7 @@ TEST_CASE("output: --summary-csv has the summary's keys and full-precision value
         const RunResult r =
             run_cli({"law", "-f", "0.6", "--target", "3", "--summary-csv", dir / "summary.csv", "--format", "json"});
         CHECK(r.exit_code == 0);
-        const auto values = key_values(slurp(dir / "summary.csv"));
+        const auto values = key_values(read_file(dir / "summary.csv"));
         CHECK(values.at("possible") == "false");
         CHECK(values.at("factor").empty());  // impossible: no number
         CHECK(std::stod(values.at("target")) == Approx(3));
@@ -386,7 +358,7 @@ TEST_CASE("output: a link, a FIFO or a device is written through, not replaced",
         const RunResult r = run_cli(with(args, {"--output-json", dir / "latest.json"}));
         CHECK(r.exit_code == 0);
         CHECK(fs::is_symlink(dir / "latest.json"));
-        CHECK(slurp(dir / "report-1.json") == json);
+        CHECK(read_file(dir / "report-1.json") == json);
         CHECK(listing(dir.string()) == std::vector<std::string>{"latest.json", "report-1.json"});
     }
     SECTION("a FIFO stays a FIFO, and its reader gets the report") {
