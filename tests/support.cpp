@@ -23,14 +23,12 @@ RunResult run_cli(const std::vector<std::string>& args, const std::string& input
     return result;
 }
 
-namespace {
-std::string slurp(const std::string& path) {
+std::string read_file(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     std::stringstream buffer;
     buffer << file.rdbuf();
     return buffer.str();
 }
-}  // namespace
 
 RunResult run_binary(const std::string& args, const std::string& input) {
     return run_shell(std::string("'") + AMDAHL_BINARY + "' " + args, input);
@@ -45,8 +43,8 @@ RunResult run_shell(const std::string& command_line, const std::string& input) {
     const int status = std::system(command.c_str());
     RunResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = slurp(out);
-    result.err = slurp(err);
+    result.out = read_file(out);
+    result.err = read_file(err);
     return result;
 }
 
@@ -58,6 +56,19 @@ std::string write_temp(const std::string& name, const std::string& content) {
     const auto path = dir / name;
     std::ofstream(path, std::ios::binary) << content;
     return path.string();
+}
+
+TempDir::TempDir() {
+    static int count = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("amdahl-test-" + std::to_string(getpid()) + "-dir-" + std::to_string(++count));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
 }
 
 }  // namespace amdahl::test

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers for tests: run the CLI in-process or as the built binary, and find test data.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,23 @@ std::string source_path(const std::string& relative);
 
 /// Writes `content` to a fresh file under the temp directory, named `name`; returns its path.
 std::string write_temp(const std::string& name, const std::string& content);
+
+/// The bytes of a file ("" if it cannot be read).
+std::string read_file(const std::string& path);
+
+/// A fresh directory under the temp directory, removed with everything in it at the end of the
+/// scope: `dir / "report.json"` is a path inside it.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+    std::string string() const { return path_.string(); }
+
+private:
+    std::filesystem::path path_;
+};
 
 }  // namespace amdahl::test

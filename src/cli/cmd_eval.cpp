@@ -55,7 +55,7 @@ int run_eval(const EvalOptions& options, Context& context) {
 void setup_eval(CLI::App& app, Action& action) {
     auto options = std::make_shared<EvalOptions>();
     CLI::App* command = app.add_subcommand("eval", "End-to-end effect of proposed local speedups on a profile");
-    add_profile_options(*command, options->profile);
+    add_profile_options(*command, options->profile, true);
     command
         ->add_option("-s,--speedup", options->speedups,
                      "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")

@@ -36,7 +36,7 @@ void add_output_options(CLI::App& command, OutputOptions& options, bool phase_ro
     command.add_option("--summary-csv", options.summary_csv, "Write the summary as key,value CSV to FILE");
 }
 
-void add_profile_options(CLI::App& command, ProfileOptions& options) {
+void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows) {
     command
         .add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")
         ->required();
@@ -45,7 +45,7 @@ void add_profile_options(CLI::App& command, ProfileOptions& options) {
                        "folded (default: recognised from the content)");
     command.add_option("--unit", options.unit,
                        "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
-    add_output_options(command, options.output, true);
+    add_output_options(command, options.output, phase_rows);
     add_import_options(command, options.import);
 }
 
@@ -183,6 +183,20 @@ ReportOptions report_options(const OutputOptions& options, bool explain) {
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
     namespace fs = std::filesystem;
     const fs::path target(path);
+    // A rename replaces whatever the path names. That suits a regular file (a reader sees the old
+    // report or the new one, never half of one), but a symbolic link would become a file
+    // (/dev/stdout is one) and a FIFO or device would be replaced (root's --output-json /dev/null
+    // made /dev/null a file): those are written in place, as a shell redirect writes them.
+    std::error_code status_error;
+    const fs::file_status status = fs::symlink_status(target, status_error);
+    if (!status_error && fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status)) {
+        std::ofstream file(target, std::ios::binary);
+        if (!file) throw Error(path, std::string("cannot write here: ") + std::strerror(errno));
+        write(file);
+        file.flush();
+        if (!file) throw Error(path, std::string("write failed: ") + std::strerror(errno));
+        return;
+    }
     fs::path temporary = target;
     temporary += fmt::format(".amdahl-{}.tmp", static_cast<long>(::getpid()));
     {

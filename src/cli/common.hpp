@@ -53,8 +53,9 @@ struct ProfileOptions {
     ImportFlags import;
 };
 
-/// Adds PROFILE, --input-format, --unit, the output options and the profiler-input options.
-void add_profile_options(CLI::App& command, ProfileOptions& options);
+/// Adds PROFILE, --input-format, --unit, the output options and the profiler-input options; with
+/// `phase_rows` (eval, whose rows are the profile's phases), --phases too.
+void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows = false);
 /// Adds the profiler-input options (--lane, --window, --group-by, --rename, --depth, ...).
 void add_import_options(CLI::App& command, ImportFlags& flags);
 /// Checks and converts them. Throws amdahl::Error naming the option.

@@ -60,7 +60,8 @@ void write_summary_csv(std::ostream& out, const Document& document);
 
 /// Escapes Markdown's special characters so `text` renders literally (outside code spans).
 std::string markdown_text(std::string_view text);
-/// `text` as a Markdown code span, safe in a table cell: backticks and pipes handled.
-std::string markdown_code(std::string_view text);
+/// `text` as a Markdown code span: backticks handled, and in a table cell pipes too (GFM ends a
+/// cell at a pipe even in a code span; elsewhere a backslash in a code span shows as itself).
+std::string markdown_code(std::string_view text, bool in_table_cell = true);
 
 }  // namespace amdahl

@@ -26,7 +26,7 @@ std::string markdown_text(std::string_view text) {
     return out;
 }
 
-std::string markdown_code(std::string_view text) {
+std::string markdown_code(std::string_view text, bool in_table_cell) {
     // A fence longer than any run of backticks inside; spaces keep a backtick at an edge apart.
     std::size_t longest = 0, run = 0;
     for (char c : text) {
@@ -37,7 +37,7 @@ std::string markdown_code(std::string_view text) {
     const bool spaced = !text.empty() && (text.front() == '`' || text.back() == '`' || text.front() == ' ');
     std::string out = fence + (spaced ? " " : "");
     for (char c : text) {
-        if (c == '|') out += '\\';  // a pipe ends a table cell even inside a code span (GFM)
+        if (c == '|' && in_table_cell) out += '\\';  // a pipe ends a table cell even inside a code span (GFM)
         out += c;
     }
     return out + (spaced ? " " : "") + fence;
@@ -101,7 +101,7 @@ void write_markdown(std::ostream& out, const Document& document) {
         out << "**Gates**\n\n";
         bool passed = true;
         for (const auto& gate : document.gates) {
-            out << (gate.passed ? "- \xe2\x9c\x85 " : "- \xe2\x9d\x8c ") << markdown_code(gate.gate) << ": "
+            out << (gate.passed ? "- \xe2\x9c\x85 " : "- \xe2\x9d\x8c ") << markdown_code(gate.gate, false) << ": "
                 << markdown_text(gate.detail) << '\n';
             passed = passed && gate.passed;
         }
