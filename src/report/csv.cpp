@@ -51,6 +51,8 @@ void write_csv(std::ostream& out, std::ostream& talk, const Document& document) 
         write_csv(out, *document.csv_table);
     else if (document.table)
         write_csv(out, *document.table);
+    else
+        write_summary_csv(out, document);  // a report without rows (law, --phases none): its summary is the data
     // Everything else is for people: the text reporter's lines, on the other stream.
     write_text(talk, document, false);
 }

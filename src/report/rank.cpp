@@ -70,7 +70,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         if (top.saved_per_effort)
             text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
         doc.summary.push_back({what, text + ")", "top", first.name});
-        doc.headline = fmt::format("{}: {}", what, first.name);
+        doc.headline = fmt::format("{} first ({} end to end)", first.name, format_speedup(top.speedup, style));
     }
     doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});
     doc.summary.push_back({"", "", "baseline_" + unit, shortest(r.baseline_time)});
