@@ -83,3 +83,73 @@ TEST_CASE("silent wrong: --unit converts every time, the overlap range too", "[s
     CHECK_THAT(ms.out, Contains("\"high\": 1.8854166666666667"));
     CHECK_THAT(ms.out, Contains("\"time_saved_range\": {\n    \"low\": 0.74,\n    \"high\": 0.85\n"));
 }
+
+TEST_CASE("silent wrong: an option that does not apply to the input is an error", "[silent][cli]") {
+    const std::string json = test::source_path("examples/transformer_step.json");
+    const std::string csv = test::source_path("examples/transformer_step.csv");
+    const std::string trace = test::source_path("examples/pytorch_trace.json");
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {{"eval", json, "--window", "ProfilerStep#.*"},
+         "error: --window: does not apply to a JSON profile (it picks the steps of a trace: chrome-trace or "
+         "rocprof-trace input)\n"},
+        {{"eval", csv, "--lane", "gpu"},
+         "error: --lane: does not apply to a CSV profile (it picks the events of a trace or the tables of a "
+         "summary: chrome-trace, rocprof-trace, nsys or rocprof-summary input)\n"},
+        {{"eval", csv, "--depth", "2"},
+         "error: --depth: does not apply to a CSV profile (it cuts folded stacks: folded input)\n"},
+        {{"eval", json, "--leaf"},
+         "error: --leaf: does not apply to a JSON profile (it cuts folded stacks: folded input)\n"},
+        {{"eval", trace, "--sample-period", "1ms"},
+         "error: --sample-period: does not apply to a chrome-trace profile (it times folded stacks: folded input)\n"},
+        {{"eval", trace, "--timeunit", "us"},
+         "error: --timeunit: does not apply to a chrome-trace profile (it is the unit of nsys stats columns: nsys "
+         "input)\n"},
+        {{"eval", json, "--group-by", "cat"},
+         "error: --group-by: does not apply to a JSON profile (it groups the events or rows of profiler output)\n"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.args[1] + " " + c.args[2]);
+        const auto r = test::run_cli(c.args);
+        CHECK(r.exit_code == 2);
+        CHECK(r.err == c.message);
+        CHECK(r.out.empty());
+    }
+}
+
+TEST_CASE("silent wrong: --rename and --total work on every profile", "[silent][cli]") {
+    const std::string json = test::source_path("examples/transformer_step.json");
+    auto r = test::run_cli({"eval", json, "--rename", "gemm_qkv=matmul", "-s", "matmul=2", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "matmul,") == "matmul,kernel,34,34,2,17,17");
+    const std::string no_total = test::write_temp("no_total.json", R"({"phases": {"a": 60, "b": 40}})");
+    r = test::run_cli({"eval", no_total, "--total", "200ms", "-s", "a=2", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "unattributed,") == "unattributed,unattributed,100,50,1,100,0");
+    // A declared total and --total that disagree: the user's end-to-end time is checked, not ignored.
+    const std::string declared = test::write_temp("declared_total.json", R"({"total": 120, "phases": {"a": 100}})");
+    r = test::run_cli({"eval", declared, "--total", "200ms"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --total: 200 ms disagrees with the profile's total (120.0 ms)\n");
+}
+
+TEST_CASE("silent wrong: --input-format forces the format over what the content looks like", "[silent][cli]") {
+    // A JSON profile with a phase named traceEvents is a profile when the user says so.
+    const std::string path = test::write_temp("trace_named_phase.json", R"({"phases": {"traceEvents": 10, "b": 30}})");
+    auto r = test::run_cli({"eval", path, "--input-format", "json", "-s", "traceEvents=2", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "traceEvents,") == "traceEvents,,10,25,2,5,5");
+    // An nsys summary read as the plain CSV the user asked for is not summed as nsys rows.
+    const std::string nsys =
+        test::source_path("tests/data/profilers/nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv");
+    r = test::run_cli({"import", nsys, "--input-format", "csv"});
+    if (r.exit_code == 0) {
+        CHECK_THAT(r.out, Contains("\"format\": \"csv\""));
+    } else {
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, !Contains("nsys"));
+    }
+}

@@ -13,8 +13,10 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/naming.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl {
 
@@ -178,10 +180,85 @@ std::string read_input(const std::string& path, std::istream& stdin_stream) {
     return content;
 }
 
+namespace {
+
+// "a JSON profile", "a chrome-trace profile": the input as an error message names it.
+std::string described(InputFormat format) {
+    switch (format) {
+        case InputFormat::json:
+            return "a JSON profile";
+        case InputFormat::csv:
+            return "a CSV profile";
+        case InputFormat::tsv:
+            return "a TSV profile";
+        case InputFormat::markdown:
+            return "a Markdown profile";
+        case InputFormat::text:
+            return "a text profile";
+        default:
+            break;
+    }
+    return "a " + std::string(input_format_name(format)) + " profile";
+}
+
+// An option that does not apply to the input is an error, never ignored: --window on a CSV used
+// to give whole-run numbers as if they were per step.
+void check_options_apply(InputFormat format, const ImportOptions& options) {
+    const bool timeline = format == InputFormat::chrome_trace || format == InputFormat::rocprof_trace;
+    const bool summary =
+        format == InputFormat::nsys || format == InputFormat::rocprof_stats || format == InputFormat::rocprof_summary;
+    const bool folded = format == InputFormat::folded;
+    const auto refuse = [&](const char* option, const std::string& what) {
+        throw Error(option, "does not apply to " + described(format) + " (" + what + ")");
+    };
+    if (options.lane != Lane::automatic && !timeline && format != InputFormat::nsys &&
+        format != InputFormat::rocprof_summary)
+        refuse("--lane",
+               "it picks the events of a trace or the tables of a summary: chrome-trace, rocprof-trace, nsys or "
+               "rocprof-summary input");
+    if (!options.window.empty() && !timeline)
+        refuse("--window", "it picks the steps of a trace: chrome-trace or rocprof-trace input");
+    if (options.depth && !folded) refuse("--depth", "it cuts folded stacks: folded input");
+    if (options.leaf && !folded) refuse("--leaf", "it cuts folded stacks: folded input");
+    if (options.sample_period && !folded) refuse("--sample-period", "it times folded stacks: folded input");
+    if (options.timeunit && format != InputFormat::nsys)
+        refuse("--timeunit", "it is the unit of nsys stats columns: nsys input");
+    if (options.group_by != "name" && !timeline && !summary && !folded)
+        refuse("--group-by", "it groups the events or rows of profiler output");
+    if (options.total && (timeline || folded))
+        refuse("--total", "the end-to-end time of a trace or of folded stacks is measured from it");
+}
+
+// --rename and --total on amdahl's own formats: the same meaning as on profiler output.
+void apply_naming(detail::RawProfile& raw, const ImportOptions& options) {
+    if (!options.renames.empty()) {
+        const detail::PhaseNamer namer(options);
+        for (Phase& phase : raw.phases) phase.name = namer(phase.name, {});
+    }
+    if (options.total) {
+        const detail::RawTime given{options.total->value, options.total->unit};
+        if (raw.total) {
+            const Unit unit = raw.total->unit.value_or(raw.unit.value_or(Unit::ms));
+            const double declared = convert(raw.total->value, unit, Unit::ns);
+            const double wanted = convert(given.value, given.unit.value_or(unit), Unit::ns);
+            if (std::fabs(declared - wanted) > detail::rounding_tolerance * std::max(declared, wanted))
+                throw Error("--total", shortest(options.total->value) + " " +
+                                           std::string(unit_name(given.unit.value_or(unit))) +
+                                           " disagrees with the profile's total (" +
+                                           format_duration(raw.total->value, unit) + ")");
+        }
+        raw.total = given;
+        raw.total_where = "--total";
+    }
+}
+
+}  // namespace
+
 Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format,
                       const ImportOptions& options) {
     if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(source, "empty input: no phases");
     const InputFormat chosen = format ? *format : sniff_format(content);
+    check_options_apply(chosen, options);
     detail::RawProfile raw;
     switch (chosen) {
         case InputFormat::chrome_trace:
@@ -212,6 +289,7 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
             raw = detail::read_text_profile(content, source);
             break;
     }
+    apply_naming(raw, options);
     Profile profile = detail::finish_profile(std::move(raw));
     profile.format = input_format_name(chosen);
     return profile;
@@ -220,6 +298,9 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
 Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
                      const ImportOptions& options) {
     InputReader reader(path, stdin_stream);
+    // A format the user named is the format: content that looks like profiler output (a phase
+    // called traceEvents, an nsys-like header) does not override it.
+    const bool named = format.has_value();
     if (!format && path != "-") {
         const std::string ext = lower_extension(path);
         if (ext == ".csv")
@@ -233,11 +314,12 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     bool more = reader.read_more(content, sniff_bytes);
     // Profiler output is recognised by its content whatever the file is called (a .csv may be an
     // nsys or rocprof table, a .json a trace).
-    if (!format || *format == InputFormat::csv || *format == InputFormat::json) {
+    if (!named) {
         if (const auto profiler = detail::detect_profiler_format(content)) format = profiler;
     }
     if (!format && path != "-" && lower_extension(path) == ".json") format = InputFormat::json;
     if (format == InputFormat::chrome_trace || (!format && sniff_format(content) == InputFormat::chrome_trace)) {
+        check_options_apply(InputFormat::chrome_trace, options);
         return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options);
     }
     content.reserve(reader.size_hint());
