@@ -153,3 +153,20 @@ TEST_CASE("silent wrong: --input-format forces the format over what the content 
         CHECK_THAT(r.err, !Contains("nsys"));
     }
 }
+
+TEST_CASE("silent wrong: a key given twice in a JSON profile is an error naming it", "[silent]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"({"total": 100, "total": 200, "phases": {"a": 60}})", ": total: key given twice\n"},
+        {R"({"unit": "ms", "phases": [{"name": "a", "time": 1}], "unit": "s"})", ": unit: key given twice\n"},
+        {R"({"phases": [{"name": "a", "time": 1}, {"name": "b", "time": 2, "time": 3}]})",
+         ": phases[1].time: key given twice\n"},
+        {R"({"phases": {"a": {"time": 1, "time": 5}}})", ": phases.a.time: key given twice\n"},
+    };
+    for (const auto& [json, message] : cases) {
+        INFO(json);
+        const std::string path = test::write_temp("twice.json", json);
+        const auto r = test::run_cli({"eval", path});
+        CHECK(r.exit_code == 2);
+        CHECK(r.err == "error: " + path + message);
+    }
+}

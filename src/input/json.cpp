@@ -218,6 +218,11 @@ public:
         return open_.empty();
     }
     void key(std::string name) { key_ = std::move(name); }
+    /// True when the object being filled already has `name`: JSON allows it, but a second "time"
+    /// or "total" silently replacing the first is a wrong answer waiting to happen.
+    bool has_key(const std::string& name) const {
+        return !open_.empty() && open_.back()->is_object() && open_.back()->contains(name);
+    }
     Json& value() { return value_; }
 
 private:
@@ -265,10 +270,14 @@ public:
     bool end_object() override { return close(); }
     bool end_array() override { return close(); }
     bool key(string_t& name) override {
-        if (builder_.building())
+        if (builder_.building()) {
+            if (builder_.has_key(name)) throw Error(where(source_, value_path() + "." + name), "key given twice");
             builder_.key(std::move(name));
-        else
+        } else {
+            if (level() == Level::object_root && name != "phases" && fields.contains(name))
+                throw Error(where(source_, name), "key given twice");
             key_ = std::move(name);
+        }
         return true;
     }
 
@@ -357,6 +366,18 @@ private:
     }
 
     Level level() const { return levels_.empty() ? Level::root : levels_.back(); }
+
+    // The JSON path of the value being built, for messages.
+    std::string value_path() const {
+        switch (level()) {
+            case Level::phase_array:
+                return "phases[" + std::to_string(phase_count_) + "]";
+            case Level::phase_object:
+                return "phases." + key_;
+            default:
+                return key_;
+        }
+    }
 
     const std::string& source_;
     RawProfile& out_;

@@ -34,10 +34,20 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
     RawPhase phase;
     phase.at = index + 1;
     bool named = false;
+    unsigned seen = 0;  // the fields read so far: one bit each; a second one is the full reader's to report
+    const auto first_time = [&seen](std::string_view key) {
+        constexpr std::string_view known[] = {"name", "kind", "time", "active_time", "share"};
+        for (unsigned bit = 0; bit < std::size(known); ++bit) {
+            if (key != known[bit]) continue;
+            if (seen & (1u << bit)) return false;
+            seen |= 1u << bit;
+        }
+        return true;
+    };
     if (!scan.eat('}')) {
         do {
             std::string_view key, text;
-            if (!scan.string(key) || !scan.eat(':')) return false;
+            if (!scan.string(key) || !scan.eat(':') || !first_time(key)) return false;
             if (key == "name" || key == "kind") {
                 if (!scan.string(text)) return false;
                 (key == "name" ? phase.name : phase.kind) = std::string(text);
@@ -99,7 +109,7 @@ std::optional<RawProfile> read_plain_json_profile(std::string_view content, cons
                 saw_phases = true;
                 continue;
             }
-            if (!scan.skip_value(text)) return std::nullopt;
+            if (!scan.skip_value(text) || fields.contains(key)) return std::nullopt;
             Json value = Json::parse(text, nullptr, false);
             if (value.is_discarded()) return std::nullopt;
             fields[std::string(key)] = std::move(value);
