@@ -170,3 +170,29 @@ TEST_CASE("silent wrong: a key given twice in a JSON profile is an error naming 
         CHECK(r.err == "error: " + path + message);
     }
 }
+
+TEST_CASE("silent wrong: a trace with text after it, or an event type that is not one letter", "[silent]") {
+    const std::string events = R"([{"name": "k", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1}])";
+    auto path = test::write_temp("garbage_after.json", "{\"traceEvents\": " + events + "} {\"more\": 1}");
+    auto r = test::run_cli({"eval", path});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, StartsWith("error: " + path + ":1:"));
+    CHECK_THAT(r.err, Contains("unexpected text after the trace"));
+    // Keys after traceEvents are read, not skipped: a second traceEvents is an error.
+    path = test::write_temp("twice_events.json", "{\"traceEvents\": " + events + ", \"traceEvents\": []}");
+    r = test::run_cli({"eval", path});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("\"traceEvents\" appears twice"));
+    // "Xyz" is not an X event: the k2 kernel is no phase.
+    path = test::write_temp("ph_xyz.json", R"({"traceEvents": [
+        {"name": "k", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1},
+        {"name": "k2", "ph": "Xyz", "ts": 20, "dur": 10, "pid": 1, "tid": 1}]})");
+    r = test::run_cli({"eval", path, "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("k2"));
+    // A trace cut short (a process that died) is still read.
+    path = test::write_temp("cut_short.json",
+                            "{\"traceEvents\": [{\"name\": \"k\", \"ph\": \"X\", \"ts\": 0, "
+                            "\"dur\": 10, \"pid\": 1, \"tid\": 1},");
+    CHECK(test::run_cli({"eval", path}).exit_code == 0);
+}

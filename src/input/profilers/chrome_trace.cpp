@@ -143,7 +143,8 @@ std::size_t parse_event(std::string_view text, EventFields& f) {
     return ObjectParser(text).members([&](std::string_view key, std::string_view value) {
         if (key == "ph") {
             const std::string_view ph = unquote(value);
-            f.ph = ph.empty() ? '?' : ph.front();
+            // One letter; "Xyz" is no event type a trace viewer knows, so not an X (complete) event.
+            f.ph = ph.size() == 1 ? ph.front() : '?';
         } else if (key == "name") {
             if (value.front() == '"') f.name = unquote(value, &f.name_escaped);
         } else if (key == "cat") {
@@ -394,28 +395,43 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     timeline.unit = Unit::us;
     TraceBuilder builder(timeline, stream);
     const char first = stream.peek();
+    // After the trace, only white space: text there is another document or a damaged file.
+    const auto expect_end = [&stream] {
+        if (stream.peek() != '\0') throw Error(stream.location(), "unexpected text after the trace");
+    };
     if (first == '[') {
         stream.skip(1);
         read_events(stream, builder);
+        if (stream.peek() == ']') {
+            stream.skip(1);
+            expect_end();
+        }
     } else if (first == '{') {
         stream.skip(1);
         bool found = false;
         std::string key;
-        while (!found) {
+        for (;;) {
             const char c = stream.peek();
             if (c == ',') {
                 stream.skip(1);
                 continue;
             }
-            if (c == '}' || c == '\0') break;
+            if (c == '\0') break;  // a trace cut short by a process that died: read what is there
+            if (c == '}') {
+                stream.skip(1);
+                expect_end();
+                break;
+            }
             if (c != '"') throw Error(stream.location(), "malformed JSON: expected a key");
             stream.read_string(key);
             if (stream.peek() != ':') throw Error(stream.location(), "malformed JSON: expected ':' after a key");
             stream.skip(1);
             if (key == "traceEvents") {
+                if (found) throw Error(stream.location(), "\"traceEvents\" appears twice");
                 if (stream.peek() != '[') throw Error(stream.location(), "\"traceEvents\" must be an array");
                 stream.skip(1);
                 read_events(stream, builder);
+                if (stream.peek() == ']') stream.skip(1);
                 found = true;
             } else {
                 stream.read_value("the value of \"" + key + "\"");
