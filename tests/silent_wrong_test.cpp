@@ -196,3 +196,17 @@ TEST_CASE("silent wrong: a trace with text after it, or an event type that is no
                             "\"dur\": 10, \"pid\": 1, \"tid\": 1},");
     CHECK(test::run_cli({"eval", path}).exit_code == 0);
 }
+
+TEST_CASE("silent wrong: control bytes and bidi overrides never reach a terminal or a CSV raw", "[silent]") {
+    const std::string path = test::write_temp(
+        "control_names.json", R"({"phases": {"a\u001b[31mred": 10, "b\u0007": 10, "c\u202eevil": 10}})");
+    const auto csv = test::run_cli({"eval", path, "--format", "csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK(csv.out.find('\x1b') == std::string::npos);
+    CHECK(csv.out.find('\x07') == std::string::npos);
+    CHECK_THAT(csv.out, Contains("\na\\x1B[31mred,"));
+    const auto table = test::run_cli({"eval", path});
+    REQUIRE(table.exit_code == 0);
+    CHECK(table.out.find("\xe2\x80\xae") == std::string::npos);  // U+202E
+    CHECK_THAT(table.out, Contains("c\\xE2\\x80\\xAEevil"));
+}

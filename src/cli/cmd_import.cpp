@@ -34,8 +34,8 @@ int run_import(const ImportCommandOptions& options, Context& context) {
         return exit_ok;
     }
     write_file(options.output, [&](std::ostream& file) { file << json; });
-    context.err << "wrote " << options.output << " (" << profile.phases.size() << " phases, " << unit_name(profile.unit)
-                << ")\n";
+    context.err << "wrote " << printable(options.output) << " (" << count_of(profile.phases.size(), "phase") << ", "
+                << unit_name(profile.unit) << ")\n";
     return exit_ok;
 }
 

@@ -1,5 +1,6 @@
 // The CSV reporter: RFC 4180 rows with machine keys and full-precision values on stdout; the
 // summary for people goes to stderr, and as data to --summary-csv.
+#include <algorithm>
 #include <ostream>
 
 #include "report/document.hpp"
@@ -12,7 +13,15 @@ using detail::Output;
 
 namespace {
 
-std::string csv_field(std::string_view text) {
+// RFC 4180, and never a control byte a terminal or a spreadsheet would act on (ESC, BEL, NUL from
+// JSON escapes in a name): those are written as \xNN.
+std::string csv_field(std::string_view raw) {
+    const bool control = std::any_of(raw.begin(), raw.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return (u < 0x20 && c != '\n' && c != '\r' && c != '\t') || u == 0x7F;
+    });
+    const std::string escaped = control ? printable(raw) : std::string();
+    const std::string_view text = control ? std::string_view(escaped) : raw;
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
     std::string out = "\"";
     for (char c : text) {

@@ -22,8 +22,15 @@ std::string printable(std::string_view text) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c >= 0x80) {
             if (const std::size_t length = detail::utf8_sequence_length(text, i)) {
-                // C1 control characters (U+0080..U+009F) are escapes too.
-                if (!(length == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0)) {
+                // C1 control characters (U+0080..U+009F) are escapes too, and so are the
+                // bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069), which
+                // make a terminal show text in another order than it is.
+                const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+                const bool c1 = length == 2 && c == 0xC2 && byte(1) < 0xA0;
+                const bool bidi = length == 3 && c == 0xE2 &&
+                                  ((byte(1) == 0x80 && byte(2) >= 0xAA && byte(2) <= 0xAE) ||
+                                   (byte(1) == 0x81 && byte(2) >= 0xA6 && byte(2) <= 0xA9));
+                if (!c1 && !bidi) {
                     out.append(text.substr(i, length));
                     i += length;
                     continue;
