@@ -210,3 +210,18 @@ TEST_CASE("silent wrong: control bytes and bidi overrides never reach a terminal
     CHECK(table.out.find("\xe2\x80\xae") == std::string::npos);  // U+202E
     CHECK_THAT(table.out, Contains("c\\xE2\\x80\\xAEevil"));
 }
+
+TEST_CASE("silent wrong: numbers at the edges are finite and honest, or refused with a reason", "[silent]") {
+    auto r = test::run_cli({"rank", test::source_path("examples/transformer_step.json"), "-k", "1e-320"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --factor: bad factor '1e-320': too small (a slowdown factor must be at least 1e-300)\n");
+    r = test::run_cli({"law", "-f", "0", "--target", "1", "--explain"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("0 / 0 ="));
+    CHECK_THAT(r.out, Contains("S = 1 holds for every k"));
+    // A long number in a table is never cut with an ellipsis.
+    const std::string path = test::write_temp("huge_time.json", R"({"phases": {"a": 1e60, "b": 1}})");
+    r = test::run_cli({"eval", path});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("\xe2\x80\xa6"));
+}

@@ -61,6 +61,8 @@ Factor parse_factor(std::string_view text) {
         throw bad("not a number (expected e.g. 10, 10x, inf or -30%)");
     }
     if (value <= 0) throw bad("a speedup factor must be > 0 (0.5 is a 2x slowdown)");
+    // time / k must stay a number: a slowdown this large is the factor's fault, not the times'.
+    if (value < 1e-300) throw bad("too small (a slowdown factor must be at least 1e-300)");
     return Factor{value};
 }
 

@@ -107,6 +107,10 @@ std::vector<std::string> explain_law(const LawResult& result, const NumberStyle&
         lines.push_back(fmt::format("S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = 1 / ({} + {}) = 1 / {} = {}",
                                     number(1 - s.fraction), f, k, number(1 - s.fraction), number(sped),
                                     number(1 - s.fraction + sped), format_speedup(s.speedup, style)));
+    } else if (given == "fs" && s.fraction == 0 && 1 / s.speedup - (1 - s.fraction) == 0) {
+        lines.push_back(
+            "k = f / (1/S - (1 - f)) = 0 / (1/1 - 1): with f = 0 the run does not change, so S = 1 "
+            "holds for every k (1 is reported)");
     } else if (given == "fs") {
         lines.push_back(fmt::format("k = f / (1/S - (1 - f)) = {} / (1/{} - {}) = {} / {}{}", f, number(s.speedup),
                                     number(1 - s.fraction), f, number(1 / s.speedup - (1 - s.fraction)),

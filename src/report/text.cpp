@@ -18,7 +18,9 @@ void write_text(std::ostream& stream, const Table& table) {
     for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
     for_each_row(table, [&](const std::vector<Cell>& row) {
         for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], std::min(display_width(row[c].human), max_text_width));
+            widths[c] = std::max(widths[c], table.columns[c].right_aligned
+                                                ? display_width(row[c].human)
+                                                : std::min(display_width(row[c].human), max_text_width));
     });
     Output output(stream);
     std::string& out = output.text();
@@ -43,7 +45,11 @@ void write_text(std::ostream& stream, const Table& table) {
     }
     out += '\n';
     for_each_row(table, [&](const std::vector<Cell>& row) {
-        write_row([&](std::size_t c) -> std::string { return c < row.size() ? cut(row[c].human) : std::string(); });
+        // Long names are cut for a terminal; numbers (right-aligned columns) never are.
+        write_row([&](std::size_t c) -> std::string {
+            if (c >= row.size()) return {};
+            return table.columns[c].right_aligned ? row[c].human : cut(row[c].human);
+        });
     });
 }
 
