@@ -35,11 +35,14 @@ TEST_CASE("measurements: CSV with a unit in the header", "[measurements]") {
 }
 
 TEST_CASE("measurements: units in the cells are converted to one unit", "[measurements]") {
-    const Measurements m = parse("GPUs,Time\n1,1.2 s\n2,640ms\n4,330\n");
+    const Measurements m = parse("GPUs,Time\n1,1.2 s\n2,640ms\n4,330 ms\n");
     REQUIRE(m.unit);
     CHECK(*m.unit == Unit::s);
     CHECK(m.runs[1].value == Approx(0.64));
-    CHECK(m.runs[2].value == Approx(330));  // a bare number is in the file's unit
+    CHECK(m.runs[2].value == Approx(0.33));
+    // A bare number among times with units is not read in another row's unit (330 was taken as 330 s).
+    CHECK_THROWS_WITH(parse("GPUs,Time\n1,1.2 s\n2,640ms\n4,330\n"),
+                      Catch::Matchers::Contains(":4: this time has no unit while others have one"));
     const Measurements header = parse("n,time (s)\n1,2\n2,1100 ms\n");
     CHECK(header.runs[1].value == Approx(1.1));
     CHECK_FALSE(parse("n,time\n1,2\n2,1.1\n").unit);

@@ -225,3 +225,24 @@ TEST_CASE("silent wrong: numbers at the edges are finite and honest, or refused 
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, !Contains("\xe2\x80\xa6"));
 }
+
+TEST_CASE("silent wrong: nonsense that used to be accepted", "[silent]") {
+    auto r = test::run_cli({"scale", "-p", "0.9", "-n", "4", "--effective", "1=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --effective: on 1 processor the parallel part runs as it does: N = 1 takes K = 1 (got '1=2')\n");
+    const std::string speedups = test::write_temp("speedup_at_one.csv", "n,speedup\n1,2\n2,3\n4,5\n");
+    r = test::run_cli({"fit", speedups});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + speedups + ":2: a speedup at N = 1 is the baseline and must be 1 (got 2)\n");
+    const std::string times = test::write_temp("mixed_run_units.csv", "n,time\n1,1 s\n2,600\n");
+    r = test::run_cli({"fit", times});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: " + times +
+              ":3: this time has no unit while others have one; write a unit on every time, or in the header\n");
+    r = test::run_cli(
+        {"rank", test::source_path("examples/transformer_step.json"), "-s", "gemm_qkv=2@1", "-s", "gemm_qkv=2@1"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --speedup: proposal 'gemm_qkv=2@1' is given twice\n");
+}

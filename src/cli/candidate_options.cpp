@@ -32,6 +32,11 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
         proposals.push_back({spec.text, std::move(spec)});
     }
     if (proposals.empty()) proposals = profile_proposals(profile);
+    for (std::size_t i = 0; i < proposals.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (proposals[i].name == proposals[j].name)
+                throw Error(options.proposals.empty() ? profile.source : "--speedup",
+                            "proposal '" + printable(proposals[i].name) + "' is given twice");
     if (!proposals.empty()) {
         if (!options.only.empty())
             throw Error("--only", "choose candidates with --only or with proposals (-s), not both");

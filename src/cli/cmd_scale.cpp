@@ -184,6 +184,9 @@ std::vector<std::pair<long long, double>> parse_effective(const std::vector<std:
             throw Error("--effective", "K must be a finite speedup > 0 (got '" + printable(k_text) + "' in '" +
                                            printable(text) + "')");
         const auto count = static_cast<long long>(n);
+        if (count == 1 && k.value != 1)
+            throw Error("--effective", "on 1 processor the parallel part runs as it does: N = 1 takes K = 1 (got '" +
+                                           printable(text) + "')");
         if (!out.emplace(count, k.value).second)
             throw Error("--effective", fmt::format("N = {} is given twice", count));
         if (k.value > n)

@@ -156,6 +156,21 @@ Measurements finish_runs(RawRuns raw) {
             out.unit = q.unit;
         }
     }
+    // A bare time among times with units would be read in another row's unit: never guess.
+    if (raw.quantity == MeasuredQuantity::time && !raw.unit) {
+        const auto with_unit = std::find_if(values.begin(), values.end(), [](const Quantity& q) { return q.unit; });
+        const auto bare = std::find_if(values.begin(), values.end(), [](const Quantity& q) { return !q.unit; });
+        if (with_unit != values.end() && bare != values.end())
+            throw Error(raw.runs[static_cast<std::size_t>(bare - values.begin())].where,
+                        "this time has no unit while others have one; write a unit on every time, or in the header");
+    }
+    // A speedup at N = 1 is the baseline itself: 1 by definition.
+    if (raw.quantity == MeasuredQuantity::speedup) {
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            if (counts[i] == 1 && std::fabs(values[i].value - 1) > 1e-9)
+                throw Error(raw.runs[i].where,
+                            "a speedup at N = 1 is the baseline and must be 1 (got " + shortest(values[i].value) + ")");
+    }
     for (std::size_t i = 0; i < raw.runs.size(); ++i) {
         double value = values[i].value;
         if (values[i].unit && out.unit) value = convert(value, *values[i].unit, *out.unit);
