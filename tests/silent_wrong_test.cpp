@@ -246,3 +246,37 @@ TEST_CASE("silent wrong: nonsense that used to be accepted", "[silent]") {
     CHECK(r.exit_code == 2);
     CHECK(r.err == "error: --speedup: proposal 'gemm_qkv=2@1' is given twice\n");
 }
+
+TEST_CASE("silent wrong: header units are read or refused, never taken for ms", "[silent]") {
+    const auto first_time = [](const std::string& header, const std::string& row) {
+        const std::string path = test::write_temp("header_units.csv", "name," + header + "\na," + row + "\nb,1\n");
+        return test::run_cli({"eval", path, "--format", "json", "--unit", "ns"});
+    };
+    struct Case {
+        std::string header;
+        double a_in_ns;
+    };
+    for (const Case& c :
+         {Case{"TotalDurationNs", 5}, Case{"DurationNs", 5}, Case{"TimeUs", 5000}, Case{"time/us", 5000},
+          Case{"Time (\xc2\xb5sec)", 5000}, Case{"Time (microsec)", 5000}, Case{"Time (msecs)", 5e6}}) {
+        INFO(c.header);
+        const auto r = first_time(c.header, "5");
+        REQUIRE(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("\"name\": \"a\", \"kind\": \"\", \"time\": " +
+                                   std::string(c.a_in_ns == 5      ? "5"
+                                               : c.a_in_ns == 5000 ? "5000"
+                                                                   : "5000000") +
+                                   ","));
+    }
+    for (const char* header : {"Duration (ps)", "time (cycles)"}) {
+        INFO(header);
+        const auto r = first_time(header, "5");
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("' is not a time unit amdahl knows (ns, us, ms, s, min or h)"));
+    }
+    // A unit column gives each row's unit.
+    const std::string path = test::write_temp("unit_column.csv", "name,time,unit\na,2,s\nb,500,ms\n");
+    const auto r = test::run_cli({"eval", path, "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "a,") == "a,,2,80,1,2,0");
+}

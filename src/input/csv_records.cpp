@@ -17,7 +17,7 @@ std::optional<Unit> header_unit(std::string_view header) {
             if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
         }
     }
-    const auto sep = h.find_last_of("_ -");
+    const auto sep = h.find_last_of("_ -/");
     if (sep != std::string::npos) {
         if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
     }
@@ -29,6 +29,17 @@ std::optional<Unit> header_unit(std::string_view header) {
         }
     }
     return std::nullopt;
+}
+
+std::string bracketed_text(std::string_view header) {
+    const std::string h(trim(header));
+    for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
+        const auto start = h.rfind(open);
+        const auto end = h.rfind(close);
+        if (start != std::string::npos && end != std::string::npos && end > start)
+            return std::string(trim(std::string_view(h).substr(start + 1, end - start - 1)));
+    }
+    return {};
 }
 
 void read_record(std::string_view content, std::size_t& pos, std::size_t& line, char delimiter, Record& record,

@@ -13,6 +13,8 @@ namespace amdahl::detail {
 
 /// The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
 std::optional<Unit> header_unit(std::string_view header);
+/// What a header holds in its last (...) or [...]: "ps" for "Duration (ps)", "" when nothing.
+std::string bracketed_text(std::string_view header);
 
 /// One record's fields: views into the text, or into `quoted` for fields that had quotes to undo.
 struct Record {

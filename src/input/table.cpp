@@ -26,10 +26,10 @@ bool is_share_header(const std::string& h) {
            contains(h, "fraction");
 }
 
-bool is_time_header(const std::string& h) {
+bool is_time_header(const std::string& h, std::string_view as_written) {
     if (is_share_header(h)) return false;
     return contains(h, "time") || contains(h, "duration") || contains(h, "latency") || contains(h, "elapsed") ||
-           header_unit(h).has_value();
+           header_unit(as_written).has_value();
 }
 
 bool is_kind_header(const std::string& h) {
@@ -64,7 +64,9 @@ public:
         columns_ = header.size();
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
-            if (!name_ && is_name_header(h))
+            if (!unit_ && h == "unit")
+                unit_ = i;
+            else if (!name_ && is_name_header(h))
                 name_ = i;
             else if (!kind_ && is_kind_header(h))
                 kind_ = i;
@@ -72,14 +74,28 @@ public:
                 share_ = i;
                 share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
                 share_fraction_ = contains(h, "fraction");
-            } else if (!time_ && is_time_header(h)) {
+            } else if (!time_ && is_time_header(h, header[i])) {
                 time_ = i;
-                time_unit_ = header_unit(h);
+                // The header as written: "TotalDurationNs" tells its unit by its capital letters.
+                time_unit_ = header_unit(header[i]);
+                const std::string named = lower(bracketed_text(header[i]));
+                // "(avg)", "(total)", "(gpu)" qualify the column; anything else in brackets was
+                // meant as its unit ("(ps)", "(cycles)"), and must not silently become ms.
+                static const char* const qualifiers[] = {"avg", "average", "mean",   "median", "total", "sum",  "max",
+                                                         "p50", "p90",     "p95",    "p99",    "self",  "wall", "cpu",
+                                                         "gpu", "host",    "device", "incl",   "excl"};
+                const bool qualifier = std::any_of(std::begin(qualifiers), std::end(qualifiers),
+                                                   [&](const char* q) { return named == q; });
+                if (!time_unit_ && !named.empty() && !qualifier)
+                    throw Error(source_ + ":" + std::to_string(header_line),
+                                "column '" + printable(header[i]) + "': '" + printable(named) +
+                                    "' is not a time unit amdahl knows (ns, us, ms, s, min or h); convert the "
+                                    "column, or name its unit");
             }
         }
         if (!name_) {
             for (std::size_t i = 0; i < header.size(); ++i) {
-                if (i != time_ && i != share_ && i != kind_) {
+                if (i != time_ && i != share_ && i != kind_ && i != unit_) {
                     name_ = i;
                     break;
                 }
@@ -119,6 +135,13 @@ public:
         if (kind_) phase.kind = std::string(trim(cells[*kind_]));
         if (time_ && !trim(cells[*time_]).empty()) {
             phase.time = read_time_cell(cells[*time_], at, label);
+            if (!phase.time->unit && unit_ && !trim(cells[*unit_]).empty()) {
+                // A "unit" column gives the unit of the row's bare time.
+                phase.time->unit = parse_unit(cells[*unit_]);
+                if (!phase.time->unit)
+                    throw Error(at(), label() + "unknown unit '" + printable(trim(cells[*unit_])) +
+                                          "' (expected ns, us, ms, s, min or h)");
+            }
             if (!phase.time->unit) phase.time->unit = time_unit_;
         }
         if (share_ && !trim(cells[*share_]).empty()) {
@@ -194,7 +217,7 @@ private:
 
     std::string source_;
     std::size_t columns_ = 0;
-    std::optional<std::size_t> name_, kind_, share_, time_;
+    std::optional<std::size_t> name_, kind_, share_, time_, unit_;
     std::optional<Unit> time_unit_;
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
     std::vector<std::size_t> bare_shares_;

@@ -22,16 +22,47 @@ struct UnitName {
     Unit unit;
 };
 
-constexpr std::array<UnitName, 30> unit_names{{
-    {"ns", Unit::ns},        {"nsec", Unit::ns},        {"nanosecond", Unit::ns},   {"nanoseconds", Unit::ns},
-    {"us", Unit::us},        {"\xc2\xb5s", Unit::us},  // µ (micro sign)
-    {"\xce\xbcs", Unit::us},                           // μ (Greek mu)
-    {"usec", Unit::us},      {"microsecond", Unit::us}, {"microseconds", Unit::us}, {"ms", Unit::ms},
-    {"msec", Unit::ms},      {"millisecond", Unit::ms}, {"milliseconds", Unit::ms}, {"s", Unit::s},
-    {"sec", Unit::s},        {"secs", Unit::s},         {"second", Unit::s},        {"seconds", Unit::s},
-    {"min", Unit::min},      {"mins", Unit::min},       {"minute", Unit::min},      {"minutes", Unit::min},
-    {"h", Unit::h},          {"hr", Unit::h},           {"hrs", Unit::h},           {"hour", Unit::h},
-    {"hours", Unit::h},      {"nsecs", Unit::ns},       {"usecs", Unit::us},
+constexpr std::array<UnitName, 40> unit_names{{
+    {"ns", Unit::ns},
+    {"nsec", Unit::ns},
+    {"nanosecond", Unit::ns},
+    {"nanoseconds", Unit::ns},
+    {"us", Unit::us},
+    {"\xc2\xb5s", Unit::us},  // µ (micro sign)
+    {"\xce\xbcs", Unit::us},  // μ (Greek mu)
+    {"usec", Unit::us},
+    {"microsecond", Unit::us},
+    {"microseconds", Unit::us},
+    {"ms", Unit::ms},
+    {"msec", Unit::ms},
+    {"millisecond", Unit::ms},
+    {"milliseconds", Unit::ms},
+    {"s", Unit::s},
+    {"sec", Unit::s},
+    {"secs", Unit::s},
+    {"second", Unit::s},
+    {"seconds", Unit::s},
+    {"min", Unit::min},
+    {"mins", Unit::min},
+    {"minute", Unit::min},
+    {"minutes", Unit::min},
+    {"h", Unit::h},
+    {"hr", Unit::h},
+    {"hrs", Unit::h},
+    {"hour", Unit::h},
+    {"hours", Unit::h},
+    {"nsecs", Unit::ns},
+    {"usecs", Unit::us},
+    {"msecs", Unit::ms},
+    {"nanosec", Unit::ns},
+    {"microsec", Unit::us},
+    {"millisec", Unit::ms},
+    {"\xc2\xb5sec", Unit::us},
+    {"\xce\xbcsec", Unit::us},
+    {"\xc2\xb5secs", Unit::us},
+    {"\xce\xbcsecs", Unit::us},
+    {"microsecs", Unit::us},
+    {"millisecs", Unit::ms},
 }};
 
 // "2,357,053.5" -> "2357053.5" when the commas group digits in threes; empty when they do not.
