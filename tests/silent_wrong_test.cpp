@@ -280,3 +280,16 @@ TEST_CASE("silent wrong: header units are read or refused, never taken for ms", 
     REQUIRE(r.exit_code == 0);
     CHECK(line_starting_with(r.out, "a,") == "a,,2,80,1,2,0");
 }
+
+TEST_CASE("silent wrong: a second time column or a second Markdown table is said, not dropped unsaid", "[silent]") {
+    const std::string csv = test::write_temp("two_times.csv", "name,start_ms,duration_ms\na,100,5\nb,105,5\n");
+    auto r = test::run_cli({"eval", csv});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(":1: columns 'start_ms' and 'duration_ms' both look like times; 'start_ms' is read"));
+    const std::string md = test::write_temp("two_tables.md",
+                                            "| phase | time (ms) |\n| --- | --- |\n| a | 5 |\n\ntext\n\n"
+                                            "| phase | time (ms) |\n| --- | --- |\n| b | 7 |\n");
+    r = test::run_cli({"eval", md});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(":7: another table starts here; only the first table (line 1) is read"));
+}

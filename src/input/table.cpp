@@ -91,6 +91,8 @@ public:
                                 "column '" + printable(header[i]) + "': '" + printable(named) +
                                     "' is not a time unit amdahl knows (ns, us, ms, s, min or h); convert the "
                                     "column, or name its unit");
+            } else if (time_ && !other_time_ && is_time_header(h, header[i])) {
+                other_time_ = i;
             }
         }
         if (!name_) {
@@ -113,6 +115,10 @@ public:
                 at, "no name column in the header (expected name, phase or stage; found " + quote_all(header) + ")");
         raw_.source = source_;
         raw_.origin = Origin::line;
+        if (other_time_)
+            raw_.notes.push_back(at + ": columns '" + printable(header[*time_]) + "' and '" +
+                                 printable(header[*other_time_]) + "' both look like times; '" +
+                                 printable(header[*time_]) + "' is read as the phase time");
         if (time_unit_) raw_.unit = time_unit_;
     }
 
@@ -217,7 +223,7 @@ private:
 
     std::string source_;
     std::size_t columns_ = 0;
-    std::optional<std::size_t> name_, kind_, share_, time_, unit_;
+    std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_;
     std::optional<Unit> time_unit_;
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
     std::vector<std::size_t> bare_shares_;
@@ -438,7 +444,8 @@ RawProfile read_markdown_profile(std::string_view content, const std::string& so
     while (i < lines.size() && !trim(lines[i]).starts_with('|')) ++i;
     if (i == lines.size()) throw Error(source, "no Markdown table (a line starting with '|')");
     const std::vector<std::string> header = split_pipe_row(lines[i]);
-    TableReader reader(source, header, i + 1);
+    const std::size_t header_line = i + 1;
+    TableReader reader(source, header, header_line);
     ++i;
     if (i < lines.size() && is_separator_row(split_pipe_row(lines[i]))) ++i;
     for (; i < lines.size(); ++i) {
@@ -449,7 +456,16 @@ RawProfile read_markdown_profile(std::string_view content, const std::string& so
         }
         reader.add_row(split_pipe_row(line), i + 1);
     }
-    return reader.finish();
+    RawProfile raw = reader.finish();
+    // Only the first table is the profile; say so when there are more, rather than drop them unsaid.
+    for (std::size_t more = i; more < lines.size(); ++more) {
+        if (!trim(lines[more]).starts_with('|')) continue;
+        raw.notes.push_back(source + ":" + std::to_string(more + 1) +
+                            ": another table starts here; only the first table (line " + std::to_string(header_line) +
+                            ") is read");
+        break;
+    }
+    return raw;
 }
 
 RawProfile read_text_profile(std::string_view content, const std::string& source) {
