@@ -293,3 +293,20 @@ TEST_CASE("silent wrong: a second time column or a second Markdown table is said
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.err, Contains(":7: another table starts here; only the first table (line 1) is read"));
 }
+
+TEST_CASE("silent wrong: an active time far above the time without an overlapped phase is said", "[silent]") {
+    const std::string path =
+        test::write_temp("active_no_overlap.json",
+                         R"({"phases": [{"name": "a", "time": 10, "active_time": 50}, {"name": "b", "time": 90}]})");
+    auto r = test::run_cli({"eval", path, "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(": phases[0]: phase 'a': active_time 50.0 ms exceeds its time 10.0 ms by more than the "
+                               "'overlapped' phase holds (0.0 ms)"));
+    // With the overlapped time held by its phase, nothing to say.
+    const std::string ok =
+        test::write_temp("active_overlap.json", R"({"phases": [{"name": "a", "time": 10, "active_time": 50},
+        {"name": "b", "time": 50}, {"name": "overlapped", "kind": "overlapped", "time": 40}]})");
+    r = test::run_cli({"eval", ok, "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, !Contains("exceeds its time"));
+}

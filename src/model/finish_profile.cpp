@@ -195,6 +195,28 @@ Profile finish_profile(RawProfile raw) {
             phase.active_time =
                 std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
     }
+    // An active time above the time means the phase also ran alongside others; that overlapped time
+    // is held by the 'overlapped' phase. Without it the overlap range has nothing to stand on.
+    {
+        const auto overlapped = std::find_if(raw.phases.begin(), raw.phases.end(),
+                                             [](const Phase& p) { return p.name == overlapped_phase; });
+        const double overlapped_time = overlapped != raw.phases.end() ? overlapped->time : 0.0;
+        for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+            const Phase& phase = raw.phases[i];
+            if (!phase.active_time || !raw.extra[i].has_time) continue;
+            const double excess = *phase.active_time - phase.time;
+            if (excess > rounding_tolerance * std::max(phase.time, 1e-300) &&
+                excess > overlapped_time * (1 + rounding_tolerance)) {
+                profile.notes.push_back(raw.where(i) + ": phase '" + printable(phase.name) + "': active_time " +
+                                        format_duration(*phase.active_time, profile.unit) + " exceeds its time " +
+                                        format_duration(phase.time, profile.unit) + " by more than the '" +
+                                        overlapped_phase + "' phase holds (" +
+                                        format_duration(overlapped_time, profile.unit) +
+                                        "): the overlap range assumes the difference ran alongside other phases");
+                break;  // one note says it
+            }
+        }
+    }
     if (share_sum.value() > 1 + rounding_tolerance) {
         throw Error(raw.source,
                     "shares add up to " + fmt::format("{:.6g}", share_sum.value() * 100) + "%, more than 100%");
