@@ -8,6 +8,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/innermost_spans.hpp"
 #include "input/profilers/naming.hpp"
 #include "report/numbers.hpp"
 
@@ -210,23 +211,18 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::vector<Summation> exclusive(phase_count), active(phase_count);
     Summation overlapped, idle;
     std::map<std::vector<std::uint32_t>, double> overlap_sets;
-    std::vector<std::vector<std::uint32_t>> track_active;  // span indices active on each track
-    std::vector<std::uint32_t> track_top;                  // phase of each track's innermost span
-    std::vector<std::uint32_t> running(phase_count, 0);    // tracks whose innermost span is this phase
-    std::vector<std::uint32_t> running_set;                // phases with running > 0
+    InnermostSpans innermost(
+        [&](std::uint32_t a, std::uint32_t b) { return more_inner(timeline.spans[a], a, timeline.spans[b], b); });
+    std::vector<std::uint32_t> track_top;                // phase of each track's innermost span
+    std::vector<std::uint32_t> running(phase_count, 0);  // tracks whose innermost span is this phase
+    std::vector<std::uint32_t> running_set;              // phases with running > 0
     int open_windows = 0;
     const bool windowed = !windows.empty();
     double wall = 0;
 
     const auto set_top = [&](std::uint32_t track) {
-        const auto& spans = track_active[track];
-        std::uint32_t top = UINT32_MAX;
-        if (!spans.empty()) {
-            std::uint32_t inner = spans[0];
-            for (std::uint32_t s : spans)
-                if (more_inner(timeline.spans[s], s, timeline.spans[inner], inner)) inner = s;
-            top = span_phase[inner];
-        }
+        const std::uint32_t inner = innermost.top(track);
+        const std::uint32_t top = inner == innermost.none ? UINT32_MAX : span_phase[inner];
         const std::uint32_t old = track_top[track];
         if (old == top) return;
         if (old != UINT32_MAX && --running[old] == 0)
@@ -262,15 +258,11 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             --open_windows;
         } else {
             const Span& s = timeline.spans[b.index];
-            if (s.track >= track_active.size()) {
-                track_active.resize(s.track + 1);
-                track_top.resize(s.track + 1, UINT32_MAX);
-            }
-            auto& spans = track_active[s.track];
+            if (s.track >= track_top.size()) track_top.resize(s.track + 1, UINT32_MAX);
             if (b.kind == 3)
-                spans.push_back(b.index);
+                innermost.start(s.track, b.index);
             else
-                spans.erase(std::find(spans.begin(), spans.end(), b.index));
+                innermost.end(s.track, b.index);
             set_top(s.track);
             if (!windowed) last_busy = std::max(last_busy, b.time);
         }
