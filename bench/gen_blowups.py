@@ -3,6 +3,8 @@
 usage: gen_blowups.py CASE N OUT.json
   staggered     N kernels on N streams, kernel i starting at i us and all running to N us: N
                 distinct sets of phases running at once, of 1, 2, ..., N phases
+  staggered-late  the same with kernel i starting at i^2 us: each set runs longer than the one
+                before, so the longest sets are the last and largest
   nested        N X spans nested on one thread (span i from i to 2N - i), 64 names
   be-crossed    N B/E pairs on one thread, closed in the order they opened (B 0..N-1, then E 0..N-1,
                 each E naming its B), so every E closes the oldest open B
@@ -21,6 +23,10 @@ def events(case, n):
     if case == "staggered":
         for i in range(n):
             yield event("X", f"kernel_{i}", i, i, "kernel", n - i)
+    elif case == "staggered-late":
+        end = (n - 1) ** 2 + 2 * n
+        for i in range(n):
+            yield event("X", f"kernel_{i}", i * i, i, "kernel", end - i * i)
     elif case == "nested":
         for i in range(n):
             yield event("X", f"frame_{i % 64}", i, 1, dur=2 * (n - i))
@@ -36,7 +42,7 @@ def events(case, n):
         for i in range(n):
             yield event("B", f"span_{i}", 1, 1)
     else:
-        sys.exit(f"unknown case '{case}' (staggered, nested, be-crossed, be-same-ts)")
+        sys.exit(f"unknown case '{case}' (staggered, staggered-late, nested, be-crossed, be-same-ts)")
 
 
 def main():

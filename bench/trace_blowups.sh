@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 dir=${BENCH_DIR:-/tmp/amdahl-bench}
 mkdir -p "$dir"
-cases=${CASES:-"staggered:4000 staggered:12000 nested:80000 be-crossed:40000 be-same-ts:40000"}
+cases=${CASES:-"staggered:4000 staggered:12000 staggered-late:12000 nested:80000 be-crossed:40000 be-same-ts:40000"}
 limit=${TIMEOUT:-300}
 # Snapshots: a rebuild during the run must not mix binaries.
 cp build/amdahl "$dir/amdahl-new"
