@@ -13,6 +13,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/begin_end.hpp"
 #include "input/profilers/json_stream.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/profilers/timeline.hpp"
@@ -201,15 +202,6 @@ bool parse_duration(std::string_view token, double& out) {
     return ec == std::errc() && p == token.data() + token.size() && std::isfinite(out);
 }
 
-// A B or E event waiting to be paired.
-struct Mark {
-    double time;
-    std::uint32_t name, category, track;
-    std::size_t order;
-    bool begin;
-    std::string where;
-};
-
 class TraceBuilder {
 public:
     TraceBuilder(Timeline& timeline, JsonStream& stream) : timeline_(timeline), stream_(stream) {}
@@ -268,57 +260,19 @@ private:
             add_span(start, start + duration, name, category, track);
             return;
         }
-        marks_.push_back({start, name, category, track, marks_.size(), f.ph == 'B', stream_.location(size)});
+        const JsonStream::Position at = stream_.position(size);
+        marks_.push_back({start, name, category, track, f.ph == 'B', at.line, at.column});
     }
 
 public:
-    // Pairs B/E events per track, in time order; an E closes the latest open B of its name (or
-    // the latest B when it has no name).
+    // Pairs the B/E events (see pair_begin_end); a B never closed runs to the last instant any
+    // event reaches.
     void finish() {
-        // A B never closed runs to the end of the trace: the last instant any event reaches.
-        trace_end_ = last_end_;
-        for (const Mark& m : marks_) trace_end_ = std::max(trace_end_, m.time);
-        std::stable_sort(marks_.begin(), marks_.end(), [](const Mark& a, const Mark& b) {
-            return a.track != b.track ? a.track < b.track : a.time < b.time;
-        });
-        std::vector<const Mark*> open;
-        std::vector<bool> used(marks_.size(), false);
-        for (std::size_t i = 0; i < marks_.size(); ++i) {
-            if (i > 0 && marks_[i].track != marks_[i - 1].track) close_unmatched(open);
-            const Mark& m = marks_[i];
-            if (used[i]) continue;
-            if (m.begin) {
-                open.push_back(&m);
-                continue;
-            }
-            auto match = open.end();
-            for (auto it = open.rbegin(); it != open.rend(); ++it) {
-                if (m.name == 0 || (*it)->name == m.name) {
-                    match = std::next(it).base();
-                    break;
-                }
-            }
-            if (match != open.end()) {
-                add_span((*match)->time, m.time, (*match)->name, (*match)->category, m.track);
-                open.erase(match);
-                continue;
-            }
-            // An E listed before its B at the same instant: a zero-length span.
-            bool paired = false;
-            for (std::size_t j = i + 1; j < marks_.size() && marks_[j].track == m.track && marks_[j].time == m.time;
-                 ++j) {
-                if (marks_[j].begin && !used[j] && marks_[j].name == m.name) {
-                    used[j] = paired = true;
-                    add_span(m.time, m.time, m.name, marks_[j].category, m.track);
-                    break;
-                }
-            }
-            if (!paired) {
-                throw Error(m.where, "an \"E\" event for '" + printable(timeline_.text(m.name)) +
-                                         "' has no matching \"B\" event before it on its thread");
-            }
-        }
-        close_unmatched(open);
+        double trace_end = last_end_;
+        for (const Mark& m : marks_) trace_end = std::max(trace_end, m.time);
+        const Pairing pairing = pair_begin_end(marks_, trace_end, timeline_, stream_.source());
+        for (const PairedSpan& s : pairing.spans) add_span(s.start, s.end, s.name, s.category, s.track);
+        unclosed_ = pairing.unclosed;
     }
 
 public:
@@ -350,15 +304,6 @@ private:
         last_end_ = std::max(last_end_, end);
     }
 
-    // A B never closed runs to the end of the trace.
-    void close_unmatched(std::vector<const Mark*>& open) {
-        for (const Mark* m : open) {
-            add_span(m->time, std::max(m->time, trace_end_), m->name, m->category, m->track);
-            ++unclosed_;
-        }
-        open.clear();
-    }
-
     Timeline& timeline_;
     JsonStream& stream_;
     std::vector<Mark> marks_;
@@ -366,8 +311,7 @@ private:
     std::vector<int> classes_;  // SpanClass per category id, -1 until seen
     std::int64_t origin_ = 0;
     bool have_origin_ = false;
-    double last_end_ = 0;   // of the spans so far
-    double trace_end_ = 0;  // of every event: where an unclosed B ends
+    double last_end_ = 0;  // of the spans so far
     std::size_t events_ = 0, unclosed_ = 0;
 };
 

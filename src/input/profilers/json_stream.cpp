@@ -13,15 +13,6 @@ constexpr std::size_t chunk_size = 1 << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-std::size_t count_newlines(std::string_view text) {
-    std::size_t count = 0;
-    for (const char* p = text.data();
-         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(text.data() + text.size() - p))));
-         ++p)
-        ++count;
-    return count;
-}
-
 void append_utf8(std::string& out, unsigned code) {
     if (code < 0x80) {
         out += static_cast<char>(code);
@@ -120,15 +111,17 @@ bool JsonStream::fill() {
     if (!in_ || !*in_) return false;
     // Drop what has been read, keeping line numbers right.
     if (pos_ > 0) {
-        const std::size_t newlines = count_newlines(std::string_view(buffer_).substr(0, pos_));
-        if (newlines > 0) {
-            lines_before_ += newlines;
-            column_base_ = 1 + pos_ - (buffer_.rfind('\n', pos_ - 1) + 1);
+        count_lines_to(pos_);
+        if (newlines_ > 0) {
+            lines_before_ += newlines_;
+            column_base_ = pos_ - last_newline_;
         } else {
             column_base_ += pos_;
         }
         buffer_.erase(0, pos_);
         pos_ = 0;
+        counted_to_ = newlines_ = 0;
+        last_newline_ = std::string::npos;
     }
     // Read into a reused chunk and append: the buffer keeps its capacity, so nothing is zeroed.
     chunk_.resize(chunk_size);
@@ -148,16 +141,32 @@ char JsonStream::peek() {
     }
 }
 
-std::string JsonStream::location(std::size_t back) {
+// Resumes the count where the last one stopped: a reader that keeps the position of every event
+// would otherwise count the buffer's lines again for each (quadratic in the 1 MB chunk).
+void JsonStream::count_lines_to(std::size_t at) {
+    if (at < counted_to_) {
+        counted_to_ = newlines_ = 0;
+        last_newline_ = std::string::npos;
+    }
+    const char* data = buffer_.data();
+    for (const char* p = data + counted_to_;
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(data + at - p)))); ++p) {
+        ++newlines_;
+        last_newline_ = static_cast<std::size_t>(p - data);
+    }
+    counted_to_ = at;
+}
+
+JsonStream::Position JsonStream::position(std::size_t back) {
     const std::size_t at = pos_ >= back ? pos_ - back : 0;
-    const std::size_t newlines = count_newlines(std::string_view(buffer_).substr(0, at));
-    const std::size_t line = lines_before_ + newlines;
-    std::size_t column;
-    if (newlines > 0)
-        column = at - buffer_.rfind('\n', at - 1);
-    else
-        column = column_base_ + at;
-    return source_ + ":" + std::to_string(line) + ":" + std::to_string(column);
+    count_lines_to(at);
+    if (newlines_ > 0) return {lines_before_ + newlines_, at - last_newline_};
+    return {lines_before_, column_base_ + at};
+}
+
+std::string JsonStream::location(std::size_t back) {
+    const Position at = position(back);
+    return source_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
 }
 
 std::string_view JsonStream::read_value(std::string_view what) {

@@ -2,6 +2,7 @@
 // A forward-only reader over a JSON text that arrives in chunks (a file of any size): it keeps
 // only the unread part in memory, counts lines for messages, and hands out whole values.
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <string>
 #include <string_view>
@@ -41,13 +42,20 @@ public:
         }
     }
 
-    /// "file:line:column" of the cursor (or of `offset` bytes before it).
+    /// Line and column (from 1) of the cursor, or of `back` bytes before it. Positions asked for
+    /// in the order of the text cost one pass over it in all.
+    struct Position {
+        std::uint64_t line = 1, column = 1;
+    };
+    Position position(std::size_t back = 0);
+    /// "file:line:column" of the cursor (or of `back` bytes before it).
     std::string location(std::size_t back = 0);
     const std::string& source() const { return source_; }
 
 private:
     [[noreturn]] void throw_truncated(std::string_view what);
     bool fill();  // reads another chunk; false at the end of the input
+    void count_lines_to(std::size_t at);
     std::string buffer_;
     std::vector<char> chunk_;
     std::size_t pos_ = 0;
@@ -55,6 +63,8 @@ private:
     std::string source_;
     std::size_t lines_before_ = 1;  // line number at buffer_[0]
     std::size_t column_base_ = 1;   // column at buffer_[0] when no newline precedes in the buffer
+    // The newlines in buffer_[0, counted_to_), and where the last of them is (npos: none).
+    std::size_t counted_to_ = 0, newlines_ = 0, last_newline_ = std::string::npos;
 };
 
 /// Unescapes the body of a JSON string (without its quotes); throws std::invalid_argument on a

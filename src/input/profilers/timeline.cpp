@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/innermost_spans.hpp"
 #include "input/profilers/naming.hpp"
 #include "report/numbers.hpp"
 
@@ -103,6 +105,208 @@ bool more_inner(const Span& a, std::uint32_t ai, const Span& b, std::uint32_t bi
     if (a.end != b.end) return a.end < b.end;
     return ai > bi;
 }
+
+constexpr std::uint32_t no_phase = UINT32_MAX;
+constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+// The overlaps a profile lists: the sets of phases that ran at once longest, up to 100 sets and
+// 4096 phase names in all; a note sums up the rest. Ordinary traces have a few dozen small sets.
+constexpr std::size_t listed_sets = 100, listed_members = 4096;
+// Set members the sweep copies as it first meets the sets (4 bytes each); listed sets beyond them
+// are found again by a second walk.
+constexpr std::size_t members_copied = 1 << 18;
+
+// A set of phases, named by two sums of a 64-bit mix of its members' ids (Zobrist hashing): a
+// member comes or goes in O(1) whatever the set's size, and two different sets share a key with
+// a chance of about 2^-128.
+struct SetKey {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const SetKey&) const = default;
+};
+
+struct SetKeyHash {
+    std::size_t operator()(const SetKey& key) const { return static_cast<std::size_t>(key.a); }
+};
+
+// splitmix64's finalizer: a bijection on 64 bits in which every input bit reaches every output bit.
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// The phases running at an instant of the sweep: those of the tracks' innermost spans, each once
+// however many tracks run it. Adding and removing take O(1).
+class RunningPhases {
+public:
+    explicit RunningPhases(std::size_t phase_count) : tracks_(phase_count, 0), position_(phase_count, 0) {}
+
+    // One more track runs `phase`; true when it was not running.
+    bool add(std::uint32_t phase) {
+        if (tracks_[phase]++ > 0) return false;
+        position_[phase] = static_cast<std::uint32_t>(phases_.size());
+        phases_.push_back(phase);
+        key_.a += mix(phase);
+        key_.b += mix(phase | (1ULL << 32));
+        return true;
+    }
+    // One track fewer runs `phase`; true when none does any more.
+    bool remove(std::uint32_t phase) {
+        if (--tracks_[phase] > 0) return false;
+        const std::uint32_t at = position_[phase];
+        phases_[at] = phases_.back();
+        position_[phases_[at]] = at;
+        phases_.pop_back();
+        key_.a -= mix(phase);
+        key_.b -= mix(phase | (1ULL << 32));
+        return true;
+    }
+    const std::vector<std::uint32_t>& phases() const { return phases_; }  // in no particular order
+    const SetKey& key() const { return key_; }
+
+private:
+    std::vector<std::uint32_t> tracks_;    // per phase: tracks whose innermost span is of this phase
+    std::vector<std::uint32_t> position_;  // per running phase: its index in phases_
+    std::vector<std::uint32_t> phases_;
+    SetKey key_;
+};
+
+// What the sweep walks over: the boundaries in time order, and the phase of each span.
+struct SweepInput {
+    const Timeline& timeline;
+    const std::vector<Boundary>& boundaries;
+    const std::vector<std::uint32_t>& span_phase;  // no_phase: not on the lane
+    std::size_t phase_count;
+    bool windowed;
+};
+
+// Walks the boundaries: `on_interval(dt, running)` for each stretch of time between two boundaries
+// that counts (inside a window, when there are windows), `on_change(phase, runs)` when a phase
+// starts or stops running. O(log n) per boundary, n the spans running on its track.
+template <class OnInterval, class OnChange>
+void walk(const SweepInput& in, OnInterval&& on_interval, OnChange&& on_change) {
+    InnermostSpans innermost(
+        [&](std::uint32_t a, std::uint32_t b) { return more_inner(in.timeline.spans[a], a, in.timeline.spans[b], b); });
+    std::vector<std::uint32_t> track_phase;  // the phase of each track's innermost span
+    RunningPhases running(in.phase_count);
+    int open_windows = 0;
+    double previous = in.boundaries.empty() ? 0 : in.boundaries.front().time;
+    for (const Boundary& b : in.boundaries) {
+        const double dt = b.time - previous;
+        if (dt > 0 && (!in.windowed || open_windows > 0)) on_interval(dt, running);
+        previous = b.time;
+        if (b.kind == 2) {
+            ++open_windows;
+        } else if (b.kind == 1) {
+            --open_windows;
+        } else {
+            const std::uint32_t track = in.timeline.spans[b.index].track;
+            if (track >= track_phase.size()) track_phase.resize(track + 1, no_phase);
+            if (b.kind == 3)
+                innermost.start(track, b.index);
+            else
+                innermost.end(track, b.index);
+            const std::uint32_t inner = innermost.top(track);
+            const std::uint32_t phase = inner == innermost.none ? no_phase : in.span_phase[inner];
+            std::uint32_t& old = track_phase[track];
+            if (old == phase) continue;
+            if (old != no_phase && running.remove(old)) on_change(old, false);
+            if (phase != no_phase && running.add(phase)) on_change(phase, true);
+            old = phase;
+        }
+    }
+}
+
+// The time of each distinct set of phases that ran at once. N streams whose kernels start one
+// after another make N sets of 2, 3, ..., N phases, N^2 / 2 members in all: a set's members are
+// copied when it is first seen only while the copies stay within `members_kept`, and the sets
+// listed in the end that were not copied are found again by a second walk.
+class OverlapSets {
+public:
+    struct Set {
+        double time = 0;
+        std::uint32_t size = 0;      // members
+        std::size_t order = 0;       // of first appearance
+        std::size_t members = npos;  // offset of the copy in members_, or npos
+    };
+
+    explicit OverlapSets(std::size_t members_kept) : members_kept_(members_kept) {}
+
+    void add(double dt, const RunningPhases& running) {
+        auto [it, fresh] = sets_.try_emplace(running.key());
+        Set& set = it->second;
+        if (fresh) {
+            set.size = static_cast<std::uint32_t>(running.phases().size());
+            set.order = sets_.size() - 1;
+            if (members_.size() + set.size <= members_kept_) copy(set, running);
+        }
+        set.time += dt;
+    }
+    std::size_t size() const { return sets_.size(); }
+
+    struct Listing {
+        std::vector<std::pair<const Set*, std::vector<std::uint32_t>>> sets;  // with their members by phase id
+        double other_time = 0;                                                // of the sets left out
+        std::size_t next_size = 0;  // members of the longest set left out, if any
+    };
+
+    // The sets that ran longest (the first seen at a tie), as many as fit in `max_sets` sets and
+    // `max_members` members in all.
+    Listing longest(std::size_t max_sets, std::size_t max_members, const SweepInput& in) {
+        using Entry = std::pair<const SetKey, Set>;
+        std::vector<Entry*> sets;
+        sets.reserve(sets_.size());
+        for (Entry& entry : sets_) sets.push_back(&entry);
+        const auto first = sets.begin() + static_cast<std::ptrdiff_t>(std::min(max_sets, sets.size()));
+        std::partial_sort(sets.begin(), first, sets.end(), [](const Entry* a, const Entry* b) {
+            return a->second.time != b->second.time ? a->second.time > b->second.time
+                                                    : a->second.order < b->second.order;
+        });
+        std::size_t listed = 0, members = 0;
+        while (sets.begin() + static_cast<std::ptrdiff_t>(listed) != first &&
+               members + sets[listed]->second.size <= max_members)
+            members += sets[listed++]->second.size;
+        Listing out;
+        Summation other_time;
+        for (std::size_t i = listed; i < sets.size(); ++i) other_time.add(sets[i]->second.time);
+        out.other_time = other_time.value();
+        if (listed < sets.size()) out.next_size = sets[listed]->second.size;
+        sets.resize(listed);
+        // The listed sets whose members were not copied: walk again and copy them when they run.
+        std::unordered_map<SetKey, Set*, SetKeyHash> missing;
+        for (Entry* entry : sets)
+            if (entry->second.members == npos) missing.emplace(entry->first, &entry->second);
+        if (!missing.empty()) {
+            walk(
+                in,
+                [&](double, const RunningPhases& running) {
+                    if (running.phases().size() < 2) return;
+                    const auto found = missing.find(running.key());
+                    if (found != missing.end() && found->second->members == npos) copy(*found->second, running);
+                },
+                [](std::uint32_t, bool) {});
+        }
+        for (const Entry* entry : sets) {
+            const Set& set = entry->second;
+            const auto begin = members_.begin() + static_cast<std::ptrdiff_t>(set.members);
+            std::vector<std::uint32_t> phases(begin, begin + set.size);
+            std::sort(phases.begin(), phases.end());
+            out.sets.emplace_back(&set, std::move(phases));
+        }
+        return out;
+    }
+
+private:
+    void copy(Set& set, const RunningPhases& running) {
+        set.members = members_.size();
+        members_.insert(members_.end(), running.phases().begin(), running.phases().end());
+    }
+
+    std::size_t members_kept_;
+    std::unordered_map<SetKey, Set, SetKeyHash> sets_;
+    std::vector<std::uint32_t> members_;  // the sets' members, one set after another
+};
 
 }  // namespace
 
@@ -207,76 +411,46 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     });
 
     const std::size_t phase_count = phase_names.size();
+    const bool windowed = !windows.empty();
+    const SweepInput input{timeline, boundaries, span_phase, phase_count, windowed};
     std::vector<Summation> exclusive(phase_count), active(phase_count);
     Summation overlapped, idle;
-    std::map<std::vector<std::uint32_t>, double> overlap_sets;
-    std::vector<std::vector<std::uint32_t>> track_active;  // span indices active on each track
-    std::vector<std::uint32_t> track_top;                  // phase of each track's innermost span
-    std::vector<std::uint32_t> running(phase_count, 0);    // tracks whose innermost span is this phase
-    std::vector<std::uint32_t> running_set;                // phases with running > 0
-    int open_windows = 0;
-    const bool windowed = !windows.empty();
     double wall = 0;
-
-    const auto set_top = [&](std::uint32_t track) {
-        const auto& spans = track_active[track];
-        std::uint32_t top = UINT32_MAX;
-        if (!spans.empty()) {
-            std::uint32_t inner = spans[0];
-            for (std::uint32_t s : spans)
-                if (more_inner(timeline.spans[s], s, timeline.spans[inner], inner)) inner = s;
-            top = span_phase[inner];
-        }
-        const std::uint32_t old = track_top[track];
-        if (old == top) return;
-        if (old != UINT32_MAX && --running[old] == 0)
-            running_set.erase(std::find(running_set.begin(), running_set.end(), old));
-        if (top != UINT32_MAX && running[top]++ == 0) running_set.push_back(top);
-        track_top[track] = top;
-    };
-
-    double previous = boundaries.empty() ? 0 : boundaries.front().time;
-    const double first_time = previous;
-    double last_busy = first_time;
-    for (const Boundary& b : boundaries) {
-        const double dt = b.time - previous;
-        if (dt > 0 && (!windowed || open_windows > 0)) {
+    // A phase's active time: while at most `direct_limit` phases run at once, each of them adds
+    // every stretch of time to its sum. Past that, the stretch goes to one shared clock instead,
+    // and a phase adds the clock's advance over its run when it stops: thousands of phases running
+    // at once cost O(1) per boundary, and ordinary traces sum exactly as they always did.
+    constexpr std::size_t direct_limit = 16;
+    Summation shared_clock;
+    std::vector<double> clock_at_start(phase_count, 0);
+    OverlapSets overlap_sets(members_copied);
+    walk(
+        input,
+        [&](double dt, const RunningPhases& running) {
             wall += dt;
-            if (running_set.empty()) {
+            const auto& phases = running.phases();
+            if (phases.empty()) {
                 idle.add(dt);
-            } else if (running_set.size() == 1) {
-                exclusive[running_set[0]].add(dt);
-                active[running_set[0]].add(dt);
+            } else if (phases.size() == 1) {
+                exclusive[phases[0]].add(dt);
+                active[phases[0]].add(dt);
             } else {
                 overlapped.add(dt);
-                for (std::uint32_t p : running_set) active[p].add(dt);
-                std::vector<std::uint32_t> key = running_set;
-                std::sort(key.begin(), key.end());
-                overlap_sets[key] += dt;
+                if (phases.size() <= direct_limit) {
+                    for (std::uint32_t p : phases) active[p].add(dt);
+                } else {
+                    shared_clock.add(dt);
+                }
+                overlap_sets.add(dt, running);
             }
-        }
-        previous = b.time;
-        if (b.kind == 2) {
-            ++open_windows;
-        } else if (b.kind == 1) {
-            --open_windows;
-        } else {
-            const Span& s = timeline.spans[b.index];
-            if (s.track >= track_active.size()) {
-                track_active.resize(s.track + 1);
-                track_top.resize(s.track + 1, UINT32_MAX);
+        },
+        [&](std::uint32_t phase, bool runs) {
+            if (runs) {
+                clock_at_start[phase] = shared_clock.value();
+            } else if (const double ran = shared_clock.value() - clock_at_start[phase]; ran != 0) {
+                active[phase].add(ran);
             }
-            auto& spans = track_active[s.track];
-            if (b.kind == 3)
-                spans.push_back(b.index);
-            else
-                spans.erase(std::find(spans.begin(), spans.end(), b.index));
-            set_top(s.track);
-            if (!windowed) last_busy = std::max(last_busy, b.time);
-        }
-    }
-    // Without windows the boundary is the first start to the last end: nothing trails it.
-    (void)last_busy;
+        });
 
     const double steps = windowed ? static_cast<double>(windows.size()) : 1.0;
     Profile profile;
@@ -304,18 +478,35 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                                         "e.g. --rename '^{0}$={0} event'",
                                         name, meaning));
     };
+    std::string overlaps_note;  // when some sets are left out
     if (overlapped.value() > 0) {
         check_reserved(overlapped_phase, "several phases run at once");
         profile.phases.push_back(
             Phase{overlapped_phase, overlapped_phase, overlapped.value() / steps, std::nullopt, 0});
-        std::vector<std::pair<double, std::vector<std::uint32_t>>> sets;
-        for (const auto& [key, time] : overlap_sets) sets.emplace_back(time, key);
-        std::stable_sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (const auto& [time, key] : sets) {
+        auto [listed, other_time, next_size] = overlap_sets.longest(listed_sets, listed_members, input);
+        // Listed by time, then by their members' ids (the order they always had).
+        std::sort(listed.begin(), listed.end(), [](const auto& x, const auto& y) {
+            return x.first->time != y.first->time ? x.first->time > y.first->time : x.second < y.second;
+        });
+        for (const auto& [set, members] : listed) {
             Overlap overlap;
-            for (std::uint32_t p : key) overlap.phases.push_back(phase_names[p]);
-            overlap.time = time / steps;
+            for (std::uint32_t p : members) overlap.phases.push_back(phase_names[p]);
+            overlap.time = set->time / steps;
             profile.overlaps.push_back(std::move(overlap));
+        }
+        const std::string sets =
+            overlap_sets.size() == 1 ? std::string("one set") : fmt::format("{} different sets", overlap_sets.size());
+        if (listed.empty()) {
+            overlaps_note = fmt::format(
+                "{}: phases ran at once in {}; the profile's overlaps list none: the longest-running set has {} "
+                "phases, more than the {} phase names they list in all",
+                source, sets, next_size, listed_members);
+        } else if (listed.size() < overlap_sets.size()) {
+            overlaps_note = fmt::format(
+                "{}: phases ran at once in {}; the profile's overlaps list the {} that ran longest "
+                "(at most {} sets, {} phase names in all) and leave out {} that ran for {} {}",
+                source, sets, listed.size(), listed_sets, listed_members, overlap_sets.size() - listed.size(),
+                shortest(other_time / steps), unit_name(timeline.unit));
         }
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
@@ -344,6 +535,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             source + ": phases ran at the same time for " + shortest(overlapped.value() / steps) + " " + unit +
             " (phase 'overlapped'); speeding one up saves between its exclusive and its active time");
     }
+    if (!overlaps_note.empty()) profile.notes.push_back(std::move(overlaps_note));
     return profile;
 }
 
