@@ -27,9 +27,9 @@ compare() {
   local args=""
   for a in "$@"; do args+=" $(printf %q "$a")"; done
   echo
-  echo "== $name:$args"
+  echo "== $name:${args:0:160}$([[ ${#args} -gt 160 ]] && echo "... (${#args} characters)")"
   hyperfine -N -i --runs "$runs" --output=null --export-json "$out/$name.json" \
-    -n before "$before$args" -n after "$out/amdahl-after$args" | grep -Ev '^ *$'
+    -n before "$before$args" -n after "$out/amdahl-after$args" 2>&1 | grep -Ev '^ *$|Warning: Ignoring non-zero'
   for which in before after; do
     local bin=$before
     [[ $which == after ]] && bin=$out/amdahl-after
