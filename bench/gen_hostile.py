@@ -90,7 +90,6 @@ def main():
     if out == repo or out.startswith(repo + os.sep):
         ap.error(f"refusing to write into the repo ({out})")
     os.makedirs(out, exist_ok=True)
-    rng = random.Random(a.seed)
 
     def write(name, data):
         path = os.path.join(out, name)
@@ -101,12 +100,14 @@ def main():
                 json.dump(data, f)
         print(path, os.path.getsize(path), "bytes")
 
-    write("plan_groups.json", plan_groups(rng, a.plan_groups, a.plan_per_letter))
-    write("proposals_30k.json", proposals_30k(rng))
-    profile, selector = long_names(rng)
+    # One generator per file, so that each file stays the same whatever the options for the others.
+    rng = lambda name: random.Random(f"{a.seed}:{name}")
+    write("plan_groups.json", plan_groups(rng("plan"), a.plan_groups, a.plan_per_letter))
+    write("proposals_30k.json", proposals_30k(rng("30k")))
+    profile, selector = long_names(rng("long"))
     write("long_names.json", profile)
     write("long_names.selector", selector)
-    profile, selector = templated(rng)
+    profile, selector = templated(rng("templated"))
     write("templated.json", profile)
     write("templated.selector", selector)
 
