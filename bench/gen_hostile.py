@@ -18,22 +18,36 @@ import argparse, json, os, random, string
 LETTERS = string.ascii_uppercase + string.ascii_lowercase  # 52 phases a group, in ASCII (glob range) order
 
 
-def plan_groups(rng, groups=4, per_letter=8, proposals=12):
+def plan_groups(rng, groups=4, per_letter=8, proposals=12, correlated=False):
     phases, props = [], []
+
+    def effort(time, factor, low, high):
+        # Random, or (correlated) close to the time it saves plus a constant: a hard knapsack,
+        # where no proposal is much better value than another and the bound prunes little.
+        if correlated:
+            return round((time - time / factor) / 10 * rng.uniform(0.98, 1.02) + 2, 2)
+        return round(rng.uniform(low, high), 2)
+
     for g in range(groups):
+        times = {}
         for c in LETTERS:
             for i in range(per_letter):
-                phases.append({"name": f"g{g}_{c}{i}", "time": round(rng.uniform(0.1, 10), 3)})
+                t = round(rng.uniform(0.1, 10), 3)
+                times[c] = times.get(c, 0) + t
+                phases.append({"name": f"g{g}_{c}{i}", "time": t})
         # 11 disjoint intervals of the group's letters and one glob over the whole group that
         # overlaps them all: 2,048 ways to use the group.
         cuts = sorted(rng.sample(range(1, 52), proposals - 1))
         bounds = list(zip([0] + cuts, cuts + [52]))
         for i, (s, e) in enumerate(bounds[: proposals - 1]):
             glob = f"g{g}_[{LETTERS[s]}-{LETTERS[e - 1]}]?"
-            props.append({"name": f"g{g}p{i:02d}", "target": glob, "factor": rng.choice([1.5, 2, 3, 4, 8]),
-                          "effort": round(rng.uniform(0.5, 10), 2)})
-        props.append({"name": f"g{g}all", "target": f"g{g}_*", "factor": rng.choice([1.2, 1.5, 2]),
-                      "effort": round(rng.uniform(5, 30), 2)})
+            factor = rng.choice([1.5, 2, 3, 4, 8])
+            time = sum(times[c] for c in LETTERS[s:e])
+            props.append({"name": f"g{g}p{i:02d}", "target": glob, "factor": factor,
+                          "effort": effort(time, factor, 0.5, 10)})
+        factor = rng.choice([1.2, 1.5, 2])
+        props.append({"name": f"g{g}all", "target": f"g{g}_*", "factor": factor,
+                      "effort": effort(sum(times.values()), factor, 5, 30)})
     return {"name": "12 overlapping glob proposals per group", "unit": "ms", "phases": phases, "proposals": props}
 
 
@@ -84,6 +98,10 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--plan-groups", type=int, default=4)
     ap.add_argument("--plan-per-letter", type=int, default=8)
+    ap.add_argument("--only", choices=("plan", "30k", "long", "templated"), action="append",
+                    help="write only these files (repeatable; default all)")
+    ap.add_argument("--plan-correlated", action="store_true",
+                    help="efforts close to each proposal's saving (a hard knapsack) instead of random")
     a = ap.parse_args()
     repo = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
     out = os.path.realpath(a.outdir)
@@ -102,14 +120,19 @@ def main():
 
     # One generator per file, so that each file stays the same whatever the options for the others.
     rng = lambda name: random.Random(f"{a.seed}:{name}")
-    write("plan_groups.json", plan_groups(rng("plan"), a.plan_groups, a.plan_per_letter))
-    write("proposals_30k.json", proposals_30k(rng("30k")))
-    profile, selector = long_names(rng("long"))
-    write("long_names.json", profile)
-    write("long_names.selector", selector)
-    profile, selector = templated(rng("templated"))
-    write("templated.json", profile)
-    write("templated.selector", selector)
+    wanted = lambda name: not a.only or name in a.only
+    if wanted("plan"):
+        write("plan_groups.json", plan_groups(rng("plan"), a.plan_groups, a.plan_per_letter, correlated=a.plan_correlated))
+    if wanted("30k"):
+        write("proposals_30k.json", proposals_30k(rng("30k")))
+    if wanted("long"):
+        profile, selector = long_names(rng("long"))
+        write("long_names.json", profile)
+        write("long_names.selector", selector)
+    if wanted("templated"):
+        profile, selector = templated(rng("templated"))
+        write("templated.json", profile)
+        write("templated.selector", selector)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The resource blow-ups a hostile tester reported, old binary against new, side by side:
-#   plan     12 overlapping glob proposals per group (bench/gen_hostile.py plan_groups.json)
+#   plan     12 overlapping glob proposals per group (bench/gen_hostile.py plan_groups.json), and
+#            25 such groups with efforts close to the savings (hard/plan_groups.json: the budget ends it)
 #   rank     rank and plan with 30,000 proposals by exact name
 #   suggest  "did you mean" against five 50,000-character names and 5,000 ~800-character ones
 # usage: BEFORE=/tmp/amdahl-before/amdahl bash bench/hostile.sh [plan|rank|suggest ...]
@@ -18,7 +19,9 @@ cases=("$@")
 
 echo "load average: $(cut -d" " -f1-3 /proc/loadavg) (figures are noisy when this is high)"
 mkdir -p "$out" && cp build/amdahl "$out/amdahl-after"
-python3 bench/gen_hostile.py "$out" --plan-groups "${PLAN_GROUPS:-4}" --plan-per-letter "${PLAN_PER_LETTER:-8}" >/dev/null
+python3 bench/gen_hostile.py "$out" >/dev/null
+# A hard one for the new planner too: 25 groups of 12, efforts close to the savings (67 KB).
+python3 bench/gen_hostile.py "$out/hard" --seed 4 --plan-groups 25 --plan-per-letter 1 --plan-correlated --only plan >/dev/null
 
 # compare NAME RUNS ARGS...: both binaries on the same arguments.
 compare() {
@@ -49,6 +52,7 @@ for c in "${cases[@]}"; do
           compare "plan-$by-$target" "${RUNS:-3}" plan "$out/plan_groups.json" --target "$target" --by "$by"
         done
       done
+      compare plan-hard "${RUNS:-3}" plan "$out/hard/plan_groups.json" --target 1.9 --by effort
       ;;
     rank)
       compare rank-30k "${RUNS:-3}" rank "$out/proposals_30k.json"
