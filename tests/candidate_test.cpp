@@ -142,3 +142,37 @@ TEST_CASE("candidates: the end-to-end speedup of a saving, T / (T - saved)", "[c
     CHECK(speedup_from_saving(100, -10) == Approx(100.0 / 110));
     CHECK(std::isinf(speedup_from_saving(100, 100)));
 }
+
+TEST_CASE("candidates: 30,000 proposals by name each find their phase, among globs and misses", "[candidate]") {
+    // More than a handful of selectors look exact names up in an index (as eval does); the
+    // candidates must be what a scan of every phase gives.
+    Profile profile;
+    profile.source = "big.json";
+    for (int i = 0; i < 30'000; ++i)
+        profile.phases.push_back(phase("phase_" + std::to_string(i), i % 2 ? "kernel" : "copy", 1 + i % 7));
+    profile.phases.push_back(phase("unattributed", "unattributed", 4));
+    std::vector<Proposal> proposals;
+    for (int i = 29'999; i >= 0; --i)
+        proposals.push_back(proposal("p" + std::to_string(i), ("phase_" + std::to_string(i) + "=4@2").c_str()));
+    proposals.push_back(proposal("glob", "phase_1?=2"));
+    proposals.push_back(proposal("kind", "kind:copy=2"));
+    proposals.push_back(proposal("bookkeeping", "unattributed=inf"));
+    const auto candidates = proposal_candidates(profile, proposals);
+    REQUIRE(candidates.size() == 30'003);
+    for (std::size_t c = 0; c < 30'000; ++c) {
+        const std::size_t phase_index = 29'999 - c;
+        REQUIRE(candidates[c].phases == std::vector<std::size_t>{phase_index});
+        CHECK(candidates[c].time == Approx(1 + static_cast<double>(phase_index % 7)));
+        CHECK(candidates[c].saved == Approx(candidates[c].time * 0.75));
+    }
+    CHECK(candidates[30'000].phases == std::vector<std::size_t>{10, 11, 12, 13, 14, 15, 16, 17, 18, 19});
+    CHECK(candidates[30'001].phases.size() == 15'000);
+    CHECK(candidates[30'002].phases == std::vector<std::size_t>{30'000});
+    CHECK(candidates[30'002].saved == Approx(4));
+    // A misspelt name among many still fails with the suggestion.
+    proposals.push_back(proposal("typo", "phase_2999x=2"));
+    CHECK_THROWS_MATCHES(
+        proposal_candidates(profile, proposals), Error,
+        Message("proposal 'typo': selector 'phase_2999x' matches no phase; did you mean 'phase_2999', 'phase_29990' "
+                "or 'phase_29991'?"));
+}

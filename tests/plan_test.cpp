@@ -1,16 +1,23 @@
-// The planner is exact: it agrees with brute force (every subset) on many random instances.
+// The planner is exact: it agrees with brute force (every subset) on many random instances,
+// groups of overlapping proposals included; and past its node budget it says what it proved.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
+#include <sstream>
 
+#include "amdahl/error.hpp"
 #include "amdahl/plan.hpp"
 #include "amdahl/rank.hpp"
+#include "report/report.hpp"
 #include "support.hpp"
 
 using namespace amdahl;
 using Catch::Matchers::Contains;
+using Catch::Matchers::Message;
 
 namespace {
 
@@ -271,4 +278,186 @@ TEST_CASE("rank: grid, top and ordering by ceiling", "[rank][cli]") {
                third = r.out.find("\"Host→device input copy\"");
     CHECK(first < second);
     CHECK(second < third);
+}
+
+namespace {
+
+// Groups of 12 overlapping proposals, as globs make them: 11 on disjoint runs of a group's
+// phases and one on all of them. Efforts close to each proposal's saving plus a constant, so that
+// no proposal is much better value than another: a hard instance for the bound.
+std::vector<Candidate> hostile_groups(std::size_t groups, unsigned seed, double& baseline) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> time(0.1, 10.0), jitter(0.98, 1.02);
+    const double factors[] = {1.5, 2, 3, 4, 8};
+    std::uniform_int_distribution<int> factor_pick(0, 4);
+    std::vector<Candidate> out;
+    baseline = 0;
+    std::size_t phase = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        std::vector<std::size_t> all;
+        for (std::size_t run = 0; run < 11; ++run) {
+            std::vector<std::size_t> phases;
+            double t = 0;
+            for (std::size_t k = 0; k < 1 + (run * 7 + g) % 4; ++k, ++phase) {
+                phases.push_back(phase);
+                all.push_back(phase);
+                t += time(rng);
+            }
+            baseline += t;
+            const double factor = factors[factor_pick(rng)];
+            const double saved = t - t / factor;
+            out.push_back(candidate("g" + std::to_string(g) + "p" + std::to_string(run), phases, t, factor,
+                                    std::round((saved / 10 * jitter(rng) + 2) * 100) / 100));
+        }
+        double t = 0;
+        for (std::size_t c = out.size() - 11; c < out.size(); ++c) t += out[c].time;
+        out.push_back(candidate("g" + std::to_string(g) + "all", all, t, 1.5, std::round((t / 30 + 2) * 100) / 100));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("planner equals brute force on groups of up to 12 overlapping proposals", "[plan]") {
+    // Proposals on runs of a few phases: chains and stars of overlaps, groups of 1 to 12.
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> time(0.0, 20.0), effort(0.5, 8.0), target(1.05, 3.0);
+    std::uniform_int_distribution<int> count(2, 12), start(0, 11), length(1, 4), factor_pick(0, 4);
+    const double factors[] = {2, 4, 10, std::numeric_limits<double>::infinity(), 1.5};
+    int reachable = 0;
+    for (int round = 0; round < 250; ++round) {
+        std::vector<double> phase_times(14);
+        for (auto& t : phase_times) t = std::round(time(rng) * 10) / 10;
+        const double baseline = std::accumulate(phase_times.begin(), phase_times.end(), 0.0);
+        std::vector<Candidate> candidates;
+        const int n = count(rng);
+        for (int i = 0; i < n; ++i) {
+            std::vector<std::size_t> run;
+            const auto first = static_cast<std::size_t>(start(rng));
+            for (auto p = first; p < std::min<std::size_t>(14, first + static_cast<std::size_t>(length(rng))); ++p)
+                run.push_back(p);
+            double t = 0;
+            for (std::size_t p : run) t += phase_times[p];
+            candidates.push_back(candidate("c" + std::to_string(i), run, t, factors[factor_pick(rng)],
+                                           round % 3 == 0 ? effort(rng) : std::round(effort(rng) * 2) / 2));
+        }
+        for (bool by_effort : {false, true}) {
+            PlanRequest request;
+            request.baseline = baseline;
+            request.target_time = baseline / target(rng);
+            request.by_effort = by_effort;
+            const PlanResult result = plan(candidates, request);
+            const Brute expected = brute_force(candidates, request);
+            INFO("round " << round << (by_effort ? " by effort" : " by count"));
+            REQUIRE(result.reachable == expected.reachable);
+            REQUIRE(result.proven_optimal);
+            if (!expected.reachable) continue;
+            ++reachable;
+            CHECK(result.cost == Approx(expected.cost));
+            CHECK(result.saved == Approx(expected.saved));
+            CHECK(result.lower_bound == Approx(result.cost));
+            std::vector<std::size_t> used;
+            for (std::size_t c : result.chosen)
+                used.insert(used.end(), candidates[c].phases.begin(), candidates[c].phases.end());
+            std::sort(used.begin(), used.end());
+            CHECK(std::adjacent_find(used.begin(), used.end()) == used.end());  // no phase twice
+        }
+    }
+    CHECK(reachable >= 200);
+}
+
+TEST_CASE("planner: the node budget bounds the work, and a stopped search says what it proved", "[plan]") {
+    double baseline = 0;
+    const std::vector<Candidate> candidates = hostile_groups(8, 4, baseline);
+    PlanRequest request;
+    request.baseline = baseline;
+    request.target_time = baseline / 1.9;
+    request.by_effort = true;
+    const PlanResult exact = plan(candidates, request);  // the default budget suffices here
+    REQUIRE(exact.proven_optimal);
+    CHECK(exact.lower_bound == exact.cost);
+    CHECK(exact.nodes <= request.node_limit);
+
+    request.node_limit = 0;  // no search at all: the relaxation rounded, and its bound
+    const PlanResult none = plan(candidates, request);
+    CHECK(none.nodes == 0);
+    REQUIRE(none.reachable);
+    CHECK_FALSE(none.proven_optimal);
+    CHECK(none.lower_bound <= exact.cost);
+    CHECK(none.cost >= exact.cost);
+    for (std::size_t budget : {1, 10, 100, 1000}) {
+        request.node_limit = budget;
+        const PlanResult limited = plan(candidates, request);
+        INFO("budget " << budget);
+        CHECK(limited.nodes <= budget);
+        CHECK(limited.reachable);
+        CHECK_FALSE(limited.proven_optimal);
+        // What it found is a plan; what it proved holds; and it does no worse than no search.
+        double saved = 0, cost = 0;
+        for (std::size_t c : limited.chosen) {
+            saved += candidates[c].saved;
+            cost += *candidates[c].effort;
+        }
+        CHECK(saved >= baseline - request.target_time - 1e-9);
+        CHECK(cost == Approx(limited.cost));
+        CHECK(limited.cost >= exact.cost - 1e-9);
+        CHECK(limited.lower_bound <= exact.cost + 1e-9);
+        CHECK(limited.lower_bound >= none.lower_bound);
+        CHECK(limited.cost <= none.cost);
+        // The same budget gives the same answer: nodes, not seconds.
+        const PlanResult again = plan(candidates, request);
+        CHECK(again.chosen == limited.chosen);
+        CHECK(again.lower_bound == limited.lower_bound);
+    }
+    // Within a few percent after 1,000 nodes: the bound of each group's efficient frontier, not of
+    // every way to use the group at once (which had left gaps of three times the bound).
+    request.node_limit = 1000;
+    const PlanResult limited = plan(candidates, request);
+    CHECK(limited.cost - limited.lower_bound <= 0.05 * limited.lower_bound);
+
+    // An unreachable target is proven so even without a search.
+    request.node_limit = 0;
+    request.target_time = 0;
+    const PlanResult unreachable = plan(candidates, request);
+    CHECK_FALSE(unreachable.reachable);
+    CHECK(unreachable.proven_optimal);
+}
+
+TEST_CASE("plan: a stopped search reads 'not proven' with its bound and gap", "[plan][cli]") {
+    Profile profile;
+    profile.source = "groups.json";
+    double baseline = 0;
+    const std::vector<Candidate> groups = hostile_groups(8, 4, baseline);
+    PlanReport report;
+    report.profile = &profile;
+    report.set.candidates = groups;
+    report.set.from_proposals = true;
+    report.by_effort = true;
+    report.baseline_time = baseline;
+    report.target_speedup = 1.9;
+    report.target_time = baseline / 1.9;
+    PlanRequest request{baseline, baseline / 1.9, true};
+    request.node_limit = 1000;
+    report.plan = plan(groups, request);
+    report.steps = plan_steps(groups, report.plan.chosen, baseline);
+    std::ostringstream out, talk;
+    write_report(out, talk, report, OutputFormat::table, ReportOptions{});
+    CHECK_THAT(out.str(), Contains(fmt::format(
+                              "optimal:       not proven: the search stopped after 1000 nodes; the optimum costs at "
+                              "least {} (gap {})",
+                              format_plain(report.plan.lower_bound, NumberStyle{}),
+                              format_plain(report.plan.cost - report.plan.lower_bound, NumberStyle{}))));
+}
+
+TEST_CASE("planner: more than 12 overlapping proposals are refused, naming the first", "[plan]") {
+    std::vector<Candidate> candidates;
+    const std::string long_name = "fused_" + std::string(200, 'k') + "_kernel";
+    for (std::size_t i = 0; i < 13; ++i)
+        candidates.push_back(candidate(i == 0 ? long_name : "c" + std::to_string(i), {i, i + 1}, 2, 2, 1.0));
+    PlanRequest request{30, 20};
+    CHECK_THROWS_MATCHES(
+        plan(candidates, request), Error,
+        Message("13 proposals overlap on the same phases (starting with "
+                "'fused_kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\xe2\x80\xa6kkkkkkkkkkkkkkkkk_kernel' "
+                "(213 characters)); amdahl plans at most 12 overlapping alternatives together"));
 }

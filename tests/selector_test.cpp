@@ -1,5 +1,5 @@
 // Selectors (src/model/selector.cpp): names, globs, kind:KIND and *, which phases each picks, the
-// "did you mean" suggestion when it picks none, and the edit distance behind it.
+// "did you mean" suggestion when it picks none (its search: suggest_test.cpp).
 #include <catch2/catch.hpp>
 
 #include "amdahl/error.hpp"
@@ -150,19 +150,4 @@ TEST_CASE("selector: a selector that picks nothing is an error with the nearest 
     // The selector is quoted as written.
     CHECK_THROWS_MATCHES(picked(" layernorn "), Error,
                          Message("selector ' layernorn ' matches no phase; did you mean 'layernorm'?"));
-}
-
-TEST_CASE("selector: edit_distance counts insertions, deletions and substitutions", "[selector]") {
-    CHECK(edit_distance("", "") == 0);
-    CHECK(edit_distance("abc", "") == 3);
-    CHECK(edit_distance("", "abc") == 3);
-    CHECK(edit_distance("layernorm", "layernorm") == 0);
-    CHECK(edit_distance("kitten", "sitting") == 3);
-    CHECK(edit_distance("sitting", "kitten") == 3);
-    CHECK(edit_distance("flaw", "lawn") == 2);
-    CHECK(edit_distance("atention_softmax", "attention_softmax") == 1);
-    CHECK(edit_distance("kernal", "kernel") == 1);
-    CHECK(edit_distance("ab", "ba") == 2);  // a transposition is two edits
-    CHECK(edit_distance("gemm", "gemm_qkv") == 4);
-    CHECK(edit_distance("Gemm", "gemm") == 1);  // case counts; callers lower both
 }

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
+#include <unordered_map>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
+#include "model/quoted_name.hpp"
 
 namespace amdahl {
 
@@ -32,6 +35,29 @@ Candidate make_candidate(const Profile& profile, std::string name, std::vector<s
     return c;
 }
 
+// The phases a selector picks. With more than a handful of selectors, exact names are looked up in
+// an index (as evaluate does) rather than each selector scanning every phase: 30,000 proposals on
+// 30,000 phases took 6 s.
+class PhaseFinder {
+public:
+    PhaseFinder(const Profile& profile, std::size_t selectors) : profile_(profile) {
+        if (selectors <= 8) return;
+        by_name_.reserve(profile.phases.size());
+        for (std::size_t i = 0; i < profile.phases.size(); ++i) by_name_.emplace(profile.phases[i].name, i);
+    }
+
+    std::vector<std::size_t> select(const Selector& selector, std::vector<std::string>* notes) const {
+        if (selector.type == Selector::Type::name) {
+            if (const auto found = by_name_.find(selector.pattern); found != by_name_.end()) return {found->second};
+        }
+        return select_phases(profile_, selector, notes);  // globs, kinds, and names to suggest a spelling for
+    }
+
+private:
+    const Profile& profile_;
+    std::unordered_map<std::string_view, std::size_t> by_name_;
+};
+
 }  // namespace
 
 double speedup_from_saving(double baseline, double saved) {
@@ -45,8 +71,9 @@ std::vector<Candidate> phase_candidates(const Profile& profile, const std::vecto
     if (only.empty()) {
         for (std::size_t i = 0; i < profile.phases.size(); ++i) picked[i] = !is_bookkeeping_phase(profile.phases[i]);
     }
+    const PhaseFinder finder(profile, only.size());
     for (const auto& selector : only) {
-        for (std::size_t i : select_phases(profile, selector, notes)) picked[i] = true;
+        for (std::size_t i : finder.select(selector, notes)) picked[i] = true;
     }
     std::vector<Candidate> out;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
@@ -59,12 +86,13 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
                                            std::vector<std::string>* notes) {
     std::vector<Candidate> out;
     out.reserve(proposals.size());
+    const PhaseFinder finder(profile, proposals.size());
     for (const auto& proposal : proposals) {
         std::vector<std::size_t> phases;
         try {
-            phases = select_phases(profile, proposal.spec.selector, notes);
+            phases = finder.select(proposal.spec.selector, notes);
         } catch (const Error& e) {
-            throw Error("proposal '" + proposal.name + "': " + e.message());
+            throw Error("proposal " + quoted_name(proposal.name) + ": " + e.message());
         }
         out.push_back(make_candidate(profile, proposal.name, std::move(phases), proposal.spec.factor.value,
                                      proposal.spec.effort));

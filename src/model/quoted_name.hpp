@@ -1,0 +1,17 @@
+#pragma once
+// How messages show a name the user gave or a profile holds: quoted, and cut when it is long.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace amdahl {
+
+/// Names up to this many characters (UTF-8 code points) are quoted whole.
+inline constexpr std::size_t quoted_name_limit = 80;
+
+/// `'name'`; a longer name keeps its first 48 and last 24 characters around an ellipsis and says
+/// how long it is: `'void cutlass::Kernel<…>::Params)' (812 characters)`. Cuts fall between
+/// UTF-8 sequences; the text is otherwise left as it is (printable() escapes it for a terminal).
+std::string quoted_name(std::string_view name);
+
+}  // namespace amdahl
