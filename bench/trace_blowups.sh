@@ -14,20 +14,23 @@ dir=${BENCH_DIR:-/tmp/amdahl-bench}
 mkdir -p "$dir"
 cases=${CASES:-"staggered:4000 staggered:12000 staggered-late:12000 nested:80000 be-crossed:40000 be-same-ts:40000"}
 limit=${TIMEOUT:-300}
-# Snapshots: a rebuild during the run must not mix binaries.
-cp build/amdahl "$dir/amdahl-new"
+# Snapshots, so that a rebuild during the run cannot mix binaries, in a directory of this run's
+# own: other scripts keep theirs in $dir too, and cp would write through their hard links.
+snap=$(mktemp -d "$dir/trace_blowups.XXXXXX")
+trap 'rm -rf "$snap"' EXIT
+cp build/amdahl "$snap/amdahl-new"
 binaries=(new)
 if [ $# -ge 1 ]; then
-  cp "$1" "$dir/amdahl-old"
+  cp "$1" "$snap/amdahl-old"
   binaries=(old new)
 fi
 echo "load average: $(cut -d" " -f1-3 /proc/loadavg) (figures are noisy when this is high)"
 
 # One run: prints "seconds peak_MB output_KB", or "timeout" / "failed".
 measure() {  # binary, trace
-  local out=$dir/blowup_out.json stats=$dir/blowup_time.txt
+  local out=$snap/out.json stats=$snap/time.txt
   rm -f "$out"
-  if timeout "$limit" /usr/bin/time -f "%e %M" -o "$stats" "$dir/amdahl-$1" import "$2" -o "$out" 2>/dev/null; then
+  if timeout "$limit" /usr/bin/time -f "%e %M" -o "$stats" "$snap/amdahl-$1" import "$2" -o "$out" 2>/dev/null; then
     read -r seconds kb <"$stats"
     echo "$seconds $((kb / 1024)) $(($(stat -c %s "$out") / 1024))"
   elif [ $? -eq 124 ]; then
@@ -56,8 +59,8 @@ if [ ${#binaries[@]} -eq 2 ] && command -v hyperfine >/dev/null; then
   for c in $cases; do
     name=${c%%:*} n=${c##*:}
     trace=$dir/blowup_${name}_$n.json
-    hyperfine -N --style basic --runs "${RUNS:-3}" --export-json "$dir/hyperfine_${name}_$n.json" \
-      -n "old $name $n" "$dir/amdahl-old import $trace -o $dir/blowup_out_old.json" \
-      -n "new $name $n" "$dir/amdahl-new import $trace -o $dir/blowup_out_new.json"
+    hyperfine -N --style basic --runs "${RUNS:-3}" --export-json "$dir/blowup_hyperfine_${name}_$n.json" \
+      -n "old $name $n" "$snap/amdahl-old import $trace -o $snap/out_old.json" \
+      -n "new $name $n" "$snap/amdahl-new import $trace -o $snap/out_new.json"
   done
 fi

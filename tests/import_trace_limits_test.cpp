@@ -5,6 +5,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "amdahl/io.hpp"
 #include "support.hpp"

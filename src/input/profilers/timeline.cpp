@@ -140,15 +140,18 @@ std::uint64_t mix(std::uint64_t x) {
 // however many tracks run it. Adding and removing take O(1).
 class RunningPhases {
 public:
-    explicit RunningPhases(std::size_t phase_count) : tracks_(phase_count, 0), position_(phase_count, 0) {}
+    explicit RunningPhases(std::size_t phase_count) : tracks_(phase_count, 0), position_(phase_count, 0) {
+        hashes_.reserve(phase_count);
+        for (std::uint64_t p = 0; p < phase_count; ++p) hashes_.push_back({mix(p), mix(p | (1ULL << 32))});
+    }
 
     // One more track runs `phase`; true when it was not running.
     bool add(std::uint32_t phase) {
         if (tracks_[phase]++ > 0) return false;
         position_[phase] = static_cast<std::uint32_t>(phases_.size());
         phases_.push_back(phase);
-        key_.a += mix(phase);
-        key_.b += mix(phase | (1ULL << 32));
+        key_.a += hashes_[phase].a;
+        key_.b += hashes_[phase].b;
         return true;
     }
     // One track fewer runs `phase`; true when none does any more.
@@ -158,8 +161,8 @@ public:
         phases_[at] = phases_.back();
         position_[phases_[at]] = at;
         phases_.pop_back();
-        key_.a -= mix(phase);
-        key_.b -= mix(phase | (1ULL << 32));
+        key_.a -= hashes_[phase].a;
+        key_.b -= hashes_[phase].b;
         return true;
     }
     const std::vector<std::uint32_t>& phases() const { return phases_; }  // in no particular order
@@ -169,6 +172,7 @@ private:
     std::vector<std::uint32_t> tracks_;    // per phase: tracks whose innermost span is of this phase
     std::vector<std::uint32_t> position_;  // per running phase: its index in phases_
     std::vector<std::uint32_t> phases_;
+    std::vector<SetKey> hashes_;  // per phase: its share of a set's key
     SetKey key_;
 };
 
