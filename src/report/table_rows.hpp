@@ -15,8 +15,8 @@ namespace amdahl::detail {
 // Display width of UTF-8 text: one column per code point (good enough for names and arrows).
 inline std::size_t display_width(std::string_view text) {
     std::size_t width = 0;
-    for (unsigned char c : text) {
-        if ((c & 0xC0) != 0x80) ++width;
+    for (const char c : text) {
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++width;
     }
     return width;
 }
