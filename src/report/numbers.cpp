@@ -19,8 +19,14 @@ constexpr const char* infinity_sign = "\xe2\x88\x9e";  // ∞
 // ("38.16100000000006", "0.5999999999999996"). A true ratio has no such run and is written as it
 // is without a second look; a candidate is confirmed by write_shortest. On every number: cheap.
 bool looks_noisy(const char* begin, const char* end) {
-    const char* mantissa_end = begin;
-    while (mantissa_end != end && *mantissa_end != 'e') ++mantissa_end;
+    if (end - begin < 16) return false;  // most numbers: nothing to look at
+    const char* mantissa_end = end;      // an exponent is at most "e-308", at the end
+    for (const char* q = end; q != begin && end - q < 6;) {
+        if (*--q == 'e') {
+            mantissa_end = q;
+            break;
+        }
+    }
     if (mantissa_end - begin < 16) return false;
     const char* p = mantissa_end;
     int tail = 0;
