@@ -130,6 +130,14 @@ TEST_CASE("suggest: the work stays within the budget, and what was weighed decid
     Suggestions got = nearest_names(misspelt, views, 3);
     CHECK(names_of(got) == std::vector<std::string>{long_names[2]});
     CHECK(got.work <= suggestion_work_budget);
+    // 200,000 names none of which is near or a part: letter counts alone rule each out.
+    std::vector<std::string> numbered;
+    for (int i = 0; i < 200'000; ++i) numbered.push_back("phase_" + std::to_string(1'000'000 + i));
+    const std::vector<std::string_view> numbered_views(numbered.begin(), numbered.end());
+    got = nearest_names("attention_softmax", numbered_views, 3);
+    CHECK(got.names.empty());
+    CHECK(got.complete);
+    CHECK(got.work == 0);
     // No budget: nothing is weighed, and the answer says so.
     got = nearest_names(misspelt, views, 3, 0);
     CHECK(got.names.empty());

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <limits>
 #include <string>
 #include <unordered_set>
@@ -15,18 +14,28 @@ namespace amdahl {
 
 namespace {
 
-unsigned char lower_byte(char c) { return static_cast<unsigned char>(std::tolower(static_cast<unsigned char>(c))); }
+// ASCII lower case, as detail::lower (std::tolower in the C locale), without a call a byte.
+unsigned char lower_byte(char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return b >= 'A' && b <= 'Z' ? static_cast<unsigned char>(b - 'A' + 'a') : b;
+}
 
 // A lower bound on the edit distance from `wanted` to other names, from letter counts alone: each
 // edit adds or removes at most one surplus letter on each side, so the distance is at least the
-// larger surplus (which is at least the difference in length). O(length of the other name).
+// larger surplus (which is at least the difference in length). No surplus on one side is also
+// what one name needs to contain the other. O(length of the other name).
+struct Letters {
+    std::size_t bound = 0;
+    bool may_contain = false;
+};
+
 class LetterBound {
 public:
     explicit LetterBound(std::string_view wanted) : size_(wanted.size()) {
         for (char c : wanted) ++unmatched_[lower_byte(c)];
     }
 
-    std::size_t operator()(std::string_view name) {
+    Letters operator()(std::string_view name) {
         std::size_t matched = 0;
         for (char c : name) {
             const unsigned char b = lower_byte(c);
@@ -41,7 +50,7 @@ public:
             unmatched_[b] += taken_[b];
             taken_[b] = 0;
         }
-        return std::max(size_ - matched, name.size() - matched);
+        return {std::max(size_ - matched, name.size() - matched), matched == size_ || matched == name.size()};
     }
 
 private:
@@ -76,19 +85,21 @@ Suggestions nearest_names(std::string_view wanted, const std::vector<std::string
     const std::string wanted_lower = detail::lower(wanted);
     const std::size_t threshold = std::max<std::size_t>(2, wanted.size() / 3);
 
-    // Every distinct name once, with a lower bound on its distance (linear in the names' length).
+    // Every name that could qualify, with a lower bound on its distance (linear in the names'
+    // length): near enough by its letters, or made of letters the other has.
     struct Entry {
-        std::size_t bound, index;
+        Letters letters;
+        std::size_t index;
     };
     std::vector<Entry> order;
-    std::unordered_set<std::string_view> seen;
     LetterBound letter_bound(wanted);
     for (std::size_t i = 0; i < known.size(); ++i) {
-        if (known[i].empty() || !seen.insert(known[i]).second) continue;
-        order.push_back({letter_bound(known[i]), i});
+        if (known[i].empty()) continue;
+        const Letters letters = letter_bound(known[i]);
+        if (letters.bound <= threshold || letters.may_contain) order.push_back({letters, i});
     }
     std::sort(order.begin(), order.end(), [](const Entry& a, const Entry& b) {
-        return a.bound != b.bound ? a.bound < b.bound : a.index < b.index;
+        return a.letters.bound != b.letters.bound ? a.letters.bound < b.letters.bound : a.index < b.index;
     });
 
     std::vector<std::pair<std::size_t, std::string_view>> best;  // (distance, name), at most `count`
@@ -96,26 +107,31 @@ Suggestions nearest_names(std::string_view wanted, const std::vector<std::string
         return best.size() < count ? std::numeric_limits<std::size_t>::max() : best.back().first;
     };
     std::string name_lower;
-    for (const Entry& entry : order) {
-        if (entry.bound > cutoff()) break;  // neither this name nor any later one can be nearer
-        const std::string_view name = known[entry.index];
-        const std::size_t search_cost = std::max(name.size(), wanted.size());
-        if (out.work + search_cost > work_budget) {
-            out.complete = false;
-            break;
-        }
-        out.work += search_cost;
+    std::unordered_set<std::string_view> weighed;  // a name repeated (kinds are) is weighed once
+    for (const auto& [letters, index] : order) {
+        if (letters.bound > cutoff()) break;  // neither this name nor any later one can be nearer
+        const std::size_t limit = std::min(threshold, cutoff());
+        if (!letters.may_contain && letters.bound > limit) continue;  // neither near nor a part: no work
+        const std::string_view name = known[index];
+        if (!weighed.insert(name).second) continue;
         std::size_t distance;
-        if (name.size() < wanted.size() ? contains(wanted, name) : contains(name, wanted)) {
+        if (letters.may_contain) {
+            const std::size_t search_cost = std::max(name.size(), wanted.size());
+            if (out.work + search_cost > work_budget) {
+                out.complete = false;
+                break;
+            }
+            out.work += search_cost;
+        }
+        if (letters.may_contain && (name.size() < wanted.size() ? contains(wanted, name) : contains(name, wanted))) {
             distance = std::max(name.size(), wanted.size()) - std::min(name.size(), wanted.size());  // insertions only
         } else {
-            const std::size_t limit = std::min(threshold, cutoff());
-            if (entry.bound > limit) continue;
+            if (letters.bound > limit) continue;
             // The widest band the rest of the budget pays for: rows x (2 k + 1) cells.
             const std::size_t rows = std::min(name.size(), wanted.size()) + 1;
             const std::size_t band = (work_budget - out.work) / rows;
             const std::size_t max_distance = std::min(limit, band > 0 ? (band - 1) / 2 : 0);
-            if (band == 0 || max_distance < entry.bound) {
+            if (band == 0 || max_distance < letters.bound) {
                 out.complete = false;
                 continue;
             }
