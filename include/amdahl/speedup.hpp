@@ -59,7 +59,5 @@ SpeedupSpec parse_speedup(std::string_view text);
 std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector,
                                        std::vector<std::string>* notes = nullptr);
 
-/// Edit distance, for suggestions.
-std::size_t edit_distance(std::string_view a, std::string_view b);
 
 }  // namespace amdahl

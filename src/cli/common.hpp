@@ -97,6 +97,9 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 template <class Result>
 void emit(Context& context, const Result& result, const OutputOptions& options, const ReportOptions& report) {
     write_report(context.out, context.err, result, output_format(options.format), report);
+    if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
+        options.summary_csv.empty())
+        return;  // the usual case: no stream to build (start-up counts in CI loops)
     std::ostringstream discard;  // CSV's talk goes to stderr once, for stdout
     const auto file = [&](const std::string& path, OutputFormat format) {
         if (!path.empty())
