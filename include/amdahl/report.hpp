@@ -64,6 +64,8 @@ public:
     /// With a sink, finished text is written to it as the writer goes, so a report of a million
     /// phases never sits whole in memory; str() then returns only the rest.
     explicit JsonWriter(std::ostream* sink = nullptr) : sink_(sink) {}
+    /// Numbers read back bit for bit (no dropping of floating-point noise): for profiles.
+    void exact_numbers() { exact_ = true; }
 
     /// A writer whose elements continue a list that another writer holds `depth` containers
     /// deep and has already written an element to: its text goes into that writer with
@@ -112,6 +114,7 @@ private:
     void flush();  // finished text to the sink, if there is one
     JsonWriter& close(char bracket);
     std::ostream* sink_;
+    bool exact_ = false;
     std::string out_;
     std::vector<Level> levels_;
     bool after_key_ = false;

@@ -100,7 +100,7 @@ JsonWriter& JsonWriter::value(double number) {
         out_ += '0';  // no "-0"
     } else {
         if (last_size_ == 0 || number != last_number_) {
-            char* end = write_shortest(last_text_, number);
+            char* end = exact_ ? write_round_trip(last_text_, number) : write_shortest(last_text_, number);
             last_size_ = static_cast<std::size_t>(end - last_text_);
             last_number_ = number;
         }

@@ -94,6 +94,16 @@ int decimals_for(double value, int digits) {
 
 }  // namespace
 
+char* write_round_trip(char* buffer, double value) {
+    if (value == 0) {  // no "-0"
+        *buffer = '0';
+        return buffer + 1;
+    }
+    if (std::fabs(value) < 1e15 && value == std::trunc(value))
+        return std::to_chars(buffer, buffer + 32, static_cast<long long>(value)).ptr;
+    return fmt::format_to(buffer, FMT_COMPILE("{}"), value);
+}
+
 char* write_shortest(char* buffer, double value) {
     if (value == 0) {  // no "-0"
         *buffer = '0';

@@ -42,6 +42,9 @@ std::string plural(std::string_view noun);
 std::string shortest(double value);
 /// The same written into `buffer` (32 bytes at least), returning the end: the JSON writer's path.
 char* write_shortest(char* buffer, double value);
+/// The shortest text that reads back as exactly `value`, noise and all: for data that must read
+/// back bit for bit (a profile written by import).
+char* write_round_trip(char* buffer, double value);
 /// A number for scripts: shortest(value), "inf", "-inf", or "" for NaN.
 std::string machine_number(double value);
 

@@ -36,6 +36,7 @@ void check_names_survive_json(const Profile& profile) {
 std::string profile_to_json(const Profile& profile) {
     check_names_survive_json(profile);
     JsonWriter json;
+    json.exact_numbers();  // a profile reads back bit for bit
     json.begin_object();
     // The version of this format (schemas/profile.schema.json); the readers accept 1 only.
     json.field("schema_version", 1);
