@@ -95,9 +95,9 @@ TEST_CASE("finish_profile: a total above the phases leaves an unattributed phase
     CHECK(profile.phases[2].kind == "unattributed");
     CHECK(profile.phases[2].time == Approx(20));
     CHECK(profile.where(profile.phases[2]) == "p.csv");
-    CHECK(profile.notes ==
-          std::vector<std::string>{"p.csv: the phases add up to 80.0 ms of the total 100.0 ms; the other 20.0 ms is phase "
-                                   "'unattributed'"});
+    CHECK(profile.notes == std::vector<std::string>{
+                               "p.csv: the phases add up to 80.0 ms of the total 100.0 ms; the other 20.0 ms is phase "
+                               "'unattributed'"});
 
     // Within rounding of the total, or equal to it: no rest.
     for (const double sum_of_b : {70.0, 70.4}) {
@@ -138,8 +138,8 @@ TEST_CASE("finish_profile: shares become times, and a share that disagrees is no
     disagreeing.add(std::move(a));
     add(disagreeing, "b", 70, 3);
     profile = finish_profile(std::move(disagreeing));
-    CHECK(profile.notes ==
-          std::vector<std::string>{"p.csv:2: phase 'a': share 50% disagrees with its time (30.0 ms is 30% of 100.0 ms)"});
+    CHECK(profile.notes == std::vector<std::string>{
+                               "p.csv:2: phase 'a': share 50% disagrees with its time (30.0 ms is 30% of 100.0 ms)"});
 
     RawProfile agreeing = raw_profile();
     RawPhase rounded;

@@ -59,5 +59,4 @@ SpeedupSpec parse_speedup(std::string_view text);
 std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector,
                                        std::vector<std::string>* notes = nullptr);
 
-
 }  // namespace amdahl

@@ -99,7 +99,7 @@ void emit(Context& context, const Result& result, const OutputOptions& options, 
     write_report(context.out, context.err, result, output_format(options.format), report);
     if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
         options.summary_csv.empty())
-        return;  // the usual case: no stream to build (start-up counts in CI loops)
+        return;                  // the usual case: no stream to build (start-up counts in CI loops)
     std::ostringstream discard;  // CSV's talk goes to stderr once, for stdout
     const auto file = [&](const std::string& path, OutputFormat format) {
         if (!path.empty())
