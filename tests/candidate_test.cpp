@@ -7,6 +7,7 @@
 
 #include "amdahl/candidate.hpp"
 #include "amdahl/error.hpp"
+#include "support.hpp"
 
 using namespace amdahl;
 using Catch::Matchers::Message;
@@ -15,9 +16,7 @@ namespace {
 
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-Phase phase(std::string name, std::string kind, double time) {
-    return Phase{std::move(name), std::move(kind), time, std::nullopt, 0};
-}
+using amdahl::test::phase;
 
 Profile step() {
     Profile profile;

@@ -7,15 +7,14 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
+#include "support.hpp"
 
 using namespace amdahl;
 using Catch::Matchers::Message;
 
 namespace {
 
-Phase phase(std::string name, std::string kind, double time, std::optional<double> active_time = std::nullopt) {
-    return Phase{std::move(name), std::move(kind), time, active_time, 0};
-}
+using amdahl::test::phase;
 
 // examples/transformer_step.json: 100 ms.
 Profile step() {

@@ -4,15 +4,14 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/speedup.hpp"
+#include "support.hpp"
 
 using namespace amdahl;
 using Catch::Matchers::Message;
 
 namespace {
 
-Phase phase(std::string name, std::string kind, double time) {
-    return Phase{std::move(name), std::move(kind), time, std::nullopt, 0};
-}
+using amdahl::test::phase;
 
 // The transformer step of examples/, plus the phases amdahl adds for bookkeeping.
 Profile step() {

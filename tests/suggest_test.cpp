@@ -11,15 +11,14 @@
 #include "model/quoted_name.hpp"
 #include "model/suggest.hpp"
 #include "model/text.hpp"
+#include "support.hpp"
 
 using namespace amdahl;
 using Catch::Matchers::Message;
 
 namespace {
 
-Phase phase(std::string name, std::string kind, double time) {
-    return Phase{std::move(name), std::move(kind), time, std::nullopt, 0};
-}
+using amdahl::test::phase;
 
 // "phase_<i>_", 40 p's, pseudo-random letters, 40 q's and "_end": `length` characters, far from
 // every other i's name, with a start and an end a message can show.

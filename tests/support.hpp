@@ -1,10 +1,18 @@
 #pragma once
 // Helpers for tests: run the CLI in-process or as the built binary, and find test data.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "amdahl/profile.hpp"
+
 namespace amdahl::test {
+
+/// A phase for a hand-built profile: the fields a test sets, the rest at their defaults.
+inline Phase phase(std::string name, std::string kind, double time, std::optional<double> active_time = std::nullopt) {
+    return Phase{std::move(name), std::move(kind), time, active_time, 0};
+}
 
 struct RunResult {
     int exit_code = 0;
