@@ -310,3 +310,10 @@ TEST_CASE("silent wrong: an active time far above the time without an overlapped
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.err, !Contains("exceeds its time"));
 }
+
+TEST_CASE("silent wrong: a unit column with a word that is no unit is an error", "[silent]") {
+    const std::string path = test::write_temp("bad_unit_column.csv", "name,time,unit\na,2,s\nb,500,cycles\n");
+    const auto r = test::run_cli({"eval", path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + path + ":3: phase 'b': unknown unit 'cycles' (expected ns, us, ms, s, min or h)\n");
+}
