@@ -2,6 +2,8 @@
 // windows, and the eval interval on overlapped profiles.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <sstream>
 
@@ -363,4 +365,50 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
     r = test::run_cli({"import", kernels, "--input-format", "pdf"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--input-format: unknown format 'pdf'"));
+}
+
+TEST_CASE("trace: --total declares the end-to-end time; what the trace does not cover is 'unattributed'",
+          "[import][trace][silent]") {
+    // gemm 0-10 us and softmax 15-17 us on one stream: the trace spans 17 us.
+    const std::string trace = test::write_temp("short_capture.json", R"({"traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 100, "dur": 10},
+      {"ph": "X", "cat": "kernel", "name": "softmax", "pid": 0, "tid": 7, "ts": 115, "dur": 2}
+    ]})");
+    ImportOptions options;
+    options.total = Quantity{0.05, Unit::ms, false};  // 50 us measured end to end
+    const Profile profile = load(trace, options);
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx(10));
+    CHECK(t.at("softmax") == Approx(2));
+    CHECK(t.at("idle") == Approx(5));
+    CHECK(t.at("unattributed") == Approx(33));  // 50 - 17: outside the trace
+    CHECK(profile.total() == Approx(50));
+    CHECK(
+        profile.boundary ==
+        "the end-to-end time given with --total (50.0 us); the trace covers 17.0 us of it (first to last event on the "
+        "lane)");
+
+    // The whole eval: 10x on gemm saves 9 us of 50, not of 17.
+    auto r = test::run_cli({"eval", trace, "--total", "50us", "-s", "gemm=10", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["baseline_time"].get<double>() == Approx(50));
+    CHECK(json["new_time"].get<double>() == Approx(41));
+
+    // Shorter than the trace itself, no unit, a percentage, or with --window: refused with a reason.
+    r = test::run_cli({"eval", trace, "--total", "10us"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --total: 10.0 us is shorter than the trace, which spans 17.0 us from its first to its last "
+          "event on the lane\n");
+    r = test::run_cli({"eval", trace, "--total", "50"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --total: give the measured end-to-end time with its unit, e.g. 250ms (the trace's times "
+          "are in us)\n");
+    r = test::run_cli({"eval", trace, "--total", "50us", "--window", "gemm"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --total: does not apply with --window (--total is the end-to-end time of the whole run; "
+          "with --window the profile is one step)\n");
 }

@@ -79,7 +79,7 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
         ->group(group);
     command
         .add_option("--total", flags.total,
-                    "The real end-to-end time, e.g. 250ms (the rest is unattributed; not for traces)")
+                    "The real end-to-end time, e.g. 250ms (what the phases or the trace do not cover is unattributed)")
         ->group(group);
 }
 

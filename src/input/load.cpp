@@ -225,8 +225,11 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
         refuse("--timeunit", "it is the unit of nsys stats columns: nsys input");
     if (options.group_by != "name" && !timeline && !summary && !folded)
         refuse("--group-by", "it groups the events or rows of profiler output");
-    if (options.total && (timeline || folded))
-        refuse("--total", "the end-to-end time of a trace or of folded stacks is measured from it");
+    if (options.total && folded) refuse("--total", "the end-to-end time of folded stacks is the samples they hold");
+    if (options.total && timeline && !options.window.empty())
+        throw Error("--total",
+                    "does not apply with --window (--total is the end-to-end time of the whole run; with --window the "
+                    "profile is one step)");
 }
 
 // --rename and --total on amdahl's own formats: the same meaning as on profiler output.

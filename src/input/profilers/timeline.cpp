@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -516,6 +517,35 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
     if (idle.value() > 0)
         profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / steps, std::nullopt, 0});
+    // --total: the end-to-end time measured outside the trace; what the trace does not cover is
+    // 'unattributed', which only a selector naming it speeds up.
+    double declared_total = 0;
+    if (options.total) {
+        const Quantity& given = *options.total;
+        if (given.percent || !given.unit) {
+            throw Error("--total",
+                        "give the measured end-to-end time with its unit, e.g. 250ms (the trace's times are "
+                        "in " +
+                            std::string(unit_name(timeline.unit)) + ")");
+        }
+        if (!(given.value > 0)) throw Error("--total", "must be a time > 0");
+        declared_total = convert(given.value, *given.unit, timeline.unit);
+        if (!std::isfinite(declared_total)) throw Error("--total", "is too large");
+        if (declared_total < wall * (1 - 1e-9)) {
+            throw Error("--total",
+                        format_duration(declared_total, timeline.unit) + " is shorter than the trace, which spans " +
+                            format_duration(wall, timeline.unit) + " from its first to its last event on the lane");
+        }
+        const auto named = phase_of_name.find(unattributed_phase);
+        if (named != phase_of_name.end() && active[named->second].value() > 0) {
+            throw Error(source, fmt::format("events are named '{0}', the phase amdahl adds for time outside the trace "
+                                            "with --total; rename them, e.g. --rename '^{0}$={0} event'",
+                                            unattributed_phase));
+        }
+        if (declared_total > wall)
+            profile.phases.push_back(
+                Phase{unattributed_phase, unattributed_phase, declared_total - wall, std::nullopt, 0});
+    }
     if (profile.phases.empty()) {  // only windows of zero length leave no time at all
         throw Error(source, "--window '" + printable(options.window) +
                                 "' matches only events of zero length: there is no time to attribute");
@@ -528,6 +558,10 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                                        : fmt::format(" (merged from {} that overlap)", matched_windows);
         profile.boundary = fmt::format("the {} spans of events matching '{}'{}, averaged per span: {:.9g} {} per step",
                                        windows.size(), options.window, merged, wall / steps, unit);
+    } else if (options.total) {
+        profile.boundary = "the end-to-end time given with --total (" + format_duration(declared_total, timeline.unit) +
+                           "); the trace covers " + format_duration(wall, timeline.unit) +
+                           " of it (first to last event on the lane)";
     } else {
         profile.boundary = fmt::format("wall time from the first to the last event on the lane: {:.9g} {}", wall, unit);
     }
