@@ -100,6 +100,11 @@ TEST_CASE("selector names: eval, --only, proposals and gates use the same rules"
     const std::string after = test::write_temp("kernels_names_after.json", kernels_json(20));
     r = test::run_cli({"compare", path, after, "--fail-if-phase-slower", "k(float*)=5%"});
     CHECK(r.exit_code == 0);  // k(float**) doubled, but the gate names k(float*) exactly
+    CHECK_THAT(r.err, Contains("note: selector 'k(float*)' is the exact name of a phase and picks only it; as a glob "
+                               "it would also pick 'k(float**)' and 'k(floatX)' (write glob:k(float*) for the glob)"));
+    r = test::run_cli({"compare", path, after, "--fail-if-phase-slower", "k(float*)=5%", "--format", "json"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("is the exact name of a phase and picks only it"));
     r = test::run_cli({"compare", path, after, "--fail-if-phase-slower", "glob:k(float*)=5%"});
     CHECK(r.exit_code == 1);
 }

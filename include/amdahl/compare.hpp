@@ -128,7 +128,8 @@ struct GateResult {
 /// Checks the gates. A gate fails only when every value in the interval fails it (the point value
 /// with single runs), and a change within the noise threshold also admits "no change". Throws
 /// amdahl::Error (location "--fail-if-phase-slower") for a selector that matches no phase.
+/// `notes` gains what the selectors assumed (an exact name over a glob).
 std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates,
-                                    const NumberStyle& style = {});
+                                    const NumberStyle& style = {}, std::vector<std::string>* notes = nullptr);
 
 }  // namespace amdahl

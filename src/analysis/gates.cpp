@@ -80,7 +80,8 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
     return {gate.text, !failed, measured + ": " + reason};
 }
 
-GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style) {
+GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style,
+                              std::vector<std::string>* notes) {
     // The selector sees each phase under its AFTER name and, when renamed, its BEFORE name.
     Profile names;
     std::vector<std::size_t> row_of;
@@ -98,7 +99,7 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
     }
     std::vector<std::size_t> rows;
     try {
-        for (std::size_t i : select_phases(names, gate.selector)) rows.push_back(row_of[i]);
+        for (std::size_t i : select_phases(names, gate.selector, notes)) rows.push_back(row_of[i]);
     } catch (const Error& e) {
         throw Error("--fail-if-phase-slower", e.message());
     }
@@ -184,7 +185,7 @@ Gate parse_phase_gate(std::string_view text) {
 }
 
 std::vector<GateResult> check_gates(const Comparison& comparison, const std::vector<Gate>& gates,
-                                    const NumberStyle& style) {
+                                    const NumberStyle& style, std::vector<std::string>* notes) {
     std::vector<GateResult> results;
     results.reserve(gates.size());
     for (const Gate& gate : gates) {
@@ -196,7 +197,7 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
                 results.push_back(check_speedup(comparison, gate, style));
                 break;
             case Gate::Type::phase_slower:
-                results.push_back(check_phase_slower(comparison, gate, style));
+                results.push_back(check_phase_slower(comparison, gate, style, notes));
                 break;
         }
     }

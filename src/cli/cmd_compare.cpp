@@ -166,7 +166,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     const Comparison comparison = compare(before.side, after.side, compare_options);
     const ReportOptions report_style = report_options(options.output, false);
     const NumberStyle& p = report_style.numbers;
-    const std::vector<GateResult> results = check_gates(comparison, gates, p);
+    const std::vector<GateResult> results = check_gates(comparison, gates, p, &notes);
     notes.insert(notes.end(), comparison.notes.begin(), comparison.notes.end());
     if (!comparison.consistent) {
         double outside_before = 0, outside_after = 0;
