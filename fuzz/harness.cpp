@@ -58,9 +58,13 @@ ImportOptions import_options(std::size_t size) {
             break;
         case 6:
             options.window = "[Ss]tep|main";
+            options.window_any = size % 16 == 14;  // generic traces have no annotation categories
+            options.step = size % 32 == 6 ? "median" : "";
             break;
         case 7:
             options.renames = {{"^(gemm|GEMM).*", "gemm"}, {"a", "A"}};
+            options.exclude = {"^[xX]"};
+            options.keep_profiler_events = size % 16 == 15;
             break;
     }
     return options;

@@ -27,7 +27,20 @@ struct ImportOptions {
     bool leaf = false;                                         ///< folded stacks: leaf self time
     std::optional<Quantity> sample_period;                     ///< folded stacks: time per sample
     std::optional<Unit> timeunit;                              ///< nsys stats: the unit of "(ns)"-less columns
-    std::optional<Quantity> total;                             ///< summary formats: the real end-to-end time
+    std::optional<Quantity> total;                             ///< the real end-to-end time, measured outside
+    /// Traces: steps. --window takes annotations (user and GPU annotations, NVTX ranges,
+    /// ProfilerStep) unless `window_any`; partial first and last steps are dropped unless
+    /// `keep_partial_steps`; `step` picks one ("N" from 1, "first", "last", "median") over the mean.
+    bool window_any = false;
+    bool keep_partial_steps = false;
+    std::string step;
+    /// Traces: the profiler's own bookkeeping (Kineto's "PyTorch Profiler (0)" span) is left out
+    /// unless `keep_profiler_events`.
+    bool keep_profiler_events = false;
+    /// Traces: events whose name matches one of `exclude` (regexes) are left out; the others
+    /// restrict events to the listed processes, threads, GPU streams and devices, and categories.
+    std::vector<std::string> exclude;
+    std::vector<std::string> pids, tids, streams, devices, categories;
 };
 
 }  // namespace amdahl

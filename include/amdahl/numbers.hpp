@@ -15,6 +15,9 @@ struct NumberStyle {
 
 /// Neumaier-compensated sum: exact to the last digit for the sums amdahl meets.
 double exact_sum(std::span<const double> values);
+/// The median of `values` sorted ascending: the middle one, or the mean of the two middle ones for
+/// an even count; 0 when empty.
+double median_of_sorted(std::span<const double> values);
 
 /// Accumulates a compensated sum one value at a time.
 class Summation {

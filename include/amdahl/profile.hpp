@@ -54,6 +54,14 @@ struct ProfileProposal {
     std::string where;
 };
 
+/// A step of a trace cut with --window: the CPU and GPU copies of one annotation, paired.
+struct Step {
+    std::string name;
+    double start = 0;     ///< in the profile's unit, from the trace's first event
+    double time = 0;      ///< the longer of its CPU span and its GPU copy
+    std::string dropped;  ///< why it was left out (a partial step, not the one --step picked); empty when used
+};
+
 struct Profile {
     std::string name;
     std::string source;  ///< file name or "<stdin>"
@@ -67,6 +75,7 @@ struct Profile {
     std::string boundary;            ///< for imports: what the phases add up to, in words
     bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
     std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
+    std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
     Origin origin = Origin::none;    ///< how the phases' `at` reads
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "amdahl/compare.hpp"
+#include "amdahl/numbers.hpp"
 
 namespace amdahl {
 
@@ -26,7 +27,7 @@ Spread median_interval(std::vector<double> values) {
     if (values.empty()) return out;
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
-    out.median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    out.median = median_of_sorted(values);
     if (n == 1) {
         out.low = out.high = out.median;
         return out;

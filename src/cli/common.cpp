@@ -58,7 +58,41 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
         ->group(group);
     command
         .add_option("--window", flags.window,
-                    "Only the spans of events matching REGEX (e.g. 'ProfilerStep#.*'), averaged per span")
+                    "Steps: the annotations matching REGEX (e.g. 'ProfilerStep#.*'), CPU and GPU copies paired; "
+                    "the mean per complete step")
+        ->group(group);
+    command.add_flag("--window-any", flags.window_any, "--window may match any event, not only annotations")
+        ->group(group);
+    command
+        .add_option("--step", flags.step,
+                    "With --window: one step instead of the mean: N (from 1), first, last "
+                    "or median")
+        ->group(group);
+    command
+        .add_flag("--keep-partial-steps", flags.keep_partial_steps,
+                  "With --window: keep a first or last step the profiler cut short")
+        ->group(group);
+    command
+        .add_flag("--keep-profiler-events", flags.keep_profiler_events,
+                  "Traces: keep the profiler's own bookkeeping events (e.g. 'PyTorch Profiler (0)')")
+        ->group(group);
+    command.add_option("--exclude", flags.exclude, "Traces: leave out events whose name matches REGEX (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_option("--pid", flags.pids, "Traces: only events of this process (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_option("--tid", flags.tids, "Traces: only events of this thread or track (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_option("--stream", flags.streams, "Traces: only GPU events of this stream (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_option("--device", flags.devices, "Traces: only GPU events of this device (repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_option("--cat", flags.categories, "Traces: only events of this category (repeatable)")
+        ->allow_extra_args(false)
         ->group(group);
     command.add_option("--group-by", flags.group_by, "Phase per event name (name), category (cat) or regex:PATTERN")
         ->group(group);
@@ -121,6 +155,16 @@ ImportOptions import_options(const ImportFlags& flags) {
             throw Error("--timeunit", "unknown unit '" + printable(flags.timeunit) + "' (expected ns, us, ms or s)");
     }
     if (!flags.total.empty()) out.total = time_option(flags.total, "--total");
+    out.window_any = flags.window_any;
+    out.keep_partial_steps = flags.keep_partial_steps;
+    out.keep_profiler_events = flags.keep_profiler_events;
+    out.step = flags.step;
+    out.exclude = flags.exclude;
+    out.pids = flags.pids;
+    out.tids = flags.tids;
+    out.streams = flags.streams;
+    out.devices = flags.devices;
+    out.categories = flags.categories;
     return out;
 }
 

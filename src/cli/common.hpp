@@ -33,6 +33,9 @@ struct ImportFlags {
     std::vector<std::string> renames;
     std::optional<int> depth;
     bool leaf = false;
+    bool window_any = false, keep_partial_steps = false, keep_profiler_events = false;
+    std::string step;
+    std::vector<std::string> exclude, pids, tids, streams, devices, categories;
 };
 
 /// How a command writes its report: the format on stdout, more files in other formats (like

@@ -189,6 +189,32 @@ void read_overlaps(const Json& overlaps, const std::string& source, RawProfile& 
     }
 }
 
+// "steps": [{"name": "ProfilerStep#3", "start": 0, "time": 9288, "used": true}], as `amdahl import`
+// writes them for a trace cut with --window: what the per-step phases were averaged over.
+void read_steps(const Json& steps, const std::string& source, RawProfile& out) {
+    if (!steps.is_array()) throw Error(where(source, "steps"), "expected an array (got " + describe(steps) + ")");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const std::string path = "steps[" + std::to_string(i) + "]";
+        const Json& item = steps[i];
+        const auto number = [&](const char* key) {
+            const auto found = item.find(key);
+            if (found == item.end() || !found->is_number() || !std::isfinite(found->get<double>()))
+                throw Error(where(source, path + "." + key), "expected a number");
+            return found->get<double>();
+        };
+        if (!item.is_object() || !item.contains("name"))
+            throw Error(where(source, path), "expected {\"name\": N, \"start\": T, \"time\": T, \"used\": true} (got " +
+                                                 describe(item) + ")");
+        Step step;
+        step.name = read_string(item["name"], source, path + ".name");
+        step.start = number("start");
+        step.time = number("time");
+        if (const auto dropped = item.find("dropped"); dropped != item.end())
+            step.dropped = read_string(*dropped, source, path + ".dropped");
+        out.steps.push_back(std::move(step));
+    }
+}
+
 // "runs": [100.2, 99.8, "101 ms"]: end-to-end times of repeated runs, each > 0.
 void read_runs(const Json& runs, const std::string& source, RawProfile& out) {
     out.runs_where = where(source, "runs");
@@ -413,6 +439,7 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);
     if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
     if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
+    if (const auto steps = doc.find("steps"); steps != doc.end()) read_steps(*steps, source, out);
     if (const auto boundary = doc.find("boundary"); boundary != doc.end())
         out.boundary = read_string(*boundary, source, "boundary");
     if (const auto summary = doc.find("summary_only"); summary != doc.end()) {

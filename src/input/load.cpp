@@ -218,6 +218,25 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
                "rocprof-summary input");
     if (!options.window.empty() && !timeline)
         refuse("--window", "it picks the steps of a trace: chrome-trace or rocprof-trace input");
+    const auto trace_only = [&](bool given, const char* option, const char* what) {
+        if (given && !timeline) refuse(option, std::string(what) + " of a trace: chrome-trace or rocprof-trace input");
+    };
+    trace_only(options.window_any, "--window-any", "it widens the steps");
+    trace_only(options.keep_partial_steps, "--keep-partial-steps", "it keeps the partial steps");
+    trace_only(!options.step.empty(), "--step", "it picks one of the steps");
+    trace_only(options.keep_profiler_events, "--keep-profiler-events", "it keeps the bookkeeping events");
+    trace_only(!options.exclude.empty(), "--exclude", "it filters the events");
+    trace_only(!options.pids.empty(), "--pid", "it filters the events");
+    trace_only(!options.tids.empty(), "--tid", "it filters the events");
+    trace_only(!options.streams.empty(), "--stream", "it filters the events");
+    trace_only(!options.devices.empty(), "--device", "it filters the events");
+    trace_only(!options.categories.empty(), "--cat", "it filters the events");
+    if (options.window.empty()) {
+        if (!options.step.empty()) throw Error("--step", "picks one of the steps --window finds; give --window too");
+        if (options.window_any) throw Error("--window-any", "widens what --window matches; give --window too");
+        if (options.keep_partial_steps)
+            throw Error("--keep-partial-steps", "keeps steps --window finds; give --window too");
+    }
     if (options.depth && !folded) refuse("--depth", "it cuts folded stacks: folded input");
     if (options.leaf && !folded) refuse("--leaf", "it cuts folded stacks: folded input");
     if (options.sample_period && !folded) refuse("--sample-period", "it times folded stacks: folded input");

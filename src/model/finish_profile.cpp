@@ -136,6 +136,7 @@ Profile finish_profile(RawProfile raw) {
     profile.boundary = std::move(raw.boundary);
     profile.summary_only = raw.summary_only;
     profile.overlaps = std::move(raw.overlaps);
+    profile.steps = std::move(raw.steps);
 
     // The profile's unit: declared, else the first unit written on a time, else ms.
     std::optional<Unit> unit = raw.unit;

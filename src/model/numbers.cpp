@@ -26,6 +26,12 @@ double exact_sum(std::span<const double> values) {
     return sum.value();
 }
 
+double median_of_sorted(std::span<const double> values) {
+    const std::size_t n = values.size();
+    if (n == 0) return 0;
+    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
 bool parse_double(std::string_view text, double& out) {
     if (text.empty()) return false;
     if (text.front() == '+') text.remove_prefix(1);

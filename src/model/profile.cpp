@@ -46,6 +46,10 @@ Profile convert_profile(const Profile& profile, Unit unit) {
     }
     for (auto& run : out.runs) run = convert(run, profile.unit, unit);
     for (auto& overlap : out.overlaps) overlap.time = convert(overlap.time, profile.unit, unit);
+    for (auto& step : out.steps) {
+        step.start = convert(step.start, profile.unit, unit);
+        step.time = convert(step.time, profile.unit, unit);
+    }
     return out;
 }
 

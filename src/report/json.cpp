@@ -5,6 +5,7 @@
 
 #include "model/side_by_side.hpp"
 #include "report/explain.hpp"
+#include "report/profile_json.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
@@ -53,6 +54,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.key("speedup_range").null().key("time_saved_range").null();
     }
     if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
+    write_steps(json, profile);
     json.field("summary_only", profile.summary_only);
     if (result.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *result.required_speedup);

@@ -5,6 +5,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
+#include "report/profile_json.hpp"
 
 namespace amdahl {
 
@@ -33,6 +34,18 @@ void check_names_survive_json(const Profile& profile) {
 
 }  // namespace
 
+void write_steps(JsonWriter& json, const Profile& profile) {
+    if (profile.steps.empty()) return;
+    json.key("steps").begin_array();
+    for (const Step& step : profile.steps) {
+        json.begin_object(true).field("name", step.name).field("start", step.start).field("time", step.time);
+        json.field("used", step.dropped.empty());
+        if (!step.dropped.empty()) json.field("dropped", step.dropped);
+        json.end_object();
+    }
+    json.end_array();
+}
+
 std::string profile_to_json(const Profile& profile) {
     check_names_survive_json(profile);
     JsonWriter json;
@@ -46,6 +59,7 @@ std::string profile_to_json(const Profile& profile) {
     if (!profile.format.empty()) json.field("format", profile.format);
     if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
     if (profile.summary_only) json.field("summary_only", true);
+    write_steps(json, profile);
     json.key("phases").begin_array();
     for (const Phase& phase : profile.phases) {
         json.begin_object(true).field("name", phase.name).field("time", phase.time);

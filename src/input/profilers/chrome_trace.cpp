@@ -248,7 +248,7 @@ private:
         const std::uint32_t name = intern(f.name, f.name_escaped);
         const std::uint32_t category = intern(f.cat, f.cat_escaped);
         key_.assign(f.pid).append("/").append(f.tid);
-        const std::uint32_t track = timeline_.track(key_);
+        const std::uint32_t track = timeline_.track(key_, f.pid, f.tid);
         if (f.ph == 'X') {
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;

@@ -128,7 +128,7 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
     Timeline timeline;
     timeline.unit = Unit::ns;
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-    std::string track_key;
+    std::string track_key, track_pid, track_tid;  // --pid/--device and --tid/--stream match the last two
     while (lines.next(line)) {
         if (is_blank(line)) continue;
         const std::string where = source + ":" + std::to_string(lines.number());
@@ -151,11 +151,15 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
                 category = columns->kind ? cell(fields, columns->kind) : "KERNEL_DISPATCH";
                 track_key = "kernels agent " + cell(fields, columns->agent) + " queue " + cell(fields, columns->queue) +
                             " stream " + cell(fields, columns->stream);
+                track_pid = cell(fields, columns->agent);
+                track_tid = cell(fields, columns->stream ? columns->stream : columns->queue);
                 break;
             case SpanClass::memcpy:
                 category = columns->kind ? cell(fields, columns->kind) : "MEMORY_COPY";
                 track_key = "copies " + cell(fields, columns->source_agent) + " to " +
                             cell(fields, columns->destination_agent) + " stream " + cell(fields, columns->stream);
+                track_pid = cell(fields, columns->source_agent);
+                track_tid = cell(fields, columns->stream);
                 break;
             default: {
                 category = cell(fields, columns->domain ? columns->domain : columns->kind);
@@ -164,18 +168,22 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
                     row.cls = kind == "annotation" ? SpanClass::annotation : SpanClass::runtime;
                     track_key =
                         "process " + cell(fields, columns->process) + " thread " + cell(fields, columns->thread);
+                    track_pid = cell(fields, columns->process);
+                    track_tid = cell(fields, columns->thread);
                 } else {
                     row.cls = kind == "kernel" ? SpanClass::kernel
                               : kind == "copy" ? SpanClass::memcpy
                                                : SpanClass::other;
                     track_key = category + " agent " + cell(fields, columns->agent);
+                    track_pid = cell(fields, columns->agent);
+                    track_tid.clear();
                 }
                 break;
             }
         }
         row.name = timeline.intern(fields[columns->name]);
         row.category = timeline.intern(category);
-        row.track = timeline.track(track_key);
+        row.track = timeline.track(track_key, track_pid, track_tid);
         origin = std::min(origin, row.start);
         rows.push_back(row);
     }

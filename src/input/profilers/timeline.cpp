@@ -12,6 +12,7 @@
 #include "amdahl/report.hpp"
 #include "input/profilers/innermost_spans.hpp"
 #include "input/profilers/naming.hpp"
+#include "input/profilers/steps.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl::detail {
@@ -22,8 +23,9 @@ std::uint32_t Timeline::intern(std::string_view text) {
     return it->second;
 }
 
-std::uint32_t Timeline::track(std::string_view key) {
+std::uint32_t Timeline::track(std::string_view key, std::string_view pid, std::string_view tid) {
     auto [it, inserted] = tracks_.try_emplace(std::string(key), static_cast<std::uint32_t>(tracks_.size()));
+    if (inserted) track_info_.push_back({std::string(pid), std::string(tid)});
     return it->second;
 }
 
@@ -325,43 +327,13 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     }
     const PhaseNamer namer(options);
 
-    // Windows: spans whose name matches --window (from any lane), e.g. ProfilerStep#.*.
-    std::vector<std::pair<double, double>> windows;
-    std::size_t matched_windows = 0;  // before overlapping ones were merged
-    std::vector<bool> is_window_name;
-    if (!options.window.empty()) {
-        const Pattern pattern(options.window, "--window", options.window);
-        std::map<std::uint32_t, bool> cache;
-        for (const Span& s : timeline.spans) {
-            auto [it, inserted] = cache.try_emplace(s.name, false);
-            if (inserted) {
-                const std::string& name = timeline.text(s.name);
-                it->second = pattern.found_in(name);
-            }
-            if (it->second) windows.emplace_back(s.start, s.end);
-        }
-        if (windows.empty())
-            throw Error(source, "--window '" + printable(options.window) + "' matches no event with a duration");
-        // Overlapping windows are one step: Kineto writes each ProfilerStep twice, on the CPU
-        // (user_annotation) and on the GPU (gpu_user_annotation), and the two overlap.
-        matched_windows = windows.size();
-        std::sort(windows.begin(), windows.end());
-        std::size_t merged = 0;
-        for (std::size_t w = 1; w < windows.size(); ++w) {
-            if (windows[w].first < windows[merged].second)
-                windows[merged].second = std::max(windows[merged].second, windows[w].second);
-            else
-                windows[++merged] = windows[w];
-        }
-        windows.resize(merged + 1);
-        is_window_name.resize(0);
-        for (const auto& [id, matched] : cache)
-            if (matched) {
-                if (is_window_name.size() <= id) is_window_name.resize(id + 1, false);
-                is_window_name[id] = true;
-            }
-    }
-    const auto window_event = [&](const Span& s) { return s.name < is_window_name.size() && is_window_name[s.name]; };
+    std::vector<std::string> notes;
+    const std::vector<bool> left_out = filter_events(timeline, options, source, notes);
+    // Steps: the annotations --window matches, e.g. ProfilerStep#.*, CPU and GPU copies paired.
+    StepWindows steps;
+    if (!options.window.empty()) steps = find_steps(timeline, left_out, lane, options, source);
+    const std::vector<std::pair<double, double>>& windows = steps.windows;
+    const auto window_event = [&](std::size_t i) { return !steps.is_window_span.empty() && steps.is_window_span[i]; };
 
     // Phase ids for the spans of the lane, named once per (name, category).
     std::vector<std::string> phase_names;
@@ -372,7 +344,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::size_t kept = 0, zero_length = 0;
     for (std::size_t i = 0; i < timeline.spans.size(); ++i) {
         const Span& s = timeline.spans[i];
-        if (!in_lane(s.cls, lane) || window_event(s)) continue;
+        if (left_out[i] || !in_lane(s.cls, lane) || window_event(i)) continue;
         if (s.end <= s.start) {
             ++zero_length;
             continue;
@@ -457,7 +429,10 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             }
         });
 
-    const double steps = windowed ? static_cast<double>(windows.size()) : 1.0;
+    // A step lasts the longer of its CPU span and its GPU copy: the part of it outside the span the
+    // lane was measured in (a host-bound step's GPU copy is short) is idle time on the lane.
+    if (windowed && steps.time > wall) idle.add(steps.time - wall);
+    const double step_count = windowed ? static_cast<double>(steps.used) : 1.0;
     Profile profile;
     profile.source = source;
     profile.format = format_name;
@@ -471,8 +446,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         Phase phase;
         phase.name = phase_names[p];
         phase.kind = phase_kinds[p];
-        phase.time = exclusive[p].value() / steps;
-        phase.active_time = active[p].value() / steps;
+        phase.time = exclusive[p].value() / step_count;
+        phase.active_time = active[p].value() / step_count;
         profile.phases.push_back(std::move(phase));
     }
     // The phases amdahl adds for shared and empty time must not meet an event phase of that name.
@@ -487,7 +462,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     if (overlapped.value() > 0) {
         check_reserved(overlapped_phase, "several phases run at once");
         profile.phases.push_back(
-            Phase{overlapped_phase, overlapped_phase, overlapped.value() / steps, std::nullopt, 0});
+            Phase{overlapped_phase, overlapped_phase, overlapped.value() / step_count, std::nullopt, 0});
         auto [listed, other_time, next_size] = overlap_sets.longest(listed_sets, listed_members, input);
         // Listed by time, then by their members' ids (the order they always had).
         std::sort(listed.begin(), listed.end(), [](const auto& x, const auto& y) {
@@ -496,7 +471,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         for (const auto& [set, members] : listed) {
             Overlap overlap;
             for (std::uint32_t p : members) overlap.phases.push_back(phase_names[p]);
-            overlap.time = set->time / steps;
+            overlap.time = set->time / step_count;
             profile.overlaps.push_back(std::move(overlap));
         }
         const std::string sets =
@@ -511,12 +486,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                 "{}: phases ran at once in {}; the profile's overlaps list the {} that ran longest "
                 "(at most {} sets, {} phase names in all) and leave out {} that ran for {} {}",
                 source, sets, listed.size(), listed_sets, listed_members, overlap_sets.size() - listed.size(),
-                shortest(other_time / steps), unit_name(timeline.unit));
+                shortest(other_time / step_count), unit_name(timeline.unit));
         }
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
     if (idle.value() > 0)
-        profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / steps, std::nullopt, 0});
+        profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / step_count, std::nullopt, 0});
     // --total: the end-to-end time measured outside the trace; what the trace does not cover is
     // 'unattributed', which only a selector naming it speeds up.
     double declared_total = 0;
@@ -553,11 +528,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
 
     const std::string unit(unit_name(profile.unit));
     if (windowed) {
-        const std::string merged = matched_windows == windows.size()
-                                       ? std::string()
-                                       : fmt::format(" (merged from {} that overlap)", matched_windows);
-        profile.boundary = fmt::format("the {} spans of events matching '{}'{}, averaged per span: {:.9g} {} per step",
-                                       windows.size(), options.window, merged, wall / steps, unit);
+        profile.boundary = steps.boundary;
+        profile.steps = std::move(steps.steps);
     } else if (options.total) {
         profile.boundary = "the end-to-end time given with --total (" + format_duration(declared_total, timeline.unit) +
                            "); the trace covers " + format_duration(wall, timeline.unit) +
@@ -570,10 +542,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         profile.notes.push_back(source + ": " + std::to_string(zero_length) + " zero-length events take no time");
     if (overlapped.value() > 0) {
         profile.notes.push_back(
-            source + ": phases ran at the same time for " + shortest(overlapped.value() / steps) + " " + unit +
+            source + ": phases ran at the same time for " + shortest(overlapped.value() / step_count) + " " + unit +
             " (phase 'overlapped'); speeding one up saves between its exclusive and its active time");
     }
     if (!overlaps_note.empty()) profile.notes.push_back(std::move(overlaps_note));
+    profile.notes.insert(profile.notes.end(), notes.begin(), notes.end());
+    profile.notes.insert(profile.notes.end(), steps.notes.begin(), steps.notes.end());
     return profile;
 }
 

@@ -33,10 +33,16 @@ public:
     /// Interns a string; the same text always gets the same index.
     std::uint32_t intern(std::string_view text);
     const std::string& text(std::uint32_t id) const { return strings_[id]; }
-    /// A track id for a (process, thread) pair given as text.
-    std::uint32_t track(std::string_view key);
+    /// A track id for a (process, thread) pair given as text; `pid` and `tid` are what --pid and
+    /// --tid (and on GPU tracks --device and --stream) match.
+    std::uint32_t track(std::string_view key, std::string_view pid = {}, std::string_view tid = {});
+    struct TrackInfo {
+        std::string pid, tid;
+    };
+    const TrackInfo& track_info(std::uint32_t track) const { return track_info_[track]; }
 
 private:
+    std::vector<TrackInfo> track_info_;
     std::vector<std::string> strings_{""};
     std::unordered_map<std::string, std::uint32_t> ids_{{"", 0}};
     std::unordered_map<std::string, std::uint32_t> tracks_;

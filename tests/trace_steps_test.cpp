@@ -1,0 +1,292 @@
+// Steps of a trace (--window): the CPU and GPU copies of a ProfilerStep paired by name, a step's
+// time the longer of the two, partial steps dropped, per-step figures, one step picked; and the
+// filters that choose which events count (profiler bookkeeping, --exclude, tracks, categories).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+
+namespace {
+
+Profile load_text(const std::string& name, const std::string& text, ImportOptions options = {}) {
+    std::istringstream none;
+    return load_profile(test::write_temp(name, text), none, std::nullopt, options);
+}
+
+std::map<std::string, double> times(const Profile& profile) {
+    std::map<std::string, double> out;
+    for (const auto& phase : profile.phases) out[phase.name] = phase.time;
+    return out;
+}
+
+bool has_note(const Profile& profile, const std::string& text) {
+    for (const auto& note : profile.notes)
+        if (note.find(text) != std::string::npos) return true;
+    return false;
+}
+
+std::string event(const std::string& name, const std::string& cat, int pid, int tid, double ts, double dur) {
+    std::ostringstream out;
+    out << R"({"ph": "X", "name": ")" << name << R"(", "cat": ")" << cat << R"(", "pid": )" << pid << R"(, "tid": )"
+        << tid << R"(, "ts": )" << ts << R"(, "dur": )" << dur << "}";
+    return out.str();
+}
+
+std::string trace(const std::vector<std::string>& events) {
+    std::string out = "{\"traceEvents\": [\n";
+    for (std::size_t i = 0; i < events.size(); ++i) out += (i ? ",\n" : "") + events[i];
+    return out + "\n]}";
+}
+
+// Five asynchronous steps: the CPU copy of ProfilerStep#k is [1000k, 1000k+1000), its GPU copy
+// 100 us later, [1000k+100, 1000k+1100), so each GPU copy overlaps the next CPU copy. In each GPU
+// copy: gemm for 600 us, 100 us idle, softmax for 300 us.
+std::string async_steps() {
+    std::vector<std::string> events;
+    for (int k = 1; k <= 5; ++k) {
+        const std::string step = "ProfilerStep#" + std::to_string(k);
+        events.push_back(event(step, "user_annotation", 1, 1, 1000 * k, 1000));
+        events.push_back(event(step, "gpu_user_annotation", 0, 7, 1000 * k + 100, 1000));
+        events.push_back(event("gemm", "kernel", 0, 7, 1000 * k + 100, 600));
+        events.push_back(event("softmax", "kernel", 0, 7, 1000 * k + 800, 300));
+    }
+    return trace(events);
+}
+
+}  // namespace
+
+TEST_CASE("steps: CPU and GPU copies of a step are paired by name, never merged", "[import][trace][steps]") {
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    const Profile profile = load_text("async.json", async_steps(), options);
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx(600));
+    CHECK(t.at("softmax") == Approx(300));
+    CHECK(t.at("idle") == Approx(100));
+    CHECK(profile.total() == Approx(1000));  // not 5,100 us from one merged span
+    REQUIRE(profile.steps.size() == 5);
+    CHECK(profile.steps[0].name == "ProfilerStep#1");
+    CHECK(profile.steps[0].time == Approx(1000));
+    CHECK(profile.steps[0].dropped.empty());
+    CHECK(profile.boundary ==
+          "the mean of 5 steps matching 'ProfilerStep#.*' (CPU and GPU copies paired by name; a step lasts the "
+          "longer of the two): 1,000.0 us per step (min 1,000.0, median 1,000.0, max 1,000.0)");
+}
+
+TEST_CASE("steps: a host-bound step lasts as long as its CPU span, the GPU idle most of it", "[import][trace][steps]") {
+    std::vector<std::string> events;
+    for (int k = 0; k < 3; ++k) {
+        const std::string step = "ProfilerStep#" + std::to_string(k);
+        events.push_back(event(step, "user_annotation", 1, 1, 9300 * k, 9300));
+        events.push_back(event(step, "gpu_user_annotation", 0, 7, 9300 * k + 200, 1000));
+        events.push_back(event("gemm", "kernel", 0, 7, 9300 * k + 200, 1000));
+    }
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    const Profile profile = load_text("host_bound.json", trace(events), options);
+    const auto t = times(profile);
+    CHECK(t.at("gemm") == Approx(1000));
+    CHECK(t.at("idle") == Approx(8300));
+    CHECK(profile.total() == Approx(9300));  // not the 1.0 ms of the GPU copy
+}
+
+TEST_CASE("steps: a repeated name pairs by order, GPU copies on several streams make one span",
+          "[import][trace][steps]") {
+    std::vector<std::string> events;
+    for (int k = 0; k < 3; ++k) {
+        const double at = 100 * k;
+        events.push_back(event("Optimizer.step#SGD.step", "user_annotation", 1, 1, at, 50));
+        events.push_back(event("Optimizer.step#SGD.step", "gpu_user_annotation", 0, 7, at + 10, 30));
+        events.push_back(event("Optimizer.step#SGD.step", "gpu_user_annotation", 0, 8, at + 20, 50));
+        events.push_back(event("a", "kernel", 0, 7, at + 10, 30));
+        events.push_back(event("b", "kernel", 0, 8, at + 20, 50));
+    }
+    ImportOptions options;
+    options.window = "Optimizer";
+    const Profile profile = load_text("repeated.json", trace(events), options);
+    const auto t = times(profile);
+    // GPU copy: [10, 70) across both streams, 60 us, longer than the CPU's 50.
+    CHECK(t.at("a") == Approx(10));
+    CHECK(t.at("b") == Approx(30));
+    CHECK(t.at("overlapped") == Approx(20));
+    CHECK(t.count("idle") == 0);
+    CHECK(profile.total() == Approx(60));
+    CHECK(profile.steps.size() == 3);
+}
+
+TEST_CASE("steps: a window nested in a window of the same name is part of it", "[import][trace][steps]") {
+    const std::string text =
+        trace({event("step", "user_annotation", 1, 1, 0, 100), event("step", "user_annotation", 1, 1, 10, 40),
+               event("k", "kernel", 0, 7, 0, 100)});
+    ImportOptions options;
+    options.window = "^step$";
+    const Profile profile = load_text("nested.json", text, options);
+    CHECK(profile.steps.size() == 1);
+    CHECK(profile.total() == Approx(100));
+}
+
+TEST_CASE("steps: partial steps are dropped, said, and kept on request", "[import][trace][steps]") {
+    // A ROCm-like capture: the profiler stopped 49 us into ProfilerStep#2, before its GPU copy.
+    const std::string stub =
+        trace({event("ProfilerStep#1", "user_annotation", 1, 1, 0, 9288),
+               event("ProfilerStep#1", "gpu_user_annotation", 0, 7, 100, 9100), event("k", "kernel", 0, 7, 100, 9100),
+               event("ProfilerStep#2", "user_annotation", 1, 1, 9288, 49)});
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    Profile profile = load_text("stub.json", stub, options);
+    CHECK(profile.total() == Approx(9288));
+    REQUIRE(profile.steps.size() == 2);
+    CHECK(profile.steps[1].dropped == "it has no GPU copy, which the other steps have");
+    CHECK(has_note(profile,
+                   "dropped step 'ProfilerStep#2' (49.0 us): it has no GPU copy, which the other steps have "
+                   "(a partial step where the profiler started or stopped; --keep-partial-steps keeps it)"));
+    options.keep_partial_steps = true;
+    profile = load_text("stub.json", stub, options);
+    CHECK(profile.total() == Approx((9288 + 49) / 2.0));
+
+    // By length: with three or more steps, a first or last step under a fifth of the median of the
+    // steps between them.
+    const std::string short_ends =
+        trace({event("s1", "user_annotation", 1, 1, 0, 100), event("s2", "user_annotation", 1, 1, 100, 1000),
+               event("s3", "user_annotation", 1, 1, 1100, 1000), event("s4", "user_annotation", 1, 1, 2100, 150),
+               event("k", "kernel", 0, 7, 0, 2250)});
+    options = {};
+    options.window = "^s";
+    profile = load_text("short_ends.json", short_ends, options);
+    CHECK(profile.total() == Approx(1000));
+    CHECK(has_note(profile, "dropped step 's1' (100.0 us): shorter than a fifth of the median step (1,000.0 us)"));
+    CHECK(has_note(profile, "dropped step 's4' (150.0 us): shorter than a fifth of the median step (1,000.0 us)"));
+    // Zero-length spans are no steps at all; one step alone is kept.
+    const std::string one = trace({event("s1", "user_annotation", 1, 1, 0, 0),
+                                   event("s2", "user_annotation", 1, 1, 0, 80), event("k", "kernel", 0, 7, 0, 80)});
+    profile = load_text("one.json", one, options);
+    CHECK(profile.total() == Approx(80));
+    CHECK(profile.steps.size() == 1);
+}
+
+TEST_CASE("steps: per-step figures, a warning for a long step, and --step", "[import][trace][steps]") {
+    const std::string text =
+        trace({event("s1", "user_annotation", 1, 1, 0, 1700), event("s2", "user_annotation", 1, 1, 1700, 1000),
+               event("s3", "user_annotation", 1, 1, 2700, 1000), event("s4", "user_annotation", 1, 1, 3700, 1200),
+               event("k", "kernel", 0, 7, 0, 4900)});
+    ImportOptions options;
+    options.window = "^s";
+    Profile profile = load_text("cold.json", text, options);
+    CHECK(profile.total() == Approx(4900 / 4.0));
+    CHECK(profile.boundary ==
+          "the mean of 4 steps matching '^s' (CPU spans; the trace has no GPU copies of them): 1,225.0 us per step "
+          "(min 1,000.0, median 1,100.0, max 1,700.0)");
+    CHECK(has_note(profile,
+                   "the longest step, 's1' (1,700.0 us), is 1.55x the median (1,100.0 us): a cold first "
+                   "step or a lazy kernel load? --step median picks a typical one"));
+    options.step = "first";
+    profile = load_text("cold.json", text, options);
+    CHECK(profile.total() == Approx(1700));
+    CHECK(profile.boundary == "step 's1', the first of 4 steps matching '^s': 1,700.0 us");
+    options.step = "median";  // the lower middle one of an even count
+    profile = load_text("cold.json", text, options);
+    CHECK(profile.total() == Approx(1000));
+    options.step = "last";
+    CHECK(load_text("cold.json", text, options).total() == Approx(1200));
+    options.step = "4";
+    CHECK(load_text("cold.json", text, options).total() == Approx(1200));
+    options.step = "5";
+    CHECK_THROWS_WITH(load_text("cold.json", text, options),
+                      "--step: there are 4 steps; give 1 to 4, first, last or median");
+
+    // The CLI: --step needs --window, and the JSON lists the steps.
+    const std::string path = test::write_temp("cold_cli.json", text);
+    auto r = test::run_cli({"eval", path, "--step", "first"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --step: picks one of the steps --window finds; give --window too\n");
+    r = test::run_cli({"eval", path, "--window", "^s", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    REQUIRE(json["steps"].size() == 4);
+    CHECK(json["steps"][0]["name"] == "s1");
+    CHECK(json["steps"][0]["start"].get<double>() == Approx(0));
+    CHECK(json["steps"][0]["time"].get<double>() == Approx(1700));
+    CHECK(json["steps"][0]["used"] == true);
+}
+
+TEST_CASE("steps: --window takes annotations unless --window-any says otherwise", "[import][trace][steps]") {
+    ImportOptions options;
+    options.window = "gemm";
+    CHECK_THROWS_WITH(load_text("async.json", async_steps(), options),
+                      Contains("--window 'gemm' matches only events that are no annotations (5 of them, e.g. 'gemm', "
+                               "kernel): steps are taken from annotations (user and GPU annotations, NVTX ranges, "
+                               "ProfilerStep); give --window-any to take any event"));
+    options.window_any = true;
+    const Profile profile = load_text("async.json", async_steps(), options);
+    CHECK(profile.steps.size() == 5);
+    CHECK(profile.total() == Approx(600));
+}
+
+TEST_CASE("filters: profiler bookkeeping is dropped and said", "[import][trace][filters]") {
+    const std::string text =
+        trace({R"ev({"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans",
+                                        "tid": "PyTorch Profiler", "ts": 0, "dur": 1000})ev",
+               event("aten::mm", "cpu_op", 1, 1, 100, 300), event("aten::add", "cpu_op", 1, 1, 500, 100)});
+    ImportOptions options;
+    options.lane = Lane::cpu;
+    Profile profile = load_text("bookkeeping.json", text, options);
+    auto t = times(profile);
+    CHECK(t.count("PyTorch Profiler (0)") == 0);
+    CHECK(t.at("aten::mm") == Approx(300));
+    CHECK(t.at("aten::add") == Approx(100));
+    CHECK(has_note(profile,
+                   "left out 1 event of the profiler's own bookkeeping ('PyTorch Profiler (0)', cat Trace); "
+                   "--keep-profiler-events keeps them"));
+    options.keep_profiler_events = true;
+    t = times(load_text("bookkeeping.json", text, options));
+    CHECK(t.at("PyTorch Profiler (0)") == Approx(600));
+    CHECK(t.at("aten::mm") == Approx(0).margin(1e-9));  // under the profiler's span, on another track: overlapped
+}
+
+TEST_CASE("filters: --exclude, tracks and categories pick the events", "[import][trace][filters]") {
+    const std::string text = trace({event("gemm", "kernel", 0, 7, 0, 100), event("copy", "gpu_memcpy", 0, 8, 0, 50),
+                                    event("gemm", "kernel", 1, 7, 200, 100), event("nccl", "kernel", 0, 9, 400, 10)});
+    ImportOptions options;
+    options.exclude = {"^nccl"};
+    auto t = times(load_text("tracks.json", text, options));
+    CHECK(t.count("nccl") == 0);
+    CHECK(t.at("gemm") == Approx(150));
+    options = {};
+    options.devices = {"1"};
+    t = times(load_text("tracks.json", text, options));
+    CHECK(t.at("gemm") == Approx(100));
+    CHECK(t.size() == 1);
+    options = {};
+    options.streams = {"8"};
+    t = times(load_text("tracks.json", text, options));
+    CHECK(t.at("copy") == Approx(50));
+    CHECK(t.size() == 1);
+    options = {};
+    options.categories = {"gpu_memcpy"};
+    t = times(load_text("tracks.json", text, options));
+    CHECK(t.size() == 1);
+    options = {};
+    options.pids = {"0"};
+    options.tids = {"7", "9"};
+    t = times(load_text("tracks.json", text, options));
+    CHECK(t.at("gemm") == Approx(100));
+    CHECK(t.at("nccl") == Approx(10));
+    options = {};
+    options.streams = {"42"};
+    CHECK_THROWS_WITH(load_text("tracks.json", text, options),
+                      Contains("no events left after --stream 42 (streams: 7, 8, 9)"));
+    // Not for formats without tracks.
+    const auto r = test::run_cli({"eval", test::source_path("examples/transformer_step.json"), "--exclude", "x"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --exclude: does not apply to a JSON profile (it filters the events of a trace: "
+          "chrome-trace or rocprof-trace input)\n");
+}
