@@ -1,6 +1,7 @@
 // Plausible inputs that amdahl used to read the wrong way while exiting 0 (issue: no silent wrong
 // answer). Each case failed before its fix.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -316,4 +317,37 @@ TEST_CASE("silent wrong: a unit column with a word that is no unit is an error",
     const auto r = test::run_cli({"eval", path});
     CHECK(r.exit_code == 2);
     CHECK(r.err == "error: " + path + ":3: phase 'b': unknown unit 'cycles' (expected ns, us, ms, s, min or h)\n");
+}
+
+TEST_CASE("silent wrong: a summary's caveat survives import into eval, rank, plan and compare", "[silent][cli]") {
+    // A kernel-time sum is not a wall time; every command says so in every format, and no
+    // headline calls the sum "end to end".
+    test::TempDir dir;
+    const std::string summary =
+        test::source_path("tests/data/profilers/nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv");
+    const std::string imported = dir / "summary.json";
+    REQUIRE(test::run_cli({"import", summary, "-o", imported}).exit_code == 0);
+    const std::string caveat = "rows may overlap: the sum of the rows is not wall time";
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"eval", imported, "-s", "kind:kernel=2"}, std::vector<std::string>{"rank", imported},
+          std::vector<std::string>{"plan", imported, "--target", "1.1"},
+          std::vector<std::string>{"compare", imported, imported}}) {
+        INFO(command[0]);
+        for (const char* format : {"table", "md", "json"}) {
+            INFO(format);
+            auto args = command;
+            args.insert(args.end(), {"--format", format});
+            const auto r = test::run_cli(args);
+            REQUIRE(r.exit_code == 0);
+            if (std::string(format) == "json") {
+                const auto json = nlohmann::json::parse(r.out);
+                CHECK(json["summary_only"] == true);
+                CHECK_THAT(json["boundary"].get<std::string>(), Contains("the sum of the kernel times"));
+            } else {
+                CHECK_THAT(r.out, Contains(caveat));
+                CHECK_THAT(r.out, Contains("the sum of the kernel times in the nsys summary"));
+                CHECK_THAT(r.out, !Contains("end to end"));
+            }
+        }
+    }
 }

@@ -80,6 +80,8 @@ struct CompareReport {
     std::vector<std::string> before_sources;  ///< the files each side was read from
     std::vector<std::string> after_sources;
     std::vector<std::string> notes;  ///< what went to stderr
+    std::string boundary;            ///< what the totals are, in words, when the profiles say it
+    bool summary_only = false;       ///< a side came from a summary: its totals are sums, not wall times
 };
 
 /// `amdahl scale`: speedup against the number of processors.

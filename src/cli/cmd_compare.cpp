@@ -184,7 +184,14 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     }
     for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 
-    const CompareReport report{comparison, results, before.sources, after.sources, notes};
+    CompareReport report{comparison, results, before.sources, after.sources, notes, "", false};
+    // What the totals are: a summary's are sums of rows, not wall times, and every output says so.
+    for (const LoadedSide* side : {&before, &after}) {
+        for (const Profile& profile : side->side.profiles) {
+            report.summary_only = report.summary_only || profile.summary_only;
+            if (report.boundary.empty()) report.boundary = profile.boundary;
+        }
+    }
     emit(context, report, options.output, report_style);
     context.out.flush();
     if (results.empty()) return exit_ok;

@@ -122,7 +122,7 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
     std::string change = format_signed_time(c.change, p) + " " + unit + " (" +
                          format_signed_share(c.change_of_total, p) +
                          " of the before total; the phases' changes add up to it)";
-    std::string speedup = format_speedup(c.speedup, p) + " end to end (before / after)";
+    std::string speedup = format_speedup(c.speedup, p) + " " + whole_run(report.summary_only) + " (before / after)";
     if (several_runs(c)) {
         change += fmt::format(", interval {} {} (confidence at least {})",
                               interval_text(c.change_low, c.change_high, p), unit, format_share(c.confidence, p));
@@ -135,12 +135,14 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
     return lines;
 }
 
-std::string headline(const Comparison& c, const NumberStyle& p) {
-    if (c.result == PhaseStatus::faster) return format_speedup(c.speedup, p) + " faster end to end";
+std::string headline(const Comparison& c, const NumberStyle& p, bool summary_only) {
+    const std::string whole = whole_run(summary_only);
+    if (c.result == PhaseStatus::faster) return format_speedup(c.speedup, p) + " faster " + whole;
     if (c.result == PhaseStatus::slower)
-        return format_signed_share(c.change_of_total, p) + " slower end to end (" + format_speedup(c.speedup, p) + ")";
-    if (c.result == PhaseStatus::noise) return "no clear change end to end (" + format_speedup(c.speedup, p) + ")";
-    return "no change end to end";
+        return format_signed_share(c.change_of_total, p) + " slower " + whole + " (" + format_speedup(c.speedup, p) +
+               ")";
+    if (c.result == PhaseStatus::noise) return "no clear change " + whole + " (" + format_speedup(c.speedup, p) + ")";
+    return "no change " + whole;
 }
 
 // CSV's rows: one per phase, every number at full precision, no total row.
@@ -182,10 +184,11 @@ Document layout(const CompareReport& report, const ReportOptions& options) {
     const NumberStyle& p = options.numbers;
     Document doc;
     doc.command = "compare";
-    doc.headline = headline(c, p);
+    doc.headline = headline(c, p, report.summary_only);
     doc.table = human_table(report, p);
     doc.csv_table = data_table(c);
     doc.summary = summary_lines(report, p);
+    add_boundary(doc.summary, report.boundary, report.summary_only);
     for (const GateResult& gate : report.gates) doc.gates.push_back({gate.passed, gate.gate, gate.detail});
     if (!report.gates.empty()) doc.verdict = gates_summary(report.gates);
     doc.summary.push_back(
@@ -220,6 +223,8 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     json.field("interval_confidence", c.confidence);
     json.field("predicted_speedup", c.predicted_speedup).field("consistent", c.consistent);
     json.field("noise", c.noise);
+    if (!report.boundary.empty()) json.field("boundary", report.boundary);
+    json.field("summary_only", report.summary_only);
     json.key("phases").begin_array();
     for (const PhaseChange& row : c.phases) {
         json.begin_object().field("name", row.name);

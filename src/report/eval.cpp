@@ -62,7 +62,8 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     const auto t = [&](double v) { return format_time(v, style) + " " + unit; };
     Document doc;
     doc.command = "eval";
-    doc.headline = format_speedup(e.speedup, style) + " end to end, " + t(e.time_saved) + " saved";
+    doc.headline =
+        format_speedup(e.speedup, style) + " " + whole_run(r.profile->summary_only) + ", " + t(e.time_saved) + " saved";
     if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
     if (options.explain)
         doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
@@ -100,14 +101,12 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
                          format_time(e.time_saved, style) + " of " + t(e.affected_fraction * e.baseline_time) + ")",
                      "headroom_captured", shortest(*e.headroom_captured)});
     }
-    if (!r.profile->boundary.empty()) s.push_back({"boundary", r.profile->boundary, "", ""});
-    if (r.profile->summary_only)
-        s.push_back({"summary only", "rows may overlap: the sum of the rows is not wall time", "summary_only", "true"});
+    add_boundary(s, r.profile->boundary, r.profile->summary_only);
     if (r.required_speedup) {
-        doc.gates.push_back(
-            {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
-             fmt::format("end to end {}: {} the required {}", format_speedup(e.speedup, style),
-                         r.gate_passed ? "at least" : "below", format_speedup(*r.required_speedup, style))});
+        doc.gates.push_back({r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
+                             fmt::format("{} {}: {} the required {}", whole_run(r.profile->summary_only),
+                                         format_speedup(e.speedup, style), r.gate_passed ? "at least" : "below",
+                                         format_speedup(*r.required_speedup, style))});
         doc.verdict = r.gate_passed ? "the gate passed" : "the gate failed";
         s.push_back({"", "", "gate_passed", r.gate_passed ? "true" : "false"});
     }

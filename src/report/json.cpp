@@ -53,9 +53,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     } else {
         json.key("speedup_range").null().key("time_saved_range").null();
     }
-    if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
-    write_steps(json, profile);
-    json.field("summary_only", profile.summary_only);
+    write_boundary(json, profile);
     if (result.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *result.required_speedup);
         json.field("passed", result.gate_passed).end_object();
@@ -155,6 +153,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
     else
         json.field("factor", set.factor);
     json.field("effort_unit", set.effort_unit);
+    write_boundary(json, profile);
     json.key("targets").begin_array();
     for (std::size_t r = 0; r < result.ranked.size(); ++r) {
         const RankedTarget& target = result.ranked[r];
@@ -196,6 +195,7 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     json.field("target", result.target_speedup).field("target_time", result.target_time);
     json.field("objective", result.by_effort ? "effort" : "count").field("reachable", plan.reachable);
     json.field("optimal", plan.reachable && plan.proven_optimal);
+    write_boundary(json, *result.profile, false);
     write_lines(json, "chosen", names(plan.chosen));
     json.key("steps").begin_array();
     for (const PlanStep& s : result.steps) {

@@ -81,6 +81,7 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
         doc.headline = "unreachable";
     }
     s.push_back({"", "", "reachable", plan.reachable ? "true" : "false"});
+    add_boundary(s, r.profile->boundary, r.profile->summary_only);
     s.push_back({"best possible", format_speedup(r.best_possible, style) + " (every candidate at its factor)",
                  "best_possible", machine_number(r.best_possible)});
     s.push_back({"ceiling",

@@ -46,6 +46,12 @@ void write_steps(JsonWriter& json, const Profile& profile) {
     json.end_array();
 }
 
+void write_boundary(JsonWriter& json, const Profile& profile, bool with_steps) {
+    if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
+    if (with_steps) write_steps(json, profile);
+    json.field("summary_only", profile.summary_only);
+}
+
 std::string profile_to_json(const Profile& profile) {
     check_names_survive_json(profile);
     JsonWriter json;

@@ -64,14 +64,16 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         const char* what = r.by == RankBy::effort    ? "most time saved per unit of effort"
                            : r.by == RankBy::ceiling ? "highest ceiling"
                                                      : "largest saving";
-        std::string text =
-            fmt::format("{} ({}, {} {} saved, {} end to end", printable(first.name), format_factor(first.factor, style),
-                        format_time(first.saved, style), unit, format_speedup(top.speedup, style));
+        std::string text = fmt::format("{} ({}, {} {} saved, {} {}", printable(first.name),
+                                       format_factor(first.factor, style), format_time(first.saved, style), unit,
+                                       format_speedup(top.speedup, style), whole_run(r.profile->summary_only));
         if (top.saved_per_effort)
             text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
         doc.summary.push_back({what, text + ")", "top", first.name});
-        doc.headline = fmt::format("{} first ({} end to end)", first.name, format_speedup(top.speedup, style));
+        doc.headline = fmt::format("{} first ({} {})", first.name, format_speedup(top.speedup, style),
+                                   whole_run(r.profile->summary_only));
     }
+    add_boundary(doc.summary, r.profile->boundary, r.profile->summary_only);
     doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});
     doc.summary.push_back({"", "", "baseline_" + unit, shortest(r.baseline_time)});
     doc.notes = r.profile->notes;

@@ -22,6 +22,13 @@ struct ReportOptions {
     bool explain = false;  ///< --explain: the arithmetic, line by line
 };
 
+/// How a report names the whole run: "end to end", or for a summary, whose rows' sum is no wall
+/// time, "over the summed rows".
+const char* whole_run(bool summary_only);
+/// The summary lines that say what a profile's phases add up to: its boundary, and for a summary
+/// the caveat that its rows may overlap.
+void add_boundary(std::vector<SummaryLine>& summary, const std::string& boundary, bool summary_only);
+
 Document layout(const EvalResult& result, const ReportOptions& options);
 Document layout(const LawResult& result, const ReportOptions& options);
 Document layout(const RankResult& result, const ReportOptions& options);
