@@ -353,7 +353,7 @@ const std::map<std::string, std::vector<InputFormat>, std::less<>>& profile_targ
         {"fuzz_markdown", {InputFormat::markdown}},
         {"fuzz_text", {InputFormat::text}},
         {"fuzz_chrome_trace", {InputFormat::chrome_trace}},
-        {"fuzz_nsys", {InputFormat::nsys}},
+        {"fuzz_nsys", {InputFormat::nsys, InputFormat::nsys_trace}},
         {"fuzz_rocprof", {InputFormat::rocprof_stats, InputFormat::rocprof_trace, InputFormat::rocprof_summary}},
         {"fuzz_folded", {InputFormat::folded}},
     };

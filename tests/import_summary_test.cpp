@@ -3,6 +3,7 @@
 // share with the trace readers (--rename, --group-by) and every input error they report.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -620,4 +621,41 @@ TEST_CASE("naming: patterns that make a backtracking engine explode run in linea
     CHECK(namer(long_name, "kernel") == long_name);
     const std::string xs = std::string(5000, 'x') + "y";
     CHECK(namer(xs, "kernel") == std::string(5000, 'x'));  // one iteration takes every x (leftmost-first, greedy)
+}
+
+TEST_CASE("nsys trace CSVs are timelines: a start is never a duration", "[import][nsys]") {
+    // cuda_gpu_trace: copy 0-4 us, gemm 4-14 us on stream 7, memset 8-14 us on stream 13, softmax
+    // 20-22 us. Read as a summary it summed starts; read as a CSV it took Start for a duration.
+    const std::string path = data("handmade/nsys_cuda_gpu_trace.csv");
+    std::istringstream none;
+    const Profile profile = load_profile(path, none, std::nullopt, {});
+    CHECK(profile.format == "nsys-trace");
+    CHECK(profile.unit == Unit::ns);
+    std::map<std::string, double> t;
+    for (const auto& phase : profile.phases) t[phase.name] = phase.time;
+    CHECK(t.at("[CUDA memcpy Host-to-Device]") == Approx(4000));
+    CHECK(t.at("void gemm_kernel<float, 128>(float const*, float*, int)") == Approx(4000));  // alone 4-8 us
+    CHECK(t.at("overlapped") == Approx(6000));                                               // gemm and memset
+    CHECK(t.at("idle") == Approx(6000));
+    CHECK(t.at("softmax_kernel") == Approx(2000));
+    CHECK(profile.total() == Approx(22000));
+    for (const auto& phase : profile.phases) {
+        if (phase.name == "[CUDA memset]") CHECK(phase.kind == "memset");
+        if (phase.name == "[CUDA memcpy Host-to-Device]") CHECK(phase.kind == "copy");
+    }
+    // --stream picks one stream; --input-format nsys-trace forces the reader.
+    ImportOptions stream;
+    stream.streams = {"13"};
+    const Profile only = load_profile(path, none, InputFormat::nsys_trace, stream);
+    REQUIRE(only.phases.size() == 1);
+    CHECK(only.phases[0].time == Approx(6000));
+
+    // A header without units needs --timeunit.
+    const std::string bare = test::write_temp("nsys_trace_bare.csv", "Start,Duration,CorrId,Strm,Name\n0,5,1,7,k\n");
+    auto r = run_cli({"eval", bare});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("nsys_trace_bare.csv:1: column 'Start' does not say its unit; give --timeunit"));
+    r = run_cli({"eval", bare, "--timeunit", "us", "--format", "csv"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nk,kernel,5000,"));
 }

@@ -108,7 +108,7 @@ TEST_CASE("silent wrong: an option that does not apply to the input is an error"
          "error: --sample-period: does not apply to a chrome-trace profile (it times folded stacks: folded input)\n"},
         {{"eval", trace, "--timeunit", "us"},
          "error: --timeunit: does not apply to a chrome-trace profile (it is the unit of nsys stats columns: nsys "
-         "input)\n"},
+         "or nsys-trace input)\n"},
         {{"eval", json, "--group-by", "cat"},
          "error: --group-by: does not apply to a JSON profile (it groups the events or rows of profiler output)\n"},
     };

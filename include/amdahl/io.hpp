@@ -18,13 +18,14 @@ enum class InputFormat {
     text,             // amdahl's own profiles and pasted tables
     chrome_trace,     // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto)
     nsys,             // nsys stats --format csv (kernel, memory, API, NVTX summaries)
+    nsys_trace,       // nsys stats --format csv traces (cuda_gpu_trace, cuda_api_trace, nvtx_gpu_proj_trace)
     rocprof_stats,    // rocprofv3 *_stats.csv, legacy rocprof results.stats.csv
     rocprof_trace,    // rocprofv3 kernel_trace.csv / memory_copy_trace.csv, legacy results.csv
     rocprof_summary,  // rocprofv3 --summary text tables
     folded,           // folded stacks: frame;frame;leaf count
 };
 
-/// Parses "json", "csv", "tsv", "md"/"markdown", "text"/"txt", "chrome-trace", "nsys",
+/// Parses "json", "csv", "tsv", "md"/"markdown", "text"/"txt", "chrome-trace", "nsys", "nsys-trace",
 /// "rocprof-stats", "rocprof-trace", "rocprof-summary", "folded".
 std::optional<InputFormat> parse_input_format(std::string_view name);
 /// The name parse_input_format takes for `format`.

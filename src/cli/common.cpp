@@ -40,9 +40,10 @@ void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_
     command
         .add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")
         ->required();
-    command.add_option("--input-format", options.input_format,
-                       "json, csv, tsv, md, text, chrome-trace, nsys, rocprof-stats, rocprof-trace, rocprof-summary or "
-                       "folded (default: recognised from the content)");
+    command.add_option(
+        "--input-format", options.input_format,
+        "json, csv, tsv, md, text, chrome-trace, nsys, nsys-trace, rocprof-stats, rocprof-trace, rocprof-summary or "
+        "folded (default: recognised from the content)");
     command.add_option("--unit", options.unit,
                        "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
     add_output_options(command, options.output, phase_rows);
@@ -174,7 +175,7 @@ std::optional<InputFormat> input_format(const std::string& name) {
     if (!format) {
         throw Error("--input-format", "unknown format '" + printable(name) +
                                           "' (expected json, csv, tsv, md, text, chrome-trace, "
-                                          "nsys, rocprof-stats, rocprof-trace, rocprof-summary or folded)");
+                                          "nsys, nsys-trace, rocprof-stats, rocprof-trace, rocprof-summary or folded)");
     }
     return format;
 }

@@ -51,6 +51,7 @@ std::optional<InputFormat> parse_input_format(std::string_view name) {
     if (name == "nsys") return InputFormat::nsys;
     if (name == "rocprof-stats") return InputFormat::rocprof_stats;
     if (name == "rocprof-trace") return InputFormat::rocprof_trace;
+    if (name == "nsys-trace") return InputFormat::nsys_trace;
     if (name == "rocprof-summary") return InputFormat::rocprof_summary;
     if (name == "folded") return InputFormat::folded;
     return std::nullopt;
@@ -76,6 +77,8 @@ std::string_view input_format_name(InputFormat format) {
             return "rocprof-stats";
         case InputFormat::rocprof_trace:
             return "rocprof-trace";
+        case InputFormat::nsys_trace:
+            return "nsys-trace";
         case InputFormat::rocprof_summary:
             return "rocprof-summary";
         case InputFormat::folded:
@@ -204,7 +207,8 @@ std::string described(InputFormat format) {
 // An option that does not apply to the input is an error, never ignored: --window on a CSV used
 // to give whole-run numbers as if they were per step.
 void check_options_apply(InputFormat format, const ImportOptions& options) {
-    const bool timeline = format == InputFormat::chrome_trace || format == InputFormat::rocprof_trace;
+    const bool timeline = format == InputFormat::chrome_trace || format == InputFormat::rocprof_trace ||
+                          format == InputFormat::nsys_trace;
     const bool summary =
         format == InputFormat::nsys || format == InputFormat::rocprof_stats || format == InputFormat::rocprof_summary;
     const bool folded = format == InputFormat::folded;
@@ -240,8 +244,8 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
     if (options.depth && !folded) refuse("--depth", "it cuts folded stacks: folded input");
     if (options.leaf && !folded) refuse("--leaf", "it cuts folded stacks: folded input");
     if (options.sample_period && !folded) refuse("--sample-period", "it times folded stacks: folded input");
-    if (options.timeunit && format != InputFormat::nsys)
-        refuse("--timeunit", "it is the unit of nsys stats columns: nsys input");
+    if (options.timeunit && format != InputFormat::nsys && format != InputFormat::nsys_trace)
+        refuse("--timeunit", "it is the unit of nsys stats columns: nsys or nsys-trace input");
     if (options.group_by != "name" && !timeline && !summary && !folded)
         refuse("--group-by", "it groups the events or rows of profiler output");
     if (options.total && folded) refuse("--total", "the end-to-end time of folded stacks is the samples they hold");
@@ -291,6 +295,8 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
             return detail::read_rocprof_stats(content, source, options);
         case InputFormat::rocprof_trace:
             return detail::read_rocprof_trace(content, source, options);
+        case InputFormat::nsys_trace:
+            return detail::read_nsys_trace(content, source, options);
         case InputFormat::rocprof_summary:
             return detail::read_rocprof_summary(content, source, options);
         case InputFormat::folded:

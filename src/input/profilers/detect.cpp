@@ -13,6 +13,9 @@ namespace {
 bool has(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 std::optional<InputFormat> detect_csv_header(std::string_view line) {
+    // nsys trace exports: a start and a duration per event, never summed as a summary.
+    if (has(line, "Start") && has(line, "Duration") && looks_like_nsys_trace_header(line))
+        return InputFormat::nsys_trace;
     // nsys stats: "Time (%),Total Time (ns),Instances,Avg (ns),...,Name" and older
     // "Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name"; memory ops use Count/Operation.
     if (has(line, "Total Time") &&

@@ -23,6 +23,10 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
 Profile read_nsys_stats(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_rocprof_stats(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_rocprof_trace(std::string_view content, const std::string& source, const ImportOptions& options);
+/// nsys trace CSVs (cuda_gpu_trace, cuda_api_trace, nvtx_gpu_proj_trace) as a timeline.
+Profile read_nsys_trace(std::string_view content, const std::string& source, const ImportOptions& options);
+/// True for the header line of an nsys trace CSV.
+bool looks_like_nsys_trace_header(std::string_view line);
 Profile read_rocprof_summary(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_folded(std::string_view content, const std::string& source, const ImportOptions& options);
 
