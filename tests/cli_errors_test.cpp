@@ -523,9 +523,9 @@ TEST_CASE("cli errors: missing file", "[cli][errors][binary]") {
     check_input_error(run_binary("eval '" + path + "'"), {path + ": ", "no such file"});
 }
 
-TEST_CASE("cli errors: a directory as the profile", "[cli][errors][binary]") {
+TEST_CASE("cli errors: a directory with no trace files as the profile", "[cli][errors][binary]") {
     const std::string dir = source_path("examples");
-    check_input_error(run_binary("eval '" + dir + "' -s gemm_qkv=2"), {dir + ": ", "is a directory"});
+    check_input_error(run_binary("eval '" + dir + "' -s gemm_qkv=2"), {dir + ": ", "is a folder with no trace files"});
 }
 
 // ---------------------------------------------------------------------------------------------

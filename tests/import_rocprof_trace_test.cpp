@@ -2,6 +2,9 @@
 // each row a span, swept into phases that add up to the wall time, with `overlapped` and `idle`.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -213,4 +216,52 @@ TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cl
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("\nfused,kernel,120,"));
     CHECK_THAT(r.out, Contains("\noverlapped,overlapped,100,"));
+}
+
+TEST_CASE("rocprofv3: one run's folder is one timeline", "[import][rocprof]") {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir / "host/1234");
+    const auto write = [&](const std::string& name, const std::string& text) { std::ofstream(dir / name) << text; };
+    // Kernels 1000-1400 and 1600-1700 ns; a copy 1300-1500 ns on its own track; a summary beside them.
+    write("host/1234/1234_kernel_trace.csv",
+          "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
+          "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+          "\"KERNEL_DISPATCH\",1,1,69,1,16,\"gemm\",1,1000,1400\n"
+          "\"KERNEL_DISPATCH\",1,1,69,2,17,\"softmax\",2,1600,1700\n");
+    write("host/1234/1234_memory_copy_trace.csv",
+          "\"Kind\",\"Direction\",\"Source_Agent_Id\",\"Destination_Agent_Id\",\"Correlation_Id\","
+          "\"Start_Timestamp\",\"End_Timestamp\"\n"
+          "\"MEMORY_COPY\",\"MEMORY_COPY_HOST_TO_DEVICE\",0,1,3,1300,1500\n");
+    write("host/1234/1234_kernel_stats.csv",
+          "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
+          "\"gemm\",1,400,400,80,400,400,0\n");
+    std::istringstream none;
+    const Profile profile = load_profile(dir.string(), none, std::nullopt, {});
+    CHECK(profile.format == "rocprof-trace");
+    std::map<std::string, double> t;
+    for (const auto& phase : profile.phases) t[phase.name] = phase.time;
+    CHECK(t.at("gemm") == Approx(300));  // alone 1000-1300
+    CHECK(t.at("overlapped") == Approx(100));
+    CHECK(t.at("MEMORY_COPY_HOST_TO_DEVICE") == Approx(100));
+    CHECK(t.at("idle") == Approx(100));
+    CHECK(t.at("softmax") == Approx(100));
+    CHECK(profile.total() == Approx(700));
+    bool said = false;
+    for (const auto& note : profile.notes)
+        said = said || note.find(
+                           "left out 1 file holding no trace (summaries hold the traces' time again): "
+                           "host/1234/1234_kernel_stats.csv") != std::string::npos;
+    CHECK(said);
+
+    // A folder without traces, and a format that reads one file.
+    test::TempDir empty;
+    std::ofstream(empty / "kernel_names.csv") << "Kernel_Name\ngemm\n";
+    auto r = test::run_cli({"eval", empty.string()});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("is a folder with no trace files (rocprofv3 kernel_trace.csv, memory_copy_trace.csv, "
+                               "*_api_trace.csv; nsys cuda_gpu_trace and cuda_api_trace CSV exports); it holds "
+                               "kernel_names.csv"));
+    r = test::run_cli({"eval", dir.string(), "--input-format", "csv"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("is a folder: only rocprof-trace and nsys-trace read one run's folder"));
 }

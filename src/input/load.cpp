@@ -325,6 +325,17 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
 
 Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
                      const ImportOptions& options) {
+    // One run's output folder (rocprofv3's traces, nsys trace exports) is one input.
+    if (std::error_code ec; path != "-" && std::filesystem::is_directory(path, ec)) {
+        if (format && format != InputFormat::rocprof_trace && format != InputFormat::nsys_trace) {
+            throw Error(path,
+                        "is a folder: only rocprof-trace and nsys-trace read one run's folder (got --input-format " +
+                            std::string(input_format_name(*format)) + ")");
+        }
+        Profile profile = detail::read_run_folder(path, options);
+        check_options_apply(*parse_input_format(profile.format), options);
+        return profile;
+    }
     InputReader reader(path, stdin_stream);
     // A format the user named is the format: content that looks like profiler output (a phase
     // called traceEvents, an nsys-like header) does not override it.

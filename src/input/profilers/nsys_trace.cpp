@@ -97,32 +97,10 @@ bool looks_like_nsys_trace_header(std::string_view line) {
 }
 
 Profile read_nsys_trace(std::string_view content, const std::string& source, const ImportOptions& options) {
-    LineReader lines(content);
-    std::string_view line;
-    std::vector<std::string> header, fields;
-    std::optional<Columns> columns;
-    std::size_t header_line = 0, first_text_line = 0;
-    while (lines.next(line)) {
-        if (is_blank(line)) continue;
-        if (first_text_line == 0) first_text_line = lines.number();
-        if (split_csv(line, header) && (columns = find_columns(header))) {
-            header_line = lines.number();
-            break;
-        }
-    }
-    if (!columns) throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected_header);
-    const std::string at_header = source + ":" + std::to_string(header_line);
-    // The unit of the times: the header's, else --timeunit; two columns must agree.
-    const auto unit_of = [&](std::size_t index) {
-        const std::optional<Unit> unit = header_unit(header[index]);
-        if (unit) return *unit;
-        if (options.timeunit) return *options.timeunit;
-        throw Error(at_header, "column '" + printable(header[index]) +
-                                   "' does not say its unit; give --timeunit (nsys stats --timeunit) with the unit "
-                                   "nsys wrote it in");
-    };
-    const Unit start_unit = unit_of(columns->start), duration_unit = unit_of(columns->duration);
+    return read_nsys_traces({{source, content}}, source, options);
+}
 
+Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string& input, const ImportOptions& options) {
     Timeline timeline;
     timeline.unit = Unit::ns;
     struct Row {
@@ -132,53 +110,84 @@ Profile read_nsys_trace(std::string_view content, const std::string& source, con
     };
     std::vector<Row> rows;
     double origin = 0;
-    const std::uint32_t category = timeline.intern(columns->report == Report::gpu   ? "cuda_gpu_trace"
-                                                   : columns->report == Report::api ? "cuda_api_trace"
-                                                                                    : "nvtx_gpu_proj_trace");
-    while (lines.next(line)) {
-        if (is_blank(line)) continue;
-        const std::string where = source + ":" + std::to_string(lines.number());
-        if (!split_csv_free_field(line, header.size(), columns->name, fields)) {
-            throw Error(where, "expected " + std::to_string(header.size()) + " fields as in the header on line " +
-                                   std::to_string(header_line));
-        }
-        const auto number = [&](std::size_t index, Unit unit) {
-            double value = 0;
-            const std::string_view text = trim(fields[index]);
-            if (!parse_double(text, value) || value < 0) {
-                throw Error(where, "column '" + printable(header[index]) + "' must be a time >= 0 (got '" +
-                                       printable(text) + "')");
+    for (const auto& [file, content] : files) {
+        const std::string& source = file;  // messages name the file a row came from
+        LineReader lines(content);
+        std::string_view line;
+        std::vector<std::string> header, fields;
+        std::optional<Columns> columns;
+        std::size_t header_line = 0, first_text_line = 0;
+        while (lines.next(line)) {
+            if (is_blank(line)) continue;
+            if (first_text_line == 0) first_text_line = lines.number();
+            if (split_csv(line, header) && (columns = find_columns(header))) {
+                header_line = lines.number();
+                break;
             }
-            const double ns = convert(value, unit, Unit::ns);
-            if (!std::isfinite(ns) || ns > 9.2e18)
-                throw Error(where, "column '" + printable(header[index]) + "' is too large");
-            return ns;
+        }
+        if (!columns)
+            throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected_header);
+        const std::string at_header = source + ":" + std::to_string(header_line);
+        // The unit of the times: the header's, else --timeunit; two columns must agree.
+        const auto unit_of = [&](std::size_t index) {
+            const std::optional<Unit> unit = header_unit(header[index]);
+            if (unit) return *unit;
+            if (options.timeunit) return *options.timeunit;
+            throw Error(at_header, "column '" + printable(header[index]) +
+                                       "' does not say its unit; give --timeunit (nsys stats --timeunit) with the unit "
+                                       "nsys wrote it in");
         };
-        Row row;
-        row.start = number(columns->start, start_unit);
-        row.duration = number(columns->duration, duration_unit);
-        const std::string name(trim(fields[columns->name]));
-        row.name = timeline.intern(name);
-        row.category = category;
-        switch (columns->report) {
-            case Report::gpu: {
-                row.cls = gpu_class(name);
-                const std::string device = cell(fields, columns->device), stream = cell(fields, columns->stream);
-                row.track = timeline.track("device " + device + " stream " + stream, device, stream);
-                break;
+        const Unit start_unit = unit_of(columns->start), duration_unit = unit_of(columns->duration);
+
+        const std::uint32_t category = timeline.intern(columns->report == Report::gpu   ? "cuda_gpu_trace"
+                                                       : columns->report == Report::api ? "cuda_api_trace"
+                                                                                        : "nvtx_gpu_proj_trace");
+        while (lines.next(line)) {
+            if (is_blank(line)) continue;
+            const std::string where = source + ":" + std::to_string(lines.number());
+            if (!split_csv_free_field(line, header.size(), columns->name, fields)) {
+                throw Error(where, "expected " + std::to_string(header.size()) + " fields as in the header on line " +
+                                       std::to_string(header_line));
             }
-            case Report::api:
-            case Report::nvtx: {
-                row.cls = columns->report == Report::api ? SpanClass::runtime : SpanClass::gpu_annotation;
-                const std::string process = cell(fields, columns->process), thread = cell(fields, columns->thread);
-                row.track = timeline.track("process " + process + " thread " + thread, process, thread);
-                break;
+            const auto number = [&](std::size_t index, Unit unit) {
+                double value = 0;
+                const std::string_view text = trim(fields[index]);
+                if (!parse_double(text, value) || value < 0) {
+                    throw Error(where, "column '" + printable(header[index]) + "' must be a time >= 0 (got '" +
+                                           printable(text) + "')");
+                }
+                const double ns = convert(value, unit, Unit::ns);
+                if (!std::isfinite(ns) || ns > 9.2e18)
+                    throw Error(where, "column '" + printable(header[index]) + "' is too large");
+                return ns;
+            };
+            Row row;
+            row.start = number(columns->start, start_unit);
+            row.duration = number(columns->duration, duration_unit);
+            const std::string name(trim(fields[columns->name]));
+            row.name = timeline.intern(name);
+            row.category = category;
+            switch (columns->report) {
+                case Report::gpu: {
+                    row.cls = gpu_class(name);
+                    const std::string device = cell(fields, columns->device), stream = cell(fields, columns->stream);
+                    row.track = timeline.track("device " + device + " stream " + stream, device, stream);
+                    break;
+                }
+                case Report::api:
+                case Report::nvtx: {
+                    row.cls = columns->report == Report::api ? SpanClass::runtime : SpanClass::gpu_annotation;
+                    const std::string process = cell(fields, columns->process), thread = cell(fields, columns->thread);
+                    row.track = timeline.track("process " + process + " thread " + thread, process, thread);
+                    break;
+                }
             }
+            origin = rows.empty() ? row.start : std::min(origin, row.start);
+            rows.push_back(row);
         }
-        origin = rows.empty() ? row.start : std::min(origin, row.start);
-        rows.push_back(row);
+        if (rows.empty() && files.size() == 1) throw Error(at_header, "the nsys trace has no rows after its header");
     }
-    if (rows.empty()) throw Error(at_header, "the nsys trace has no rows after its header");
+    if (rows.empty()) throw Error(input, "the nsys traces have no rows after their headers");
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
     for (const Row& row : rows) {
@@ -191,7 +200,7 @@ Profile read_nsys_trace(std::string_view content, const std::string& source, con
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    return sweep(timeline, options, source, "nsys-trace");
+    return sweep(timeline, options, input, "nsys-trace");
 }
 
 }  // namespace amdahl::detail

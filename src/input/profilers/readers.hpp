@@ -23,8 +23,21 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
 Profile read_nsys_stats(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_rocprof_stats(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_rocprof_trace(std::string_view content, const std::string& source, const ImportOptions& options);
+/// A file's name and text, for readers that take several files as one input.
+struct NamedText {
+    std::string name;
+    std::string_view content;
+};
+/// Several rocprofv3 traces of one run (kernels, copies, API calls) as one timeline; `input` names
+/// them all (the folder).
+Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::string& input,
+                            const ImportOptions& options);
+/// One run's output folder as one input: rocprofv3's traces, or a folder of nsys trace exports.
+Profile read_run_folder(const std::string& path, const ImportOptions& options);
 /// nsys trace CSVs (cuda_gpu_trace, cuda_api_trace, nvtx_gpu_proj_trace) as a timeline.
 Profile read_nsys_trace(std::string_view content, const std::string& source, const ImportOptions& options);
+/// Several nsys trace exports of one report (cuda_gpu_trace, cuda_api_trace) as one timeline.
+Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string& input, const ImportOptions& options);
 /// True for the header line of an nsys trace CSV.
 bool looks_like_nsys_trace_header(std::string_view line);
 Profile read_rocprof_summary(std::string_view content, const std::string& source, const ImportOptions& options);

@@ -104,21 +104,11 @@ std::string cell(const std::vector<std::string>& fields, std::optional<std::size
 }  // namespace
 
 Profile read_rocprof_trace(std::string_view content, const std::string& source, const ImportOptions& options) {
-    LineReader lines(content);
-    std::string_view line;
-    std::vector<std::string> header, fields;
-    std::optional<Columns> columns;
-    std::size_t header_line = 0, first_text_line = 0;
-    while (lines.next(line)) {
-        if (is_blank(line)) continue;
-        if (first_text_line == 0) first_text_line = lines.number();
-        if (split_csv(line, header) && (columns = find_columns(header))) {
-            header_line = lines.number();
-            break;
-        }
-    }
-    if (!columns) throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected_header);
+    return read_rocprof_traces({{source, content}}, source, options);
+}
 
+Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::string& input,
+                            const ImportOptions& options) {
     struct Row {
         std::int64_t start, end;
         std::uint32_t name, category, track;
@@ -128,68 +118,88 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
     Timeline timeline;
     timeline.unit = Unit::ns;
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
-    std::string track_key, track_pid, track_tid;  // --pid/--device and --tid/--stream match the last two
-    while (lines.next(line)) {
-        if (is_blank(line)) continue;
-        const std::string where = source + ":" + std::to_string(lines.number());
-        if (!split_csv_free_field(line, header.size(), columns->name, fields)) {
-            const auto got = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
-            throw Error(where, "expected " + std::to_string(header.size()) + " fields as in the header on line " +
-                                   std::to_string(header_line) + ", got " + std::to_string(got));
-        }
-        Row row;
-        row.start = parse_timestamp(fields[columns->start], where, header[columns->start]);
-        row.end = parse_timestamp(fields[columns->end], where, header[columns->end]);
-        if (row.end < row.start) {
-            throw Error(where, "'" + header[columns->end] + "' " + fields[columns->end] + " is before '" +
-                                   header[columns->start] + "' " + fields[columns->start] + ": a negative duration");
-        }
-        row.cls = columns->cls;
-        std::string category;
-        switch (columns->cls) {
-            case SpanClass::kernel:
-                category = columns->kind ? cell(fields, columns->kind) : "KERNEL_DISPATCH";
-                track_key = "kernels agent " + cell(fields, columns->agent) + " queue " + cell(fields, columns->queue) +
-                            " stream " + cell(fields, columns->stream);
-                track_pid = cell(fields, columns->agent);
-                track_tid = cell(fields, columns->stream ? columns->stream : columns->queue);
-                break;
-            case SpanClass::memcpy:
-                category = columns->kind ? cell(fields, columns->kind) : "MEMORY_COPY";
-                track_key = "copies " + cell(fields, columns->source_agent) + " to " +
-                            cell(fields, columns->destination_agent) + " stream " + cell(fields, columns->stream);
-                track_pid = cell(fields, columns->source_agent);
-                track_tid = cell(fields, columns->stream);
-                break;
-            default: {
-                category = cell(fields, columns->domain ? columns->domain : columns->kind);
-                const std::string kind = rocprof_domain_kind(category);
-                if (columns->process || columns->thread) {
-                    row.cls = kind == "annotation" ? SpanClass::annotation : SpanClass::runtime;
-                    track_key =
-                        "process " + cell(fields, columns->process) + " thread " + cell(fields, columns->thread);
-                    track_pid = cell(fields, columns->process);
-                    track_tid = cell(fields, columns->thread);
-                } else {
-                    row.cls = kind == "kernel" ? SpanClass::kernel
-                              : kind == "copy" ? SpanClass::memcpy
-                                               : SpanClass::other;
-                    track_key = category + " agent " + cell(fields, columns->agent);
-                    track_pid = cell(fields, columns->agent);
-                    track_tid.clear();
-                }
+    for (const auto& [file, content] : files) {
+        const std::string& source = file;  // messages name the file a row came from
+        LineReader lines(content);
+        std::string_view line;
+        std::vector<std::string> header, fields;
+        std::optional<Columns> columns;
+        std::size_t header_line = 0, first_text_line = 0;
+        while (lines.next(line)) {
+            if (is_blank(line)) continue;
+            if (first_text_line == 0) first_text_line = lines.number();
+            if (split_csv(line, header) && (columns = find_columns(header))) {
+                header_line = lines.number();
                 break;
             }
         }
-        row.name = timeline.intern(fields[columns->name]);
-        row.category = timeline.intern(category);
-        row.track = timeline.track(track_key, track_pid, track_tid);
-        origin = std::min(origin, row.start);
-        rows.push_back(row);
+        if (!columns)
+            throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected_header);
+        std::string track_key, track_pid, track_tid;  // --pid/--device and --tid/--stream match the last two
+        while (lines.next(line)) {
+            if (is_blank(line)) continue;
+            const std::string where = source + ":" + std::to_string(lines.number());
+            if (!split_csv_free_field(line, header.size(), columns->name, fields)) {
+                const auto got = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+                throw Error(where, "expected " + std::to_string(header.size()) + " fields as in the header on line " +
+                                       std::to_string(header_line) + ", got " + std::to_string(got));
+            }
+            Row row;
+            row.start = parse_timestamp(fields[columns->start], where, header[columns->start]);
+            row.end = parse_timestamp(fields[columns->end], where, header[columns->end]);
+            if (row.end < row.start) {
+                throw Error(where, "'" + header[columns->end] + "' " + fields[columns->end] + " is before '" +
+                                       header[columns->start] + "' " + fields[columns->start] +
+                                       ": a negative duration");
+            }
+            row.cls = columns->cls;
+            std::string category;
+            switch (columns->cls) {
+                case SpanClass::kernel:
+                    category = columns->kind ? cell(fields, columns->kind) : "KERNEL_DISPATCH";
+                    track_key = "kernels agent " + cell(fields, columns->agent) + " queue " +
+                                cell(fields, columns->queue) + " stream " + cell(fields, columns->stream);
+                    track_pid = cell(fields, columns->agent);
+                    track_tid = cell(fields, columns->stream ? columns->stream : columns->queue);
+                    break;
+                case SpanClass::memcpy:
+                    category = columns->kind ? cell(fields, columns->kind) : "MEMORY_COPY";
+                    track_key = "copies " + cell(fields, columns->source_agent) + " to " +
+                                cell(fields, columns->destination_agent) + " stream " + cell(fields, columns->stream);
+                    track_pid = cell(fields, columns->source_agent);
+                    track_tid = cell(fields, columns->stream);
+                    break;
+                default: {
+                    category = cell(fields, columns->domain ? columns->domain : columns->kind);
+                    const std::string kind = rocprof_domain_kind(category);
+                    if (columns->process || columns->thread) {
+                        row.cls = kind == "annotation" ? SpanClass::annotation : SpanClass::runtime;
+                        track_key =
+                            "process " + cell(fields, columns->process) + " thread " + cell(fields, columns->thread);
+                        track_pid = cell(fields, columns->process);
+                        track_tid = cell(fields, columns->thread);
+                    } else {
+                        row.cls = kind == "kernel" ? SpanClass::kernel
+                                  : kind == "copy" ? SpanClass::memcpy
+                                                   : SpanClass::other;
+                        track_key = category + " agent " + cell(fields, columns->agent);
+                        track_pid = cell(fields, columns->agent);
+                        track_tid.clear();
+                    }
+                    break;
+                }
+            }
+            row.name = timeline.intern(fields[columns->name]);
+            row.category = timeline.intern(category);
+            row.track = timeline.track(track_key, track_pid, track_tid);
+            origin = std::min(origin, row.start);
+            rows.push_back(row);
+        }
+        if (rows.empty() && files.size() == 1) {
+            throw Error(source + ":" + std::to_string(header_line), "the rocprof trace has no rows after its header");
+        }
     }
-    if (rows.empty()) {
-        throw Error(source + ":" + std::to_string(header_line), "the rocprof trace has no rows after its header");
-    }
+    if (rows.empty()) throw Error(input, "the rocprof traces have no rows after their headers");
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
     for (const Row& row : rows) {
@@ -202,7 +212,7 @@ Profile read_rocprof_trace(std::string_view content, const std::string& source, 
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    return sweep(timeline, options, source, "rocprof-trace");
+    return sweep(timeline, options, input, "rocprof-trace");
 }
 
 }  // namespace amdahl::detail
