@@ -265,3 +265,28 @@ TEST_CASE("rocprofv3: one run's folder is one timeline", "[import][rocprof]") {
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("is a folder: only rocprof-trace and nsys-trace read one run's folder"));
 }
+
+TEST_CASE("rocprofv3: files without timing are errors that name the file to read", "[import][rocprof]") {
+    const std::string counters = write_temp(
+        "counter_collection.csv",
+        "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Kernel_Name\",\"Counter_Name\",\"Counter_Value\"\n"
+        "1,1,1,\"gemm\",\"SQ_WAVES\",512\n");
+    auto r = run_cli({"eval", counters});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("counter_collection.csv: is a rocprofv3 counter collection (counter values per "
+                               "dispatch, no timestamps): it holds no time; read kernel_trace.csv of the same run"));
+    // It used to read the execution mask as 100 ms of a phase named 0xff.
+    const std::string samples = write_temp("pc_sampling_host_trap.csv",
+                                           "\"Sample_Timestamp\",\"Exec_Mask\",\"Dispatch_Id\",\"Instruction\","
+                                           "\"Instruction_Comment\",\"Correlation_Id\"\n100,0xff,1,\"s_load\",,1\n");
+    r = run_cli({"eval", samples});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("is a rocprofv3 PC sampling file"));
+    CHECK(r.out.empty());
+    // API calls alone on the gpu lane.
+    r = run_cli({"eval", source_path("tests/data/profilers/rocprofv3/rocprofiler-sdk-2024/hip_runtime_trace.csv"),
+                 "--lane", "gpu"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("holds only API calls and annotations, no kernels or copies, so the gpu lane is empty: "
+                               "read the kernel trace of the same run"));
+}

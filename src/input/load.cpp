@@ -354,6 +354,7 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     // Profiler output is recognised by its content whatever the file is called (a .csv may be an
     // nsys or rocprof table, a .json a trace).
     if (!named) {
+        if (const auto untimed = detail::untimed_profiler_file(content)) throw Error(reader.name(), "is " + *untimed);
         if (const auto profiler = detail::detect_profiler_format(content)) format = profiler;
     }
     if (!format && path != "-" && lower_extension(path) == ".json") format = InputFormat::json;

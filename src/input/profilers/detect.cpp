@@ -41,6 +41,18 @@ bool is_folded_line(std::string_view line) {
 
 }  // namespace
 
+std::optional<std::string> untimed_profiler_file(std::string_view content) {
+    // The first line is the header of the CSVs profilers write without any timing.
+    const std::string_view line = content.substr(0, std::min(content.find('\n'), content.size()));
+    if (has(line, "Counter_Name") && has(line, "Counter_Value") && !has(line, "Start_Timestamp"))
+        return "a rocprofv3 counter collection (counter values per dispatch, no timestamps): it holds no time; read "
+               "kernel_trace.csv of the same run for the kernels' times";
+    if (has(line, "Sample_Timestamp") || (has(line, "Exec_Mask") && has(line, "Instruction")))
+        return "a rocprofv3 PC sampling file (instruction samples, no durations): it holds no time per phase; read "
+               "kernel_trace.csv of the same run for the kernels' times";
+    return std::nullopt;
+}
+
 std::optional<InputFormat> detect_profiler_format(std::string_view content) {
     const auto first = content.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return std::nullopt;

@@ -15,6 +15,9 @@ namespace amdahl::detail {
 /// The profiler format `content` (the first bytes of a file) starts with, skipping console lines
 /// before a CSV header; none when it is not one of them.
 std::optional<InputFormat> detect_profiler_format(std::string_view content);
+/// What an input is when it is profiler output with no timing at all (a counter collection, PC
+/// samples), for an error that names the file to read instead; none otherwise.
+std::optional<std::string> untimed_profiler_file(std::string_view content);
 
 /// Chrome Trace Event JSON, streamed: `prefix` holds bytes already read from `in`.
 Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::string& source,

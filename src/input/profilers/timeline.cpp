@@ -367,6 +367,16 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         ++kept;
     }
     if (kept == 0) {
+        const bool api_only =
+            !timeline.spans.empty() && std::all_of(timeline.spans.begin(), timeline.spans.end(), [](const Span& s) {
+                return s.cls == SpanClass::runtime || s.cls == SpanClass::annotation;
+            });
+        if (api_only && lane == Lane::gpu) {
+            throw Error(source,
+                        "holds only API calls and annotations, no kernels or copies, so the gpu lane is empty: "
+                        "read the kernel trace of the same run (rocprofv3 kernel_trace.csv, nsys "
+                        "cuda_gpu_trace), or the run's folder, or give --lane cpu for the host's view");
+        }
         throw Error(source, fmt::format("no events with a duration on the {} lane{}", lane_name(lane),
                                         lane == Lane::gpu ? " (try --lane cpu or --lane all)" : ""));
     }
