@@ -290,3 +290,21 @@ TEST_CASE("filters: --exclude, tracks and categories pick the events", "[import]
           "error: --exclude: does not apply to a JSON profile (it filters the events of a trace: "
           "chrome-trace or rocprof-trace input)\n");
 }
+
+TEST_CASE("steps: a real ROCm training trace's stub step is dropped, the step host-bound",
+          "[import][trace][steps]") {
+    // HTA's mi250 sample: ProfilerStep#1 9,288.291 us on the CPU, its GPU copy 1,031.368 us; then a
+    // 49.073 us ProfilerStep#2 with no GPU copy. Before: 2 merged spans averaged to 4,668.682 us.
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    std::istringstream none;
+    const Profile profile = load_profile(
+        test::source_path("tests/data/profilers/pytorch-chrome-trace/hta_mi250_minitoy_train_ROCm6_2_kineto.json"),
+        none, std::nullopt, options);
+    CHECK(profile.total() == Approx(9288.291));
+    REQUIRE(profile.steps.size() == 2);
+    CHECK(profile.steps[0].dropped.empty());
+    CHECK(profile.steps[1].name == "ProfilerStep#2");
+    CHECK(profile.steps[1].time == Approx(49.073));
+    CHECK(profile.steps[1].dropped == "it has no GPU copy, which the other steps have");
+}
