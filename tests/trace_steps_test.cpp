@@ -291,8 +291,7 @@ TEST_CASE("filters: --exclude, tracks and categories pick the events", "[import]
           "chrome-trace or rocprof-trace input)\n");
 }
 
-TEST_CASE("steps: a real ROCm training trace's stub step is dropped, the step host-bound",
-          "[import][trace][steps]") {
+TEST_CASE("steps: a real ROCm training trace's stub step is dropped, the step host-bound", "[import][trace][steps]") {
     // HTA's mi250 sample: ProfilerStep#1 9,288.291 us on the CPU, its GPU copy 1,031.368 us; then a
     // 49.073 us ProfilerStep#2 with no GPU copy. Before: 2 merged spans averaged to 4,668.682 us.
     ImportOptions options;
@@ -307,4 +306,17 @@ TEST_CASE("steps: a real ROCm training trace's stub step is dropped, the step ho
     CHECK(profile.steps[1].name == "ProfilerStep#2");
     CHECK(profile.steps[1].time == Approx(49.073));
     CHECK(profile.steps[1].dropped == "it has no GPU copy, which the other steps have");
+}
+
+TEST_CASE("steps: two steps that each lack a copy are both kept: one step alone is never dropped",
+          "[import][trace][steps]") {
+    const std::string text =
+        trace({event("ProfilerStep#1", "user_annotation", 1, 1, 0, 100),
+               event("ProfilerStep#2", "gpu_user_annotation", 0, 7, 150, 100), event("k", "kernel", 0, 7, 150, 100)});
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    const Profile profile = load_text("lacking.json", text, options);
+    REQUIRE(profile.steps.size() == 2);
+    CHECK(profile.steps[0].dropped.empty() != profile.steps[1].dropped.empty());  // one of them stays
+    CHECK(profile.total() == Approx(100));
 }

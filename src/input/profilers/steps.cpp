@@ -262,11 +262,14 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
     if (!options.keep_partial_steps && found.size() >= 2) {
         const auto lacks = [&](std::size_t end_index) -> std::string {
             bool others_cpu = true, others_gpu = true;
+            std::size_t others = 0;
             for (std::size_t i = 0; i < found.size(); ++i) {
                 if (i == end_index || !dropped[i].empty()) continue;
+                ++others;
                 others_cpu = others_cpu && found[i].cpu.has_value();
                 others_gpu = others_gpu && found[i].gpu.has_value();
             }
+            if (others == 0) return {};  // one step alone is kept
             if (!found[end_index].cpu && others_cpu) return "it has no CPU span, which the other steps have";
             if (!found[end_index].gpu && others_gpu) return "it has no GPU copy, which the other steps have";
             return {};
