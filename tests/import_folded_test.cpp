@@ -256,3 +256,22 @@ TEST_CASE("folded: the command-line options", "[import][folded][cli]") {
                        ":1: expected folded stacks: lines like 'main;parse;tokenize 12' (frames joined by "
                        "';', then a space and the sample count)\n");
 }
+
+TEST_CASE("folded: a stack ending in an empty frame counts for its parent, with a note", "[import][folded]") {
+    // perf writes a frame it cannot name as nothing: `...;write0_[j];  3` (issue 12). This line
+    // aborted the whole file ("phase has an empty name").
+    const std::string path =
+        temp("empty_leaf.txt", "dd;sys_write;write0_[j];  3\ndd;sys_write;write0_[j] 2\ndd;sys_read 5\n");
+    const Profile leaves = load_folded(path, leaf());
+    CHECK(table(leaves) == Table{{"write0_[j]", 5}, {"sys_read", 5}});
+    REQUIRE(leaves.notes.size() == 3);
+    CHECK(leaves.notes[2] == path +
+                                 ":1: 1 stack ends in an empty frame (';' before the count: a frame perf could not "
+                                 "name); its samples are attributed to the frame above it");
+    // The other cuts see the same stack without its empty frame.
+    CHECK(table(load_folded(path, depth(3))) == Table{{"dd;sys_write;write0_[j]", 5}, {"dd;sys_read", 5}});
+    CHECK(table(load_folded(path)) == Table{{"sys_write", 5}, {"sys_read", 5}});
+    const auto r = run_cli({"eval", path, "--leaf", "--format", "csv"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nwrite0_[j],,5,50,"));
+}

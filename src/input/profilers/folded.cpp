@@ -10,7 +10,8 @@
 //              process, `main`, ...) are dropped from the names, and samples that end inside that
 //              common part become "<frame> (self)". Without a common part this is --depth 1.
 // Lines with no count are skipped with a note, as flamegraph.pl does (perf output has stray
-// lines); a count that is a number but negative is an error.
+// lines); a count that is a number but negative is an error. A stack ending in an empty frame
+// (`a;b;  3`) counts for its parent frame, with a note.
 //
 // Times are sample counts, or count x --sample-period in the period's unit. A profile needs a time
 // unit, so without a period the counts are shown as ms (1 sample = 1 ms) and a note says so: the
@@ -85,7 +86,7 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     }
 
     std::vector<Sample> samples;
-    std::size_t skipped = 0, first_skipped = 0;
+    std::size_t skipped = 0, first_skipped = 0, empty_leaves = 0, first_empty_leaf = 0;
     LineReader lines(content);
     std::string_view line;
     while (lines.next(line)) {
@@ -102,7 +103,14 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         if (count < 0) {
             throw Error(where, "the sample count must be >= 0 (got '" + printable(text.substr(space + 1)) + "')");
         }
-        samples.push_back(Sample{trim(text.substr(0, space)), count, lines.number()});
+        std::string_view stack = trim(text.substr(0, space));
+        // perf writes a frame it could not name as nothing: `...;write0_[j];  3`. Its samples
+        // belong to the frame above it, not to a phase without a name.
+        if (stack.ends_with(';')) {
+            while (stack.size() > 1 && stack.ends_with(';')) stack = trim(stack.substr(0, stack.size() - 1));
+            if (empty_leaves++ == 0) first_empty_leaf = lines.number();
+        }
+        samples.push_back(Sample{stack, count, lines.number()});
     }
     if (samples.empty()) {
         throw Error(source + ":" + std::to_string(first_skipped ? first_skipped : 1),
@@ -193,6 +201,12 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     if (skipped > 0) {
         raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + plural(skipped, "line") +
                             " without a trailing sample count");
+    }
+    if (empty_leaves > 0) {
+        raw.notes.push_back(source + ":" + std::to_string(first_empty_leaf) + ": " + plural(empty_leaves, "stack") +
+                            (empty_leaves == 1 ? " ends" : " end") +
+                            " in an empty frame (';' before the count: a frame perf could not name); " +
+                            (empty_leaves == 1 ? "its" : "their") + " samples are attributed to the frame above it");
     }
     raw.boundary = "all " + shortest(total_samples) + " samples in the file" +
                    (options.sample_period ? " x " + shortest(period) + " " + std::string(unit_name(unit))
