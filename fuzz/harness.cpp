@@ -218,7 +218,7 @@ Profile fixed_profile() {
     Profile profile;
     profile.source = "fixed";
     const auto add = [&](std::string name, std::string kind, double time) {
-        profile.phases.push_back(Phase{std::move(name), std::move(kind), time, std::nullopt, 0});
+        profile.phases.push_back(Phase{std::move(name), std::move(kind), time, std::nullopt, 0, std::nullopt});
     };
     add("Host\xe2\x86\x92"
         "device input copy",

@@ -53,7 +53,8 @@ namespace {
 amdahl::Profile planted_profile(std::vector<std::pair<std::string, double>> phases) {
     amdahl::Profile profile;
     profile.source = "planted";
-    for (auto& [name, time] : phases) profile.phases.push_back(amdahl::Phase{std::move(name), "", time, {}, 0});
+    for (auto& [name, time] : phases)
+        profile.phases.push_back(amdahl::Phase{std::move(name), "", time, {}, 0, std::nullopt});
     return profile;
 }
 

@@ -12,8 +12,8 @@ Profile profile(Origin origin) {
     Profile p;
     p.source = "step.csv";
     p.origin = origin;
-    p.phases = {Phase{"a", "kernel", 1.5, std::nullopt, 2}, Phase{"b c", "", 0.25, 0.5, 7},
-                Phase{"unattributed", "unattributed", 3, std::nullopt, 0}};
+    p.phases = {Phase{"a", "kernel", 1.5, std::nullopt, 2, std::nullopt}, Phase{"b c", "", 0.25, 0.5, 7, std::nullopt},
+                Phase{"unattributed", "unattributed", 3, std::nullopt, 0, std::nullopt}};
     return p;
 }
 
@@ -23,7 +23,8 @@ TEST_CASE("profile: the total is the sum of the phase times", "[profile]") {
     CHECK(profile(Origin::line).total() == Approx(4.75));
     CHECK(Profile{}.total() == Approx(0));
     Profile tenths;
-    for (int i = 0; i < 10; ++i) tenths.phases.push_back(Phase{"p" + std::to_string(i), "", 0.1, std::nullopt, 0});
+    for (int i = 0; i < 10; ++i)
+        tenths.phases.push_back(Phase{"p" + std::to_string(i), "", 0.1, std::nullopt, 0, std::nullopt});
     CHECK(tenths.total() == Approx(1).epsilon(0));  // compensated: exactly 1
 }
 

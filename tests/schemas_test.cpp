@@ -213,6 +213,20 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     corpus.run("eval.schema.json", "eval - -s gemm_qkv=inf --format json", 0,
                slurp(source_path("examples/transformer_step.json")));
 
+    // calls: from a summary's Instances and a profile's "calls"; null for a phase that does not
+    // say (copy, and unattributed from the total).
+    const std::string nsys =
+        shell_quoted(source_path("tests/data/profilers/nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv"));
+    const std::string calls = shell_quoted(write_temp(
+        "schemas_calls.json",
+        R"({"total": 100, "phases": [{"name": "gemm", "time": 60, "calls": 12}, {"name": "copy", "time": 30}]})"));
+    corpus.run("eval.schema.json", "eval " + nsys + " -s '*=2' --format json");
+    corpus.run("eval.schema.json", "eval " + calls + " -s gemm=2 --format json");
+    corpus.run("rank.schema.json", "rank " + calls + " -s gemm=2 -s '*=2' --format json");
+    corpus.run("rank.schema.json", "rank " + nsys + " --format json");
+    corpus.run("import.schema.json", "import " + nsys);
+    corpus.run("import.schema.json", "import " + calls);
+
     // rank: proposals with and without efforts, infinite factors and ceilings.
     corpus.run("rank.schema.json", "rank " + proposals + " --format json");
     corpus.run("rank.schema.json", "rank " + proposals + " --by ceiling --grid inf --format json --effort-unit week");

@@ -150,8 +150,9 @@ TEST_CASE("lesson: closed-form examples", "[seeds]") {
 
 TEST_CASE("lesson: two speedups compose by summing new times, not by adding speedups", "[seeds]") {
     Profile profile;
-    profile.phases = {
-        {"a", "", 30, std::nullopt, 0}, {"b", "", 20, std::nullopt, 0}, {"rest", "", 50, std::nullopt, 0}};
+    profile.phases = {{"a", "", 30, std::nullopt, 0, std::nullopt},
+                      {"b", "", 20, std::nullopt, 0, std::nullopt},
+                      {"rest", "", 50, std::nullopt, 0, std::nullopt}};
     const Evaluation r = eval(profile, {"a=2", "b=3"});
     // T_new = (1 - f1 - f2) + f1/k1 + f2/k2 = 0.5 + 0.15 + 0.0667
     CHECK(r.speedup == Approx(1 / (0.5 + 0.3 / 2 + 0.2 / 3)));

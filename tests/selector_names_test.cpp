@@ -17,7 +17,7 @@ Profile kernels() {
     profile.source = "k.json";
     for (const char* name : {"k(float*)", "k(float**)", "k(floatX)", "[CUDA memcpy HtoD]", "arr[0]", "arr0",
                              "void laplacian_kernel<double>(double*, int) [clone .kd]"})
-        profile.phases.push_back(Phase{name, "kernel", 10, std::nullopt, 0});
+        profile.phases.push_back(Phase{name, "kernel", 10, std::nullopt, 0, std::nullopt});
     return profile;
 }
 

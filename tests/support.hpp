@@ -11,7 +11,7 @@ namespace amdahl::test {
 
 /// A phase for a hand-built profile: the fields a test sets, the rest at their defaults.
 inline Phase phase(std::string name, std::string kind, double time, std::optional<double> active_time = std::nullopt) {
-    return Phase{std::move(name), std::move(kind), time, active_time, 0};
+    return Phase{std::move(name), std::move(kind), time, active_time, 0, std::nullopt};
 }
 
 struct RunResult {

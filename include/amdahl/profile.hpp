@@ -32,6 +32,9 @@ struct Phase {
     /// (Profile::origin says which); 0 for phases amdahl added. A number, not a string: a million
     /// phases must not carry a million copies of the file name. Profile::where() spells it out.
     std::uint64_t at = 0;
+    /// How many times it ran (calls, launches, instances) when the input says; none otherwise.
+    /// Many calls of little time each is a launch-bound phase: a faster kernel will not help much.
+    std::optional<std::uint64_t> calls;
 };
 
 /// Time when several phases of a trace ran at once (the `overlapped` phase, broken down).

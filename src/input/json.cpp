@@ -65,6 +65,17 @@ double read_share(const Json& value, const std::string& source, Path&& path) {
                 "share must be a number or a string such as \"21%\" (got " + describe(value) + ")");
 }
 
+// "calls": how many times a phase ran, a whole number (1e3 is fine, 2.5 is not).
+template <std::invocable Path>
+std::uint64_t read_calls(const Json& value, const std::string& source, Path&& path) {
+    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    if (value.is_number()) {
+        const double v = value.get<double>();
+        if (std::isfinite(v) && v >= 0 && v == std::floor(v) && v <= 9.0e15) return static_cast<std::uint64_t>(v);
+    }
+    throw Error(where(source, path()), "calls must be a whole number >= 0 (got " + describe(value) + ")");
+}
+
 template <std::invocable Path>
 std::string read_string(const Json& value, const std::string& source, Path&& path) {
     if (!value.is_string()) throw Error(where(source, path()), "expected a string (got " + describe(value) + ")");
@@ -98,6 +109,8 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
             phase.kind = read_string(value, source, key_path);
         } else if (key == "active_time") {
             phase.active_time = read_time(value, source, key_path, "active_time");
+        } else if (key == "calls") {
+            phase.calls = read_calls(value, source, key_path);
         }
     }
     if (name) phase.name = std::move(*name);

@@ -2,6 +2,7 @@
 // "phases" array of flat objects, as amdahl import and most tools write it) read straight from
 // the text. A million phases take a fraction of what parser events and values cost.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -36,7 +37,7 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
     bool named = false;
     unsigned seen = 0;  // the fields read so far: one bit each; a second one is the full reader's to report
     const auto first_time = [&seen](std::string_view key) {
-        constexpr std::string_view known[] = {"name", "kind", "time", "active_time", "share"};
+        constexpr std::string_view known[] = {"name", "kind", "time", "active_time", "share", "calls"};
         for (unsigned bit = 0; bit < std::size(known); ++bit) {
             if (key != known[bit]) continue;
             if (seen & (1u << bit)) return false;
@@ -60,6 +61,10 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
                 double share = 0;
                 if (!scan.number(share) || share < 0 || share > 1) return false;
                 phase.share = share + 0.0;
+            } else if (key == "calls") {
+                double calls = 0;
+                if (!scan.number(calls) || calls < 0 || calls != std::floor(calls) || calls > 9.0e15) return false;
+                phase.calls = static_cast<std::uint64_t>(calls);
             } else if (!scan.skip_value(text) || !Json::accept(text)) {  // a field amdahl ignores
                 return false;
             }

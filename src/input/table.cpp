@@ -2,9 +2,11 @@
 // pasted from a web page. All three end in the same column mapping (TableReader).
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <deque>
 #include <iterator>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "amdahl/error.hpp"
@@ -12,8 +14,10 @@
 #include "amdahl/report.hpp"
 #include "input/csv_records.hpp"
 #include "input/raw_profile.hpp"
+#include "input/table_columns.hpp"
 #include "model/side_by_side.hpp"
 #include "model/text.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
@@ -24,12 +28,6 @@ bool contains(std::string_view text, std::string_view part) { return text.find(p
 bool is_share_header(const std::string& h) {
     return contains(h, "share") || contains(h, "percent") || contains(h, "%") || contains(h, "pct") ||
            contains(h, "fraction");
-}
-
-bool is_time_header(const std::string& h, std::string_view as_written) {
-    if (is_share_header(h)) return false;
-    return contains(h, "time") || contains(h, "duration") || contains(h, "latency") || contains(h, "elapsed") ||
-           header_unit(as_written).has_value();
 }
 
 bool is_kind_header(const std::string& h) {
@@ -45,10 +43,10 @@ bool is_name_header(const std::string& h) {
 
 // A time cell: plain decimal numbers (nearly every cell) skip the general parser.
 template <class At, class Label>
-RawTime read_time_cell(std::string_view text, At&& at, Label&& label) {
+RawTime read_time_cell(std::string_view text, At&& at, Label&& label, const std::string& what = "time") {
     double value = 0;
     if (parse_double(trim(text), value) && value >= 0) return RawTime{value, std::nullopt};
-    return parse_time_text(text, at(), label() + "time");
+    return parse_time_text(text, at(), label() + what);
 }
 
 struct Row {
@@ -56,55 +54,102 @@ struct Row {
     std::size_t line = 0;
 };
 
+// Where a phase's time comes from.
+enum class TimeSource : std::uint8_t {
+    column,           // a duration column
+    end_minus_start,  // end and start time stamps
+    average_x_calls,  // a per-call average times the number of calls
+    per_call,         // a per-call average alone: one call, said in a note
+    share_only,       // no time column: shares of a total
+};
+
+// A row of a table with time stamps: when it ran, in the profile's bare unit.
+struct Interval {
+    double start = 0, end = 0;
+    std::size_t phase = 0;  // index of its phase in the reader's rows
+    std::size_t line = 0;
+};
+
 // Maps a table's columns to phase fields and turns rows into raw phases.
 class TableReader {
 public:
     TableReader(std::string source, const std::vector<std::string>& header, std::size_t header_line)
-        : source_(std::move(source)) {
+        : source_(std::move(source)), header_(header) {
         columns_ = header.size();
+        std::vector<std::size_t> statistics;
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
-            if (!unit_ && h == "unit")
+            if (!unit_ && h == "unit") {
                 unit_ = i;
-            else if (!name_ && is_name_header(h))
+            } else if (!name_ && is_name_header(h)) {
                 name_ = i;
-            else if (!kind_ && is_kind_header(h))
+            } else if (!kind_ && is_kind_header(h)) {
                 kind_ = i;
-            else if (!share_ && is_share_header(h)) {
+            } else if (!share_ && is_share_header(h)) {
                 share_ = i;
                 share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
                 share_fraction_ = contains(h, "fraction");
-            } else if (!time_ && is_time_header(h, header[i])) {
-                time_ = i;
-                // The header as written: "TotalDurationNs" tells its unit by its capital letters.
-                time_unit_ = header_unit(header[i]);
-                const std::string named = lower(bracketed_text(header[i]));
-                // "(avg)", "(total)", "(gpu)" qualify the column; anything else in brackets was
-                // meant as its unit ("(ps)", "(cycles)"), and must not silently become ms.
-                static const char* const qualifiers[] = {"avg", "average", "mean",   "median", "total", "sum",  "max",
-                                                         "p50", "p90",     "p95",    "p99",    "self",  "wall", "cpu",
-                                                         "gpu", "host",    "device", "incl",   "excl"};
-                const bool qualifier = std::any_of(std::begin(qualifiers), std::end(qualifiers),
-                                                   [&](const char* q) { return named == q; });
-                if (!time_unit_ && !named.empty() && !qualifier)
-                    throw Error(source_ + ":" + std::to_string(header_line),
-                                "column '" + printable(header[i]) + "': '" + printable(named) +
-                                    "' is not a time unit amdahl knows (ns, us, ms, s, min or h); convert the "
-                                    "column, or name its unit");
-            } else if (time_ && !other_time_ && is_time_header(h, header[i])) {
-                other_time_ = i;
+            } else {
+                std::optional<std::size_t>* slot = nullptr;
+                switch (column_role(header[i])) {
+                    case ColumnRole::duration:
+                        slot = time_ ? &other_time_ : &time_;
+                        break;
+                    case ColumnRole::per_call:
+                        slot = &average_;
+                        break;
+                    case ColumnRole::statistic:
+                        statistics.push_back(i);
+                        break;
+                    case ColumnRole::start:
+                        slot = &start_;
+                        break;
+                    case ColumnRole::end:
+                        slot = &end_;
+                        break;
+                    case ColumnRole::calls:
+                        slot = &calls_;
+                        break;
+                    case ColumnRole::other:
+                        break;
+                }
+                if (slot && !*slot) *slot = i;
             }
         }
+        const std::string at = source_ + ":" + std::to_string(header_line);
         if (!name_) {
             for (std::size_t i = 0; i < header.size(); ++i) {
-                if (i != time_ && i != share_ && i != kind_ && i != unit_) {
+                if (column_role(header[i]) == ColumnRole::other && i != share_ && i != kind_ && i != unit_) {
                     name_ = i;
                     break;
                 }
             }
         }
-        const std::string at = source_ + ":" + std::to_string(header_line);
-        if (!time_ && !share_) {
+        raw_.source = source_;
+        raw_.origin = Origin::line;
+        // The phase time: a duration column; else end - start; else average x calls; else an
+        // average alone, said to be one call. Never a time stamp, never a minimum or a maximum.
+        if (time_) {
+            source_kind_ = TimeSource::column;
+        } else if (start_ && end_) {
+            source_kind_ = TimeSource::end_minus_start;
+        } else if (average_) {
+            source_kind_ = calls_ ? TimeSource::average_x_calls : TimeSource::per_call;
+        } else if (share_) {
+            source_kind_ = TimeSource::share_only;
+        } else if (start_ || end_) {
+            const bool start = start_.has_value();
+            throw Error(at, "column '" + printable(header[start ? *start_ : *end_]) + "' holds " +
+                                (start ? "start" : "end") + " times, not durations, and there is no duration or " +
+                                (start ? "end" : "start") + " column");
+        } else if (!statistics.empty()) {
+            std::string list;
+            for (std::size_t i : statistics) list += (list.empty() ? "'" : ", '") + printable(trim(header[i])) + "'";
+            throw Error(at, "column" + std::string(statistics.size() > 1 ? "s " : " ") + list +
+                                (statistics.size() > 1 ? " are" : " is") +
+                                " per-call statistics (min, max, spread), not durations; give a total column, or an "
+                                "average and a calls column");
+        } else {
             throw Error(at,
                         "no time column in the header (expected a header such as time, time_ms, "
                         "'Time (ms)' or 'duration (ns)'; found " +
@@ -113,8 +158,36 @@ public:
         if (!name_)
             throw Error(
                 at, "no name column in the header (expected name, phase or stage; found " + quote_all(header) + ")");
-        raw_.source = source_;
-        raw_.origin = Origin::line;
+        const auto named = [&](std::size_t i) { return "column '" + printable(header[i]) + "'"; };
+        switch (source_kind_) {
+            case TimeSource::column:
+                time_unit_ = checked_unit(*time_, at);
+                if (start_ || end_)
+                    raw_.notes.push_back(at + ": " + named(start_ ? *start_ : *end_) + " holds " +
+                                         (start_ ? "start" : "end") + " times, not durations; the phase time is " +
+                                         named(*time_));
+                break;
+            case TimeSource::end_minus_start:
+                start_unit_ = checked_unit(*start_, at);
+                end_unit_ = checked_unit(*end_, at);
+                time_unit_ = start_unit_ ? start_unit_ : end_unit_;
+                raw_.notes.push_back(at + ": the phase time is " + named(*end_) + " minus " + named(*start_));
+                break;
+            case TimeSource::average_x_calls:
+                time_unit_ = checked_unit(*average_, at);
+                raw_.notes.push_back(at + ": the phase time is " + named(*average_) + " x " + named(*calls_) +
+                                     " (no total column)");
+                break;
+            case TimeSource::per_call:
+                time_unit_ = checked_unit(*average_, at);
+                raw_.notes.push_back(at + ": " + named(*average_) +
+                                     " holds per-call averages and there is no calls or total column: each phase's "
+                                     "time is one call, not its total, and the sum is not a run's time");
+                break;
+            case TimeSource::share_only:
+                break;
+        }
+        if (start_ && source_kind_ != TimeSource::end_minus_start) start_unit_ = checked_unit(*start_, at);
         if (other_time_)
             raw_.notes.push_back(at + ": columns '" + printable(header[*time_]) + "' and '" +
                                  printable(header[*other_time_]) + "' both look like times; '" +
@@ -138,9 +211,42 @@ public:
         phase.name = std::string(trim(cells[*name_]));
         if (phase.name.empty()) throw Error(at(), "phase has an empty name");
         const auto label = [&] { return "phase '" + printable(phase.name) + "': "; };
+        const auto filled = [&](const std::optional<std::size_t>& column) {
+            return column && !trim(cells[*column]).empty();
+        };
         if (kind_) phase.kind = std::string(trim(cells[*kind_]));
-        if (time_ && !trim(cells[*time_]).empty()) {
-            phase.time = read_time_cell(cells[*time_], at, label);
+        if (filled(calls_)) phase.calls = read_calls(cells[*calls_], at, label);
+        std::optional<RawTime> start;
+        if (filled(start_)) start = with_unit(read_time_cell(cells[*start_], at, label, "start"), start_unit_);
+        switch (source_kind_) {
+            case TimeSource::column:
+                if (filled(time_)) phase.time = read_time_cell(cells[*time_], at, label);
+                break;
+            case TimeSource::per_call:
+            case TimeSource::average_x_calls:
+                if (filled(average_)) phase.time = read_time_cell(cells[*average_], at, label);
+                if (phase.time && source_kind_ == TimeSource::average_x_calls) {
+                    if (!phase.calls)
+                        throw Error(at(), label() + "no calls to multiply the average '" +
+                                              printable(header_[*average_]) + "' by");
+                    phase.time->value *= static_cast<double>(*phase.calls);
+                }
+                break;
+            case TimeSource::end_minus_start:
+                if (start && filled(end_)) {
+                    const RawTime end = with_unit(read_time_cell(cells[*end_], at, label, "end"), end_unit_);
+                    const Unit unit = start->unit.value_or(end.unit.value_or(bare_unit()));
+                    const double end_value = convert(end.value, end.unit.value_or(unit), unit);
+                    if (end_value < start->value)
+                        throw Error(at(), label() + "end " + printable(trim(cells[*end_])) + " is before start " +
+                                              printable(trim(cells[*start_])));
+                    phase.time = RawTime{end_value - start->value, start->unit ? start->unit : end.unit};
+                }
+                break;
+            case TimeSource::share_only:
+                break;
+        }
+        if (phase.time) {
             if (!phase.time->unit && unit_ && !trim(cells[*unit_]).empty()) {
                 // A "unit" column gives the unit of the row's bare time.
                 phase.time->unit = parse_unit(cells[*unit_]);
@@ -149,6 +255,13 @@ public:
                                           "' (expected ns, us, ms, s, min or h)");
             }
             if (!phase.time->unit) phase.time->unit = time_unit_;
+            if (start) {
+                const Unit unit = bare_unit();
+                const double begin = convert(start->value, start->unit.value_or(unit), unit);
+                intervals_.push_back(Interval{begin,
+                                              begin + convert(phase.time->value, phase.time->unit.value_or(unit), unit),
+                                              raw_.phases.size(), line});
+            }
         }
         if (share_ && !trim(cells[*share_]).empty()) {
             Quantity q;
@@ -182,12 +295,17 @@ public:
         raw_.phases.clear();
         raw_.extra.clear();
         bare_shares_.clear();
+        intervals_.clear();
         bare_share_above_one_ = false;
     }
 
     /// Takes the rows `part` read from the part of the file that follows this reader's.
     void append(TableReader&& part) {
         for (std::size_t i : part.bare_shares_) bare_shares_.push_back(raw_.phases.size() + i);
+        for (Interval interval : part.intervals_) {
+            interval.phase += raw_.phases.size();
+            intervals_.push_back(interval);
+        }
         bare_share_above_one_ = bare_share_above_one_ || part.bare_share_above_one_;
         std::move(part.raw_.phases.begin(), part.raw_.phases.end(), std::back_inserter(raw_.phases));
         std::move(part.raw_.extra.begin(), part.raw_.extra.end(), std::back_inserter(raw_.extra));
@@ -208,8 +326,15 @@ public:
         // A closing "Total" row is a check on the phases, not a phase.
         if (raw_.phases.size() > 1 && is_total_row_name(raw_.phases.back().name)) {
             raw_.total_where = raw_.where(raw_.phases.size() - 1);
+            if (!intervals_.empty() && intervals_.back().phase + 1 == raw_.phases.size()) intervals_.pop_back();
             RawPhase total = raw_.pop_back();
             if (total.time) raw_.total = total.time;
+        }
+        // Rows with time stamps are events: a name on several rows is one phase, its rows added
+        // up, and how the rows sit in time is said.
+        if (start_ || end_) {
+            add_up_repeated_names();
+            say_how_rows_sit_in_time();
         }
         return std::move(raw_);
     }
@@ -221,12 +346,157 @@ private:
         return out;
     }
 
+    // The unit a column's header names. "(avg)", "(total)", "(gpu)" qualify a column; anything
+    // else in brackets was meant as its unit ("(ps)", "(cycles)"), and must not silently become ms.
+    std::optional<Unit> checked_unit(std::size_t column, const std::string& at) const {
+        const std::string& header = header_[column];
+        // The header as written: "TotalDurationNs" tells its unit by its capital letters.
+        const auto unit = header_unit(header);
+        const std::string named = lower(bracketed_text(header));
+        static const char* const qualifiers[] = {"avg", "average", "mean",   "median", "total", "sum",  "max",
+                                                 "p50", "p90",     "p95",    "p99",    "self",  "wall", "cpu",
+                                                 "gpu", "host",    "device", "incl",   "excl"};
+        const bool qualifier =
+            std::any_of(std::begin(qualifiers), std::end(qualifiers), [&](const char* q) { return named == q; });
+        if (!unit && !named.empty() && !qualifier)
+            throw Error(at, "column '" + printable(header) + "': '" + printable(named) +
+                                "' is not a time unit amdahl knows (ns, us, ms, s, min or h); convert the column, or "
+                                "name its unit");
+        return unit;
+    }
+
+    // Bare numbers are in the header's unit, else the profile's (ms unless declared).
+    static RawTime with_unit(RawTime time, std::optional<Unit> header) {
+        if (!time.unit) time.unit = header;
+        return time;
+    }
+    Unit bare_unit() const { return time_unit_.value_or(Unit::ms); }
+
+    template <class At, class Label>
+    static std::uint64_t read_calls(std::string_view cell, At&& at, Label&& label) {
+        std::string digits;
+        for (char c : trim(cell))
+            if (c != ',') digits += c;
+        double value = 0;
+        if (!parse_double(digits, value) || value < 0 || value != std::floor(value) || value > 9.0e15)
+            throw Error(at(), label() + "calls must be a whole number >= 0 (got '" + printable(trim(cell)) + "')");
+        return static_cast<std::uint64_t>(value);
+    }
+
+    // Rows of one name become one phase: times and shares added, calls counted (one a row, or
+    // the calls column's sum). Units are the first row's.
+    void add_up_repeated_names() {
+        std::unordered_map<std::string_view, std::size_t> first;
+        std::vector<std::size_t> into(raw_.phases.size());
+        std::vector<std::uint64_t> rows(raw_.phases.size(), 0);
+        std::size_t repeated = 0, example = 0, example_second = 0;
+        bool merged = false;
+        const Unit bare = raw_.unit.value_or(Unit::ms);
+        for (std::size_t i = 0; i < raw_.phases.size(); ++i) {
+            const auto [it, fresh] = first.try_emplace(raw_.phases[i].name, i);
+            into[i] = it->second;
+            ++rows[it->second];
+            if (fresh) continue;
+            merged = true;
+            const std::size_t f = it->second;
+            if (rows[f] == 2 && repeated++ == 0) {
+                example = f;
+                example_second = i;
+            }
+        }
+        if (merged) {
+            std::vector<Phase> phases;
+            std::vector<RawPhaseExtra> extra;
+            std::vector<std::size_t> moved_to(raw_.phases.size());
+            for (std::size_t i = 0; i < raw_.phases.size(); ++i) {
+                const std::size_t f = into[i];
+                if (f == i) {
+                    moved_to[i] = phases.size();
+                    phases.push_back(raw_.phases[i]);
+                    extra.push_back(raw_.extra[i]);
+                    if (!calls_) phases.back().calls = rows[i];
+                    continue;
+                }
+                moved_to[i] = moved_to[f];
+                Phase& to = phases[moved_to[f]];
+                RawPhaseExtra& to_extra = extra[moved_to[f]];
+                const Phase& from = raw_.phases[i];
+                const RawPhaseExtra& from_extra = raw_.extra[i];
+                if (from_extra.has_time) {
+                    if (to_extra.has_time) {
+                        to.time +=
+                            convert(from.time, from_extra.time_unit.value_or(bare), to_extra.time_unit.value_or(bare));
+                    } else {
+                        to.time = from.time;
+                        to_extra.time_unit = from_extra.time_unit;
+                        to_extra.has_time = true;
+                    }
+                }
+                if (from_extra.share) to_extra.share = to_extra.share.value_or(0) + *from_extra.share;
+                if (calls_) to.calls = to.calls && from.calls ? std::optional(*to.calls + *from.calls) : std::nullopt;
+            }
+            const std::string first_name = printable(raw_.phases[example].name);
+            const std::string lines =
+                std::to_string(raw_.phases[example].at) + " and " + std::to_string(raw_.phases[example_second].at);
+            raw_.phases = std::move(phases);
+            raw_.extra = std::move(extra);
+            raw_.notes.push_back(source_ + ": " + std::to_string(repeated) +
+                                 (repeated == 1 ? " name is" : " names are") + " on more than one row (first '" +
+                                 first_name + "', lines " + lines + "): each name's rows are added up into one phase");
+        } else if (!calls_) {
+            for (Phase& phase : raw_.phases) phase.calls = 1;
+        }
+    }
+
+    // Rows that overlap are summed as if they ran one after another: not wall time. Rows with
+    // gaps between them leave time out. Either is said.
+    void say_how_rows_sit_in_time() {
+        if (intervals_.empty()) return;
+        std::vector<Interval> sorted = intervals_;
+        std::sort(sorted.begin(), sorted.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+        const Unit unit = bare_unit();
+        Summation busy;
+        double first_start = sorted.front().start, last_end = sorted.front().end;
+        const Interval* latest = &sorted.front();  // the row that ends last so far
+        const Interval* overlapping = nullptr;
+        const Interval* overlapped = nullptr;
+        busy.add(sorted.front().end - sorted.front().start);
+        for (std::size_t k = 1; k < sorted.size(); ++k) {
+            const Interval& row = sorted[k];
+            busy.add(row.end - row.start);
+            if (!overlapping && row.start < last_end) {
+                overlapping = &row;
+                overlapped = latest;
+            }
+            if (row.end > last_end) {
+                last_end = row.end;
+                latest = &row;
+            }
+        }
+        const double span = last_end - first_start;
+        const auto t = [&](double v) { return format_duration(v, unit); };
+        if (overlapping) {
+            raw_.notes.push_back(
+                source_ + ": rows overlap in time (line " + std::to_string(overlapping->line) + " starts at " +
+                t(overlapping->start) + ", before line " + std::to_string(overlapped->line) + " ends at " +
+                t(overlapped->end) + "): the phases are summed as if they ran one after another, so their sum (" +
+                t(busy.value()) + ") is not wall time (the rows span " + t(span) + "); import a trace to measure it");
+        } else if (span - busy.value() > rounding_tolerance * span) {
+            raw_.notes.push_back(source_ + ": the rows span " + t(span) + " from the first start to the last end; " +
+                                 t(span - busy.value()) + " of it is in no row and is not counted (give --total " +
+                                 shortest(span) + std::string(unit_name(unit)) + " to count it as 'unattributed')");
+        }
+    }
+
     std::string source_;
+    std::vector<std::string> header_;
     std::size_t columns_ = 0;
-    std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_;
-    std::optional<Unit> time_unit_;
+    std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
+    TimeSource source_kind_ = TimeSource::column;
+    std::optional<Unit> time_unit_, start_unit_, end_unit_;
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
     std::vector<std::size_t> bare_shares_;
+    std::vector<Interval> intervals_;
     RawProfile raw_;
 };
 

@@ -68,6 +68,7 @@ void RawProfile::add(RawPhase phase) {
     out.name = std::move(phase.name);
     out.kind = std::move(phase.kind);
     out.at = phase.at;
+    out.calls = phase.calls;
     if (phase.time) {
         out.time = phase.time->value;
         more.time_unit = phase.time->unit;
@@ -87,6 +88,7 @@ RawPhase RawProfile::pop_back() {
     out.name = std::move(last.name);
     out.kind = std::move(last.kind);
     out.at = last.at;
+    out.calls = last.calls;
     if (more.has_time) out.time = RawTime{last.time, more.time_unit};
     if (last.active_time) out.active_time = RawTime{*last.active_time, more.active_unit};
     out.share = more.share;
@@ -276,7 +278,8 @@ Profile finish_profile(RawProfile raw) {
                 throw Error(raw.source, std::string("a phase is named '") + unattributed_phase +
                                             "', but the total leaves time unattributed too");
             }
-            profile.phases.push_back(Phase{unattributed_phase, unattributed_phase, rest, std::nullopt, 0});
+            profile.phases.push_back(
+                Phase{unattributed_phase, unattributed_phase, rest, std::nullopt, 0, std::nullopt});
             profile.notes.push_back(raw.source + ": the phases add up to " + format_duration(phase_sum, profile.unit) +
                                     " of the total " + format_duration(*total, profile.unit) + "; the other " +
                                     format_duration(rest, profile.unit) + " is phase 'unattributed'");

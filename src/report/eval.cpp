@@ -32,10 +32,14 @@ Table phase_table(const EvalResult& r, const ReportOptions& options) {
                      {"factor", "factor", true},
                      {"new time (" + unit + ")", "new_time_" + unit, true},
                      {"saved (" + unit + ")", "saved_" + unit, true}};
+    // How many calls each phase made, when the input says: many short calls is launch-bound work.
+    const bool calls = any_calls(profile);
+    if (calls) table.columns.insert(table.columns.begin() + 2, Column{"calls", "calls", true});
     const auto chosen = chosen_phases(r, options.phases);
     // One row per phase, made as it is written: a million phases need not sit in memory twice.
     table.generated_rows = chosen ? chosen->size() : profile.phases.size();
-    table.make_row = [&r, &profile, chosen, style = options.numbers](std::size_t row_index, std::vector<Cell>& row) {
+    table.make_row = [&r, &profile, chosen, calls, style = options.numbers](std::size_t row_index,
+                                                                            std::vector<Cell>& row) {
         const std::size_t i = chosen ? (*chosen)[row_index] : row_index;
         const Phase& phase = profile.phases[i];
         const PhaseOutcome& outcome = r.evaluation.phases[i];
@@ -44,6 +48,7 @@ Table phase_table(const EvalResult& r, const ReportOptions& options) {
         if (outcome.spec >= 0 && outcome.factor < 1) factor_text += " (slower)";
         row.emplace_back(printable(phase.name), phase.name);
         row.emplace_back(printable(phase.kind), phase.kind);
+        if (calls) row.push_back(calls_cell(phase.calls));
         row.emplace_back(format_time(phase.time, style), shortest(phase.time));
         row.emplace_back(format_share(share, style), shortest(phase.time * 100 / r.evaluation.baseline_time));
         row.emplace_back(std::move(factor_text), machine_number(outcome.factor));

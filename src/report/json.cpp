@@ -28,6 +28,14 @@ std::vector<std::string> all_notes(const std::vector<std::string>& first, const 
     return notes;
 }
 
+// "calls": a whole number, or null for a phase that does not say.
+void write_calls(JsonWriter& json, std::optional<std::uint64_t> calls) {
+    if (calls)
+        json.field("calls", *calls);
+    else
+        json.key("calls").null();
+}
+
 bool phase_row_wanted(const PhaseOutcome& outcome, PhaseRows rows) {
     return rows == PhaseRows::all || (rows == PhaseRows::changed && outcome.spec >= 0);
 }
@@ -75,11 +83,13 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
                              : options.phases == PhaseRows::changed ? "changed"
                                                                     : "none");
     json.key("phases").begin_array();
+    const bool calls = any_calls(profile);
     const auto write_phases = [&](JsonWriter& writer, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (!phase_row_wanted(r.phases[i], options.phases)) continue;
             const Phase& phase = profile.phases[i];
             writer.begin_object(true).field("name", phase.name).field("kind", phase.kind);
+            if (calls) write_calls(writer, phase.calls);
             writer.field("time", phase.time).field("share", phase.time / r.baseline_time);
             writer.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
             writer.field("saved", r.phases[i].saved).end_object();
@@ -154,6 +164,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.field("factor", set.factor);
     json.field("effort_unit", set.effort_unit);
     write_boundary(json, profile);
+    const bool calls = any_calls(profile);
     json.key("targets").begin_array();
     for (std::size_t r = 0; r < result.ranked.size(); ++r) {
         const RankedTarget& target = result.ranked[r];
@@ -162,7 +173,9 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.key("phases").begin_array();
         for (std::size_t ph : c.phases) json.value(profile.phases[ph].name);
         json.end_array();
-        json.field("kind", c.kind).field("time", c.time).field("share", c.time / result.baseline_time);
+        json.field("kind", c.kind);
+        if (calls) write_calls(json, total_calls(profile, c.phases));
+        json.field("time", c.time).field("share", c.time / result.baseline_time);
         json.field("factor", c.factor).field("speedup", target.speedup).field("time_saved", c.saved);
         json.field("ceiling", target.ceiling).field("effort", c.effort);
         json.field("saved_per_effort", target.saved_per_effort);

@@ -126,6 +126,16 @@ char* write_shortest(char* buffer, double value) {
     return fmt::format_to(buffer, FMT_COMPILE("{}"), candidate);
 }
 
+std::string format_count(std::uint64_t count) {
+    const std::string digits = std::to_string(count);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
 std::string shortest(double value) {
     char text[40];
     return std::string(text, write_shortest(text, value));

@@ -2,6 +2,7 @@
 // The one number formatter: every number a person reads (tables, summary lines, gate messages,
 // notes, --explain) and every number a script reads goes through these functions.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,8 @@ std::string format_signed_share(double fraction, const NumberStyle& style = {});
 std::string format_fixed(double value, const NumberStyle& style = {}, bool sign = false);
 /// A plain number in an equation (--explain): `significant` + 3 digits, no grouping: "0.79", "1e-05".
 std::string format_plain(double value, const NumberStyle& style = {});
+/// A count for people, thousands grouped: "1", "12,345" (a phase's calls).
+std::string format_count(std::uint64_t count);
 /// "1 phase", "2 phases", "1 engineer-week", "3 engineer-weeks" (English plural by suffix).
 std::string count_of(std::size_t count, std::string_view noun);
 /// The plural of a noun: "phase" -> "phases", "batch" -> "batches", "ms" stays "ms".

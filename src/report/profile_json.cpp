@@ -70,6 +70,7 @@ std::string profile_to_json(const Profile& profile) {
     for (const Phase& phase : profile.phases) {
         json.begin_object(true).field("name", phase.name).field("time", phase.time);
         if (!phase.kind.empty()) json.field("kind", phase.kind);
+        if (phase.calls) json.field("calls", *phase.calls);
         if (phase.active_time && *phase.active_time != phase.time) json.field("active_time", *phase.active_time);
         json.end_object();
     }

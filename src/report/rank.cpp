@@ -32,16 +32,20 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         table.columns.push_back({"effort (" + plural(effort_unit) + ")", "effort", true});
         table.columns.push_back({"saved per " + effort_unit + " (" + unit + ")", "saved_per_effort_" + unit, true});
     }
+    // How many calls each target made, when the input says: many short calls is launch-bound work.
+    const bool calls = any_calls(*r.profile);
+    if (calls) table.columns.insert(table.columns.begin() + 3, Column{"calls", "calls", true});
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
     // Rows made as they are written: ranking a million phases must not hold them as text too.
     table.generated_rows = r.ranked.size();
-    table.make_row = [&r, any_effort, style](std::size_t i, std::vector<Cell>& row) {
+    table.make_row = [&r, any_effort, calls, style](std::size_t i, std::vector<Cell>& row) {
         const RankedTarget& t = r.ranked[i];
         const Candidate& c = r.set.candidates[t.candidate];
         row.emplace_back(std::to_string(i + 1));
         row.emplace_back(printable(c.name), c.name);
         row.emplace_back(printable(c.kind), c.kind);
+        if (calls) row.push_back(calls_cell(total_calls(*r.profile, c.phases)));
         row.emplace_back(format_time(c.time, style), shortest(c.time));
         row.emplace_back(format_share(c.time / r.baseline_time, style), shortest(c.time * 100 / r.baseline_time));
         row.emplace_back(format_factor(c.factor, style), machine_number(c.factor));

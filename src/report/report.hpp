@@ -2,7 +2,10 @@
 // The output layer's one entry point: any command's result, in any format. Each command's
 // layout (src/report/<command>.cpp) turns its result into a Document for the text, CSV and
 // Markdown reporters; the JSON reporter (src/report/json.cpp) writes each result's own keys.
+#include <cstdint>
+#include <optional>
 #include <ostream>
+#include <vector>
 
 #include "amdahl/compare.hpp"
 #include "amdahl/report.hpp"
@@ -28,6 +31,27 @@ const char* whole_run(bool summary_only);
 /// The summary lines that say what a profile's phases add up to: its boundary, and for a summary
 /// the caveat that its rows may overlap.
 void add_boundary(std::vector<SummaryLine>& summary, const std::string& boundary, bool summary_only);
+/// True when some phase says how many calls it made: the reports then have a calls column.
+inline bool any_calls(const Profile& profile) {
+    for (const Phase& phase : profile.phases)
+        if (phase.calls) return true;
+    return false;
+}
+/// The calls of several phases (a rank target): their sum, or none when one of them does not say.
+inline std::optional<std::uint64_t> total_calls(const Profile& profile, const std::vector<std::size_t>& phases) {
+    std::uint64_t sum = 0;
+    for (std::size_t i : phases) {
+        if (!profile.phases[i].calls) return std::nullopt;
+        sum += *profile.phases[i].calls;
+    }
+    if (phases.empty()) return std::nullopt;
+    return sum;
+}
+/// A calls cell: "1,024" for people, "1024" for scripts, "-" and "" when unknown.
+inline Cell calls_cell(std::optional<std::uint64_t> calls) {
+    if (!calls) return Cell("-", "");
+    return Cell(format_count(*calls), std::to_string(*calls));
+}
 
 Document layout(const EvalResult& result, const ReportOptions& options);
 Document layout(const LawResult& result, const ReportOptions& options);

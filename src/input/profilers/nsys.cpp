@@ -31,6 +31,7 @@ struct Row {
     std::string kind;
     double time = 0;
     std::size_t line = 0;
+    std::optional<std::uint64_t> calls;  // Instances, Num Calls, Count or Operations
 };
 
 struct Table {
@@ -113,7 +114,7 @@ public:
         SummaryBuilder builder(options_, source_, unit);
         for (const Table* t : chosen) {
             for (const Row& row : t->rows)
-                builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.line);
+                builder.add(row.name, row.kind, row.kind, convert(row.time, t->unit, unit), row.line, row.calls);
         }
         std::vector<std::string> notes;
         if (tables_.size() > 1) {
@@ -143,7 +144,7 @@ private:
         std::vector<std::string> fields;
         Table* table = nullptr;
         std::size_t name_column = 0, time_column = 0, columns = 0;
-        std::optional<std::size_t> category_column;
+        std::optional<std::size_t> category_column, calls_column;
         // The report a console line announced for the next table (a plain pair: GCC 12 warns
         // falsely about std::optional<enum> here).
         bool hinted = false;
@@ -167,6 +168,8 @@ private:
                 row.name = fields[name_column];
                 row.time = parse_duration_cell(fields[time_column], where, trim(fields_header_[time_column]));
                 row.line = lines.number();
+                if (calls_column)
+                    row.calls = parse_calls_cell(fields[*calls_column], where, trim(fields_header_[*calls_column]));
                 row.kind = kind_of_row(table->report, row.name, category_column ? fields[*category_column] : "");
                 table->rows.push_back(std::move(row));
                 continue;
@@ -175,6 +178,9 @@ private:
                 Table t;
                 t.header_line = lines.number();
                 category_column = find_column(fields, "Category");
+                calls_column.reset();
+                for (const char* calls : {"Instances", "Num Calls", "Count", "Operations", "Calls"})
+                    if (!calls_column) calls_column = find_column(fields, calls);
                 t.report = classify(fields, name_column, category_column.has_value());
                 if (hinted && (hint == Report::other || t.report == Report::kernel)) t.report = hint;
                 t.id = hinted && hint == t.report ? hint_id : "the " + describe(t.report);

@@ -57,6 +57,7 @@ Profile read_rocprof_stats(std::string_view content, const std::string& source, 
         throw Error(source + ":" + std::to_string(first_text_line == 0 ? 1 : first_text_line), expected_header);
     const std::size_t name_column = *find_column(header, "Name");
     const std::size_t time_column = *find_column_prefix(header, "TotalDuration");
+    const auto calls_column = find_column(header, "Calls");
     // "TotalDurationNs": the unit is the suffix.
     const std::string time_header(trim(header[time_column]));
     const auto unit = parse_unit(std::string_view(time_header).substr(std::string_view("TotalDuration").size()));
@@ -74,7 +75,9 @@ Profile read_rocprof_stats(std::string_view content, const std::string& source, 
         const double time = parse_duration_cell(fields[time_column], where, time_header);
         const std::string kind = rocprof_name_kind(fields[name_column]);
         kinds.insert(kind);
-        builder.add(fields[name_column], kind, kind, time, lines.number());
+        const auto calls =
+            calls_column ? parse_calls_cell(fields[*calls_column], where, trim(header[*calls_column])) : std::nullopt;
+        builder.add(fields[name_column], kind, kind, time, lines.number(), calls);
     }
     if (builder.rows() == 0) {
         throw Error(source + ":" + std::to_string(header_line), "the rocprof stats table has no rows after its header");

@@ -41,6 +41,7 @@ struct Row {
     std::string name;
     double time = 0;  // in the reader's unit
     std::size_t line = 0;
+    std::optional<std::uint64_t> calls;  // the CALLS column
 };
 
 // A domain's rows, from its own section and from the combined one.
@@ -110,7 +111,7 @@ public:
         SummaryBuilder builder(options_, source_, unit_);
         for (const Domain* d : chosen) {
             const std::string kind = rocprof_domain_kind(d->name);
-            for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.line);
+            for (const Row& row : d->rows()) builder.add(row.name, kind, kind, row.time, row.line, row.calls);
         }
         std::vector<std::string> notes;
         notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") + " (" +
@@ -133,6 +134,7 @@ private:
         bool titled = false;  // a section title came before the current table
         bool in_table = false;
         std::size_t header_line = 0, name_column = 0, domain_column = 0, time_column = 0;
+        std::optional<std::size_t> calls_column;
         Unit table_unit = Unit::ns;
         std::vector<std::pair<std::string, Row>> section_rows;  // (domain, row)
 
@@ -194,6 +196,7 @@ private:
                 name_column = *name;
                 domain_column = *domain;
                 time_column = *time;
+                calls_column = find_column(header, "CALLS");
                 const auto unit = unit_in_parentheses(header[time_column]);
                 table_unit = unit ? *unit : options_.timeunit.value_or(Unit::ns);
                 if (header_lines_.size() == 1) unit_ = table_unit;
@@ -210,6 +213,7 @@ private:
             row.name = cells[name_column];
             row.time = convert(parse_duration_cell(cells[time_column], where, header[time_column]), table_unit, unit_);
             row.line = lines.number();
+            if (calls_column) row.calls = parse_calls_cell(cells[*calls_column], where, header[*calls_column]);
             section_rows.emplace_back(cells[domain_column], std::move(row));
         }
         close_section();

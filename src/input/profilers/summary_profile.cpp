@@ -14,7 +14,7 @@ SummaryBuilder::SummaryBuilder(const ImportOptions& options, std::string source,
     : options_(options), namer_(options), source_(std::move(source)), unit_(unit) {}
 
 void SummaryBuilder::add(std::string_view raw_name, std::string_view category, std::string_view kind, double time,
-                         std::size_t line) {
+                         std::size_t line, std::optional<std::uint64_t> calls) {
     ++rows_;
     std::string key(raw_name);
     key += '\0';
@@ -24,9 +24,11 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     const std::string& name = cached->second;
     auto [it, inserted] = index_.try_emplace(name, entries_.size());
     if (inserted) {
-        entries_.push_back(Entry{name, std::string(kind), {}, line});
-    } else if (entries_[it->second].kind != kind) {
-        entries_[it->second].kind = "mixed";
+        entries_.push_back(Entry{name, std::string(kind), {}, line, calls});
+    } else {
+        Entry& entry = entries_[it->second];
+        if (entry.kind != kind) entry.kind = "mixed";
+        entry.calls = entry.calls && calls ? std::optional(*entry.calls + *calls) : std::nullopt;
     }
     entries_[it->second].times.push_back(time);
 }
@@ -46,6 +48,7 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
         phase.kind = std::move(entry.kind);
         phase.time = RawTime{time, std::nullopt};
         phase.at = entry.line;
+        phase.calls = entry.calls;
         raw.add(std::move(phase));
     }
     std::string boundary = "the sum of the " + summed + " (not a measured wall time: give --total for that)";

@@ -5,6 +5,8 @@
 // Summaries hold per-name totals only, so they say nothing about overlap: the profile is marked
 // summary_only and says so in a note.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,8 +25,9 @@ public:
 
     /// Adds a row's total time to the phase its name maps to. `category` is what --group-by cat
     /// groups by, `kind` the phase kind; rows of different kinds in one phase make kind "mixed".
-    void add(std::string_view raw_name, std::string_view category, std::string_view kind, double time,
-             std::size_t line);
+    /// `calls`: how many calls the row's time is made of, when the summary says (Instances, Calls).
+    void add(std::string_view raw_name, std::string_view category, std::string_view kind, double time, std::size_t line,
+             std::optional<std::uint64_t> calls = std::nullopt);
     std::size_t rows() const { return rows_; }
 
     /// The checked profile. `format` names the reader ("nsys"); `summed` says what the rows are
@@ -36,7 +39,8 @@ private:
         std::string name;
         std::string kind;
         std::vector<double> times;
-        std::size_t line = 0;  ///< of the first row
+        std::size_t line = 0;                ///< of the first row
+        std::optional<std::uint64_t> calls;  ///< the rows' sum; none when a row does not say
     };
     const ImportOptions& options_;
     PhaseNamer namer_;

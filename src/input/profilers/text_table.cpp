@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -135,6 +136,20 @@ double parse_duration_cell(std::string_view text, const std::string& where, std:
     if (value < 0)
         throw Error(where, "column '" + printable(column) + "' must be >= 0 (got '" + printable(cell) + "')");
     return value;
+}
+
+std::optional<std::uint64_t> parse_calls_cell(std::string_view text, const std::string& where,
+                                              std::string_view column) {
+    const std::string_view cell = trim(text);
+    if (cell.empty()) return std::nullopt;
+    std::string digits;
+    for (const char c : cell)
+        if (c != ',') digits += c;
+    double value = 0;
+    if (!parse_double(digits, value) || value < 0 || value != std::floor(value) || value > 9.0e15)
+        throw Error(where,
+                    "column '" + printable(column) + "' must be a whole number >= 0 (got '" + printable(cell) + "')");
+    return static_cast<std::uint64_t>(value);
 }
 
 }  // namespace amdahl::detail

@@ -2,6 +2,7 @@
 // Reading the text tables profilers write: lines with their numbers, CSV fields (RFC 4180, and
 // rocprof's variant that leaves quotes inside names unescaped) and duration cells.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,5 +52,9 @@ std::optional<Unit> unit_in_parentheses(std::string_view column);
 /// Parses a duration cell: "61602133", "3745.3", "7.002e+07", "3,481,709". Throws amdahl::Error
 /// at `where` naming `column` when it is not a finite number >= 0.
 double parse_duration_cell(std::string_view text, const std::string& where, std::string_view column);
+
+/// Parses a count of calls ("1024", "3,481"); none for an empty cell. Throws amdahl::Error at
+/// `where` naming `column` when it is not a whole number >= 0.
+std::optional<std::uint64_t> parse_calls_cell(std::string_view text, const std::string& where, std::string_view column);
 
 }  // namespace amdahl::detail

@@ -472,7 +472,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     if (overlapped.value() > 0) {
         check_reserved(overlapped_phase, "several phases run at once");
         profile.phases.push_back(
-            Phase{overlapped_phase, overlapped_phase, overlapped.value() / step_count, std::nullopt, 0});
+            Phase{overlapped_phase, overlapped_phase, overlapped.value() / step_count, std::nullopt, 0, std::nullopt});
         auto [listed, other_time, next_size] = overlap_sets.longest(listed_sets, listed_members, input);
         // Listed by time, then by their members' ids (the order they always had).
         std::sort(listed.begin(), listed.end(), [](const auto& x, const auto& y) {
@@ -501,7 +501,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
     if (idle.value() > 0)
-        profile.phases.push_back(Phase{idle_phase, idle_phase, idle.value() / step_count, std::nullopt, 0});
+        profile.phases.push_back(
+            Phase{idle_phase, idle_phase, idle.value() / step_count, std::nullopt, 0, std::nullopt});
     // --total: the end-to-end time measured outside the trace; what the trace does not cover is
     // 'unattributed', which only a selector naming it speeds up.
     double declared_total = 0;
@@ -529,7 +530,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         }
         if (declared_total > wall)
             profile.phases.push_back(
-                Phase{unattributed_phase, unattributed_phase, declared_total - wall, std::nullopt, 0});
+                Phase{unattributed_phase, unattributed_phase, declared_total - wall, std::nullopt, 0, std::nullopt});
     }
     if (profile.phases.empty()) {  // only windows of zero length leave no time at all
         throw Error(source, "--window '" + printable(options.window) +

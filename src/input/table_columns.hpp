@@ -1,0 +1,31 @@
+#pragma once
+// What a table's column holds, read from its header's words: a phase's time ("Total Time (ns)",
+// "duration_ms"), a typical call ("avg_ms", "Med (ns)"), a call's extreme ("MaxNs"), a time stamp
+// ("Start (ns)", "BeginNs", "timestamp") or a number of calls ("Instances", "calls"). A time stamp
+// or a per-call figure is never a phase's time.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amdahl::detail {
+
+enum class ColumnRole : std::uint8_t {
+    other,      ///< no time: a name, an id, a size
+    duration,   ///< a phase's time: time, duration, latency, elapsed, total, or a bare unit ("ms")
+    per_call,   ///< one typical call: avg, average, mean, median, p50, "per call"
+    statistic,  ///< a call's extreme or spread: min, max, stddev, p90, p99
+    start,      ///< a time stamp: start, begin, timestamp, ts
+    end,        ///< end, stop, finish (but "end to end" is a duration)
+    calls,      ///< how many calls: calls, count, instances, num calls
+};
+
+/// The words of a header, lowercased, split at anything not a letter or a digit and at camel
+/// case: "TotalDurationNs" -> {"total", "duration", "ns"}, "Start (ns)" -> {"start", "ns"}.
+std::vector<std::string> header_words(std::string_view header);
+
+/// What the column under `header` holds. Name, kind, share and unit columns are the caller's to
+/// recognise first; here they are `other` (or, for a share that names a time, `duration`).
+ColumnRole column_role(std::string_view header);
+
+}  // namespace amdahl::detail

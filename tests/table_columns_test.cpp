@@ -1,0 +1,70 @@
+// What a table column holds, from its header (src/input/table_columns.hpp).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "input/table_columns.hpp"
+
+using amdahl::detail::column_role;
+using amdahl::detail::ColumnRole;
+using amdahl::detail::header_words;
+
+TEST_CASE("table columns: a header's words split at punctuation and camel case", "[table-columns]") {
+    using Words = std::vector<std::string>;
+    CHECK(header_words("TotalDurationNs") == Words{"total", "duration", "ns"});
+    CHECK(header_words("Start (ns)") == Words{"start", "ns"});
+    CHECK(header_words("start_ms") == Words{"start", "ms"});
+    CHECK(header_words("HTTPTime") == Words{"http", "time"});
+    CHECK(header_words("StdDev (ns)") == Words{"std", "dev", "ns"});
+    CHECK(header_words("p99_ms") == Words{"p99", "ms"});
+    CHECK(header_words("End-to-end latency") == Words{"end", "to", "end", "latency"});
+    CHECK(header_words("").empty());
+}
+
+TEST_CASE("table columns: each header's role", "[table-columns]") {
+    const std::pair<const char*, ColumnRole> cases[] = {
+        {"time", ColumnRole::duration},
+        {"Time (ms)", ColumnRole::duration},
+        {"duration_ns", ColumnRole::duration},
+        {"Total Time (ns)", ColumnRole::duration},
+        {"TotalDurationNs", ColumnRole::duration},
+        {"runtime", ColumnRole::duration},
+        {"ms", ColumnRole::duration},
+        {"time (min)", ColumnRole::duration},  // minutes, not a minimum
+        {"End-to-end latency (ms)", ColumnRole::duration},
+        {"Start (ns)", ColumnRole::start},
+        {"start_ms", ColumnRole::start},
+        {"BeginNs", ColumnRole::start},
+        {"timestamp", ColumnRole::start},
+        {"ts", ColumnRole::start},
+        {"Start Time", ColumnRole::start},
+        {"End (ns)", ColumnRole::end},
+        {"EndNs", ColumnRole::end},
+        {"stop_us", ColumnRole::end},
+        {"Avg (ns)", ColumnRole::per_call},
+        {"AverageNs", ColumnRole::per_call},
+        {"mean time (ms)", ColumnRole::per_call},
+        {"Med (ns)", ColumnRole::per_call},
+        {"time per call", ColumnRole::per_call},
+        {"time (avg)", ColumnRole::per_call},
+        {"Min (ns)", ColumnRole::statistic},
+        {"MaxNs", ColumnRole::statistic},
+        {"StdDev (ns)", ColumnRole::statistic},
+        {"Minimum", ColumnRole::statistic},
+        {"p99_ms", ColumnRole::statistic},
+        {"calls", ColumnRole::calls},
+        {"Instances", ColumnRole::calls},
+        {"Num Calls", ColumnRole::calls},
+        {"count", ColumnRole::calls},
+        {"# calls", ColumnRole::calls},
+        {"CorrId", ColumnRole::other},
+        {"Bytes (MB)", ColumnRole::other},
+        {"Strm", ColumnRole::other},
+        {"Device", ColumnRole::other},
+    };
+    for (const auto& [header, role] : cases) {
+        INFO(header);
+        CHECK(column_role(header) == role);
+    }
+}
