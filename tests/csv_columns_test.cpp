@@ -174,3 +174,31 @@ TEST_CASE("csv columns: the CLI reads start and duration from the command line",
                        ":1: column 'start_ms' holds start times, not durations, and there is no duration or end "
                        "column\n");
 }
+
+TEST_CASE("csv columns: real rocprof traces read as plain CSV take end - start or the duration", "[csv-columns]") {
+    std::istringstream no_stdin;
+    const auto plain = [&](const std::string& relative) {
+        return load_profile(test::source_path("tests/data/profilers/" + relative), no_stdin, InputFormat::csv, {});
+    };
+    // rocprofv3 kernel_trace.csv: Start_Timestamp and End_Timestamp (no unit in the header: ms),
+    // the same per-kernel sums as the rocprof-trace reader's (34,040 ns of addition_kernel).
+    const Profile v3 = plain("rocprofv3/rocm-systems-2025/kernel_trace.csv");
+    CHECK(table(v3) == Table{{"void addition_kernel<float>(float*, float const*, float const*, int, int)", 34040},
+                             {"divide_kernel(float*, float const*, float const*, int, int)", 23640},
+                             {"multiply_kernel(float*, float const*, float const*, int, int)", 21080},
+                             {"subtract_kernel(float*, float const*, float const*, int, int)", 17400}});
+    CHECK(v3.phases[0].calls == 3u);
+    CHECK(v3.notes[0] == test::source_path("tests/data/profilers/rocprofv3/rocm-systems-2025/kernel_trace.csv") +
+                             ":1: the phase time is column 'End_Timestamp' minus column 'Start_Timestamp'");
+    // Legacy results.csv: DispatchNs and CompleteNs name only a unit (they are time stamps);
+    // DurationNs is the time. The laplacian total matches results.stats.csv: 2,608,618,986 ns
+    // in 1,001 calls.
+    const Profile legacy = plain("rocprof-legacy/finite-difference_results.csv");
+    REQUIRE(legacy.phases.size() == 4);
+    CHECK(legacy.unit == Unit::ns);
+    CHECK(legacy.phases[1].name ==
+          "void laplacian_kernel<double>(double*, double const*, int, int, int, double, double, double, double) "
+          "[clone .kd]");
+    CHECK(legacy.phases[1].time == 2608618986);
+    CHECK(legacy.phases[1].calls == 1001u);
+}

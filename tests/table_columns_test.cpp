@@ -30,7 +30,10 @@ TEST_CASE("table columns: each header's role", "[table-columns]") {
         {"Total Time (ns)", ColumnRole::duration},
         {"TotalDurationNs", ColumnRole::duration},
         {"runtime", ColumnRole::duration},
-        {"ms", ColumnRole::duration},
+        {"ms", ColumnRole::unit_only},
+        {"DispatchNs", ColumnRole::unit_only},
+        {"End_Timestamp", ColumnRole::end},
+        {"Start_Timestamp", ColumnRole::start},
         {"time (min)", ColumnRole::duration},  // minutes, not a minimum
         {"End-to-end latency (ms)", ColumnRole::duration},
         {"Start (ns)", ColumnRole::start},

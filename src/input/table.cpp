@@ -41,6 +41,13 @@ bool is_name_header(const std::string& h) {
     return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return h == n; });
 }
 
+// "Kernel_Name" -> "kernel name": a header's words, as is_name_header knows them.
+std::string joined_words(std::string_view header) {
+    std::string joined;
+    for (const auto& word : header_words(header)) joined += (joined.empty() ? "" : " ") + word;
+    return joined;
+}
+
 // A time cell: plain decimal numbers (nearly every cell) skip the general parser.
 template <class At, class Label>
 RawTime read_time_cell(std::string_view text, At&& at, Label&& label, const std::string& what = "time") {
@@ -81,7 +88,7 @@ public:
             const std::string h = lower(header[i]);
             if (!unit_ && h == "unit") {
                 unit_ = i;
-            } else if (!name_ && is_name_header(h)) {
+            } else if (!name_ && (is_name_header(h) || is_name_header(joined_words(header[i])))) {
                 name_ = i;
             } else if (!kind_ && is_kind_header(h)) {
                 kind_ = i;
@@ -94,6 +101,9 @@ public:
                 switch (column_role(header[i])) {
                     case ColumnRole::duration:
                         slot = time_ ? &other_time_ : &time_;
+                        break;
+                    case ColumnRole::unit_only:
+                        slot = unit_only_ ? &other_unit_only_ : &unit_only_;
                         break;
                     case ColumnRole::per_call:
                         slot = &average_;
@@ -127,8 +137,13 @@ public:
         }
         raw_.source = source_;
         raw_.origin = Origin::line;
-        // The phase time: a duration column; else end - start; else average x calls; else an
-        // average alone, said to be one call. Never a time stamp, never a minimum or a maximum.
+        // The phase time: a duration column; else end - start; else a column only a unit calls
+        // a time ("DispatchNs" may be a time stamp); else average x calls; else an average alone,
+        // said to be one call. Never a time stamp, never a minimum or a maximum.
+        if (!time_ && unit_only_ && !(start_ && end_)) {
+            time_ = unit_only_;
+            other_time_ = other_unit_only_;
+        }
         if (time_) {
             source_kind_ = TimeSource::column;
         } else if (start_ && end_) {
@@ -492,6 +507,7 @@ private:
     std::vector<std::string> header_;
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
+    std::optional<std::size_t> unit_only_, other_unit_only_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;

@@ -64,7 +64,8 @@ ColumnRole column_role(std::string_view header) {
     if (unit && !words.empty() && parse_unit(words.back()) == unit) words.pop_back();
     const bool end_to_end = joined.find("end to end") != std::string::npos;
     const auto any = [&](auto&& test) { return std::any_of(words.begin(), words.end(), test); };
-    static const char* const starts[] = {"start", "begin", "timestamp", "ts", "started", "stamp", "starttime"};
+    static const char* const starts[] = {"start", "begin", "started", "starttime", "begintime"};
+    static const char* const stamps[] = {"timestamp", "ts", "stamp"};  // a start unless an end word is there too
     static const char* const ends[] = {"end", "stop", "finish", "ended", "stopped", "finished", "endtime"};
     static const char* const statistics[] = {"min",   "minimum", "max", "maximum",  "stddev", "std",
                                              "stdev", "dev",     "var", "variance", "spread"};
@@ -73,6 +74,7 @@ ColumnRole column_role(std::string_view header) {
                                             "total", "sum",      "wall", "walltime"};
     if (any([](const std::string& w) { return one_of(w, starts); })) return ColumnRole::start;
     if (!end_to_end && any([](const std::string& w) { return one_of(w, ends); })) return ColumnRole::end;
+    if (any([](const std::string& w) { return one_of(w, stamps); })) return ColumnRole::start;
     if (any([](const std::string& w) { return one_of(w, statistics) || (is_percentile(w) && w != "p50"); }))
         return ColumnRole::statistic;
     if (any([](const std::string& w) { return one_of(w, typical); })) return ColumnRole::per_call;
@@ -82,9 +84,9 @@ ColumnRole column_role(std::string_view header) {
             if (std::string_view(w).ends_with(suffix)) return true;
         return false;
     };
-    if (unit || end_to_end || any([&](const std::string& w) { return one_of(w, durations) || ends_like_a_time(w); }))
+    if (end_to_end || any([&](const std::string& w) { return one_of(w, durations) || ends_like_a_time(w); }))
         return ColumnRole::duration;
-    return ColumnRole::other;
+    return unit ? ColumnRole::unit_only : ColumnRole::other;
 }
 
 }  // namespace amdahl::detail

@@ -12,7 +12,8 @@ namespace amdahl::detail {
 
 enum class ColumnRole : std::uint8_t {
     other,      ///< no time: a name, an id, a size
-    duration,   ///< a phase's time: time, duration, latency, elapsed, total, or a bare unit ("ms")
+    duration,   ///< a phase's time: time, duration, latency, elapsed, total
+    unit_only,  ///< only a unit says it is a time ("ms", "DispatchNs"): a duration unless better is there
     per_call,   ///< one typical call: avg, average, mean, median, p50, "per call"
     statistic,  ///< a call's extreme or spread: min, max, stddev, p90, p99
     start,      ///< a time stamp: start, begin, timestamp, ts
