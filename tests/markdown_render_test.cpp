@@ -150,7 +150,7 @@ TEST_CASE("markdown render: eval's report renders as tables with names literal",
     std::fputs(awkward_profile, file);
     std::fclose(file);
 
-    const RunResult r = run_cli({"eval", profile, "-s", "__init__=2", "--format", "md"});
+    const RunResult r = run_cli({"eval", profile, "-s", "__init__=2", "--format", "md", "--names", "full"});
     REQUIRE(r.exit_code == 0);
     const std::string html = render(*cmark, r.out);
     INFO(html);
@@ -266,4 +266,32 @@ TEST_CASE("markdown render: every command's Markdown has rectangular tables", "[
         CHECK(tables.front().columns == 2);  // | result | value |
         CHECK(count(html, "<em>") == 0);
     }
+}
+
+TEST_CASE("markdown render: a name with a newline stays in its heading, row and note", "[markdown][render]") {
+    const auto cmark = renderer();
+    if (!cmark) return;
+    TempDir dir;
+    const std::string profile = dir / "newline_name.json";
+    std::FILE* file = std::fopen(profile.c_str(), "wb");
+    REQUIRE(file != nullptr);
+    std::fputs(R"({"unit": "ms", "total": 100, "phases": [{"name": "line1\nline2 *x*", "time": 60, "share": 0.5},
+                   {"name": "b|`c`", "time": 40}]})",
+               file);
+    std::fclose(file);
+    // rank's heading names the winner: a raw newline in it used to end the heading mid-name.
+    const RunResult r = run_cli({"rank", profile, "--format", "md"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.substr(0, r.out.find('\n')) == "### amdahl rank: line1\\\\x0Aline2 \\*x\\* first (2.1739x end to end)");
+    const std::string html = render(*cmark, r.out);
+    INFO(html);
+    CHECK_THAT(html, Contains("<h3>amdahl rank: line1\\x0Aline2 *x* first (2.1739x end to end)</h3>"));
+    const auto tables = tables_of(html);
+    REQUIRE(tables.size() == 2);
+    check_rectangular(tables);
+    CHECK(tables[1].first_column == std::vector<std::string>{"1", "2"});
+    CHECK_THAT(html, Contains("<td><code>line1\\x0Aline2 *x*</code></td>"));
+    CHECK_THAT(html, Contains("<td><code>b|`c`</code></td>"));
+    CHECK_THAT(html, Contains("<li>" + profile + ": phases[0]: phase 'line1\\x0Aline2 *x*': share 50% disagrees"));
+    CHECK(count(html, "<em>") == 0);
 }

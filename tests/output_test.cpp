@@ -440,7 +440,8 @@ TEST_CASE("output: Markdown shows names from code literally", "[output][markdown
     spill(profile, awkward_profile);
 
     SECTION("eval: names are code spans, other text is escaped") {
-        const RunResult r = run_cli({"eval", profile, "-s", "__init__=2", "--format", "md"});
+        // --names full: the whole name in its code span (the short name, `k`, is the default).
+        const RunResult r = run_cli({"eval", profile, "-s", "__init__=2", "--format", "md", "--names", "full"});
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.out, Contains("\n| phase | kind | time (ms) | share | factor | new time (ms) | saved (ms) |\n"
                                    "| --- | --- | ---: | ---: | ---: | ---: | ---: |\n"
@@ -463,7 +464,7 @@ TEST_CASE("output: Markdown shows names from code literally", "[output][markdown
                                       "the other 10.0 ms is phase 'unattributed'"));
     }
     SECTION("rank: a name in the headline and the summary is escaped text") {
-        const RunResult r = run_cli({"rank", profile, "--format", "md"});
+        const RunResult r = run_cli({"rank", profile, "--format", "md", "--names", "full"});
         CHECK(r.exit_code == 0);
         CHECK_THAT(r.out, StartsWith("### amdahl rank: void k\\<float\\>(float\\*) first (1.3699x end to end)\n"
                                      "\n"

@@ -108,3 +108,34 @@ TEST_CASE("selector names: eval, --only, proposals and gates use the same rules"
     r = test::run_cli({"compare", path, after, "--fail-if-phase-slower", "glob:k(float*)=5%"});
     CHECK(r.exit_code == 1);
 }
+
+TEST_CASE("selector names: a short name picks the one phase it is", "[selector][short_names]") {
+    Profile profile;
+    profile.source = "k.json";
+    for (const char* name : {"void a::gemm<float>(float*)", "void b::gemm<float>(float*)",
+                             "void at::native::reduce_kernel<512>(T3)", "gemm_qkv", "idle"})
+        profile.phases.push_back(test::phase(name, "kernel", 10));
+    std::vector<std::string> notes;
+    CHECK(names(profile, select_phases(profile, parse_selector("reduce_kernel"), &notes)) ==
+          std::vector<std::string>{"void at::native::reduce_kernel<512>(T3)"});
+    CHECK(notes == std::vector<std::string>{"selector 'reduce_kernel' is the short name of phase "
+                                            "'void at::native::reduce_kernel<512>(T3)' and picks it"});
+    // Any reading of one phase's name picks it, the one a table shows included.
+    CHECK(names(profile, select_phases(profile, parse_selector("native::reduce_kernel"))) ==
+          std::vector<std::string>{"void at::native::reduce_kernel<512>(T3)"});
+    CHECK(names(profile, select_phases(profile, parse_selector("a::gemm"))) ==
+          std::vector<std::string>{"void a::gemm<float>(float*)"});
+    CHECK(names(profile, select_phases(profile, parse_selector("name:b::gemm"))) ==
+          std::vector<std::string>{"void b::gemm<float>(float*)"});
+    // A full name wins over a short name; a glob stays a glob.
+    CHECK(names(profile, select_phases(profile, parse_selector("gemm_qkv"))) == std::vector<std::string>{"gemm_qkv"});
+    CHECK(names(profile, select_phases(profile, parse_selector("gemm*"))) == std::vector<std::string>{"gemm_qkv"});
+    // Shared by two: an error that lists both and how each is shown.
+    CHECK_THROWS_WITH(select_phases(profile, parse_selector("gemm")),
+                      "selector 'gemm' is the short name of 2 phases: 'void a::gemm<float>(float*)' (shown as "
+                      "'a::gemm') and 'void b::gemm<float>(float*)' (shown as 'b::gemm'); select one by the name "
+                      "shown, or by its full name (--names full prints them)");
+    // kind: selectors are not names.
+    CHECK_THROWS_WITH(select_phases(profile, parse_selector("kind:reduce_kernel")),
+                      Contains("selector 'kind:reduce_kernel' matches no phase"));
+}

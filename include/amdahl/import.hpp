@@ -20,8 +20,9 @@ enum class Lane {
 
 struct ImportOptions {
     Lane lane = Lane::automatic;
-    std::string window;             ///< regex: restrict to the spans of matching events, averaged per span
-    std::string group_by = "name";  ///< "name", "cat" or "regex:PATTERN" (the first capture group, or the match)
+    std::string window;  ///< regex: restrict to the spans of matching events, averaged per span
+    std::string group_by =
+        "name";  ///< "name", "cat", "class" or "regex:PATTERN" (the first capture group, or the match)
     std::vector<std::pair<std::string, std::string>> renames;  ///< REGEX=NAME, applied in order, first match wins
     std::optional<int> depth;                                  ///< folded stacks: cut frames at this depth
     bool leaf = false;                                         ///< folded stacks: leaf self time

@@ -47,6 +47,14 @@ struct Overlap {
 inline constexpr const char* overlapped_phase = "overlapped";
 inline constexpr const char* idle_phase = "idle";
 
+/// From `--group-by class`: an event or row name that went into a class phase, and the rule
+/// that put it there (shown by --explain).
+struct ClassMember {
+    std::string phase;  ///< the class: "gemm"
+    std::string name;   ///< the kernel's full name
+    std::string rule;   ///< "'gemm' in the base name", "kind copy", "no rule"
+};
+
 /// A proposed speedup stored in a profile ("proposals" in JSON): a target selector, a factor and
 /// an optional effort. Plain text here; amdahl/speedup.hpp parses it.
 struct ProfileProposal {
@@ -74,13 +82,14 @@ struct Profile {
     /// End-to-end times of repeated runs ("runs" in JSON), in `unit`, each > 0; empty when the
     /// profile is one run. `amdahl compare` takes their median and interval as the total.
     std::vector<double> runs;
-    std::string format;              ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
-    std::string boundary;            ///< for imports: what the phases add up to, in words
-    bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
-    std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
-    std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
-    std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
-    Origin origin = Origin::none;    ///< how the phases' `at` reads
+    std::string format;                      ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
+    std::string boundary;                    ///< for imports: what the phases add up to, in words
+    bool summary_only = false;               ///< from a summary (nsys/rocprof stats): no overlap information
+    std::vector<Overlap> overlaps;           ///< for traces: what the `overlapped` phase is made of
+    std::vector<Step> steps;                 ///< for traces cut with --window: every step found, used or not
+    std::vector<std::string> notes;          ///< things worth telling the user (stderr), e.g. share mismatches
+    std::vector<ClassMember> class_members;  ///< from --group-by class: what each class holds, and why
+    Origin origin = Origin::none;            ///< how the phases' `at` reads
 
     /// Sum of the phase times (compensated summation).
     double total() const;

@@ -54,8 +54,11 @@ struct SpeedupSpec {
 SpeedupSpec parse_speedup(std::string_view text);
 
 /// The indices of the phases `selector` picks. A glob that is also the exact name of a phase picks
-/// only that phase, and when the glob would have picked more, a note in `notes` says so. Throws
-/// amdahl::Error when it picks none, with a "did you mean" suggestion for a misspelled name.
+/// only that phase, and when the glob would have picked more, a note in `notes` says so. A name
+/// that is no phase's full name picks the one phase whose short name it is (the name a table
+/// shows, or another reading of it: `reduce_kernel` for `void at::native::reduce_kernel<...>(T3)`),
+/// with a note. Throws amdahl::Error when it picks none, with a "did you mean" suggestion for a
+/// misspelled name, or when several phases have that short name, listing them.
 std::vector<std::size_t> select_phases(const Profile& profile, const Selector& selector,
                                        std::vector<std::string>* notes = nullptr);
 

@@ -220,6 +220,7 @@ void setup_compare(CLI::App& app, Action& action) {
     command->add_option("--unit", options->unit,
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_output_options(*command, options->output);
+    add_names_option(*command, options->output);
     command->add_option("--rename", options->renames, "OLD=NEW: phase OLD in BEFORE is phase NEW in AFTER (repeatable)")
         ->allow_extra_args(false);
     command->add_option("--fail-if-slower", options->fail_if_slower,

@@ -47,7 +47,17 @@ void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_
     command.add_option("--unit", options.unit,
                        "Time unit for the output: ns, us, ms, s, min or h (default: the profile's)");
     add_output_options(command, options.output, phase_rows);
+    add_names_option(command, options.output);
     add_import_options(command, options.import);
+}
+
+void add_names_option(CLI::App& command, OutputOptions& options) {
+    command
+        .add_option("--names", options.names,
+                    "Names in tables: short (C++ signatures as base names, never two alike) or full (whole, as "
+                    "selectors take them); JSON has both")
+        ->check(CLI::IsMember({"short", "full"}))
+        ->default_str("short");
 }
 
 void add_import_options(CLI::App& command, ImportFlags& flags) {
@@ -95,7 +105,10 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
     command.add_option("--cat", flags.categories, "Traces: only events of this category (repeatable)")
         ->allow_extra_args(false)
         ->group(group);
-    command.add_option("--group-by", flags.group_by, "Phase per event name (name), category (cat) or regex:PATTERN")
+    command
+        .add_option(
+            "--group-by", flags.group_by,
+            "Phase per event name (name), category (cat), kernel class (class: gemm, attention, ...) or regex:PATTERN")
         ->group(group);
     command
         .add_option("--rename", flags.renames,
@@ -222,6 +235,7 @@ ReportOptions report_options(const OutputOptions& options, bool explain) {
                     : options.phases == "changed" ? PhaseRows::changed
                                                   : PhaseRows::all;
     report.explain = explain;
+    report.full_names = options.names == "full";
     return report;
 }
 

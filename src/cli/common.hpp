@@ -45,6 +45,7 @@ struct OutputOptions {
     std::optional<int> precision;
     bool no_grouping = false;
     std::string phases = "all";
+    std::string names = "short";
     std::string output_json, output_markdown, output_csv, summary_csv;
 };
 
@@ -68,6 +69,9 @@ std::optional<InputFormat> input_format(const std::string& name);
 /// Adds --format, --precision, --no-grouping, --output-json/-md/-csv and --summary-csv; with
 /// `phase_rows`, --phases too.
 void add_output_options(CLI::App& command, OutputOptions& options, bool phase_rows = false);
+
+/// Adds --names short|full, for the commands whose rows are named phases.
+void add_names_option(CLI::App& command, OutputOptions& options);
 
 /// Loads the profile named by the options (converted to --unit) and prints its notes on stderr.
 Profile load_profile(const ProfileOptions& options, Context& context);

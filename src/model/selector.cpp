@@ -5,6 +5,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/speedup.hpp"
 #include "model/quoted_name.hpp"
+#include "model/short_names.hpp"
 #include "model/suggest.hpp"
 #include "model/text.hpp"
 
@@ -26,6 +27,45 @@ std::string quote_list(const std::vector<std::string>& names, const char* last =
         out += quoted_name(names[i]);
     }
     return out;
+}
+
+// A selector that is no phase's full name but a short name (model/short_names.hpp): the one
+// phase printed under it, or the one phase with it among its readings. Throws when several have
+// it (`gemm` for `a::gemm<float>(float*)` and `b::gemm<float>(float*)`), listing them.
+std::optional<std::size_t> pick_by_short_name(const Profile& profile, const Selector& selector,
+                                              std::vector<std::string>* notes) {
+    std::vector<std::string_view> names;
+    names.reserve(profile.phases.size());
+    for (const auto& phase : profile.phases) names.push_back(phase.name);
+    const std::vector<std::string> shown = short_names(names);
+    if (shown.empty()) return std::nullopt;  // every name is its own short name
+    std::vector<std::size_t> holders;
+    for (std::size_t i = 0; i < shown.size(); ++i)
+        if (shown[i] == selector.pattern) holders.push_back(i);
+    if (holders.empty()) {
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            const auto readings = name_readings(names[i]);
+            if (std::find(readings.begin(), readings.end(), selector.pattern) != readings.end()) holders.push_back(i);
+        }
+    }
+    if (holders.empty()) return std::nullopt;
+    if (holders.size() > 1) {
+        std::string list;
+        for (std::size_t k = 0; k < holders.size(); ++k) {
+            const std::size_t i = holders[k];
+            list += (k == 0                    ? ""
+                     : k + 1 == holders.size() ? " and "
+                                               : ", ") +
+                    quoted_name(profile.phases[i].name) + " (shown as " + quoted_name(shown[i]) + ")";
+        }
+        throw Error("selector " + quoted_name(selector.text) + " is the short name of " +
+                    std::to_string(holders.size()) + " phases: " + list +
+                    "; select one by the name shown, or by its full name (--names full prints them)");
+    }
+    if (notes)
+        notes->push_back("selector " + quoted_name(selector.text) + " is the short name of phase " +
+                         quoted_name(profile.phases[holders.front()].name) + " and picks it");
+    return holders.front();
 }
 
 }  // namespace
@@ -77,6 +117,9 @@ std::vector<std::size_t> select_phases(const Profile& profile, const Selector& s
         }
     }
     if (!picked.empty()) return picked;
+    if (selector.type == Selector::Type::name || (selector.type == Selector::Type::glob && selector.exact_name_first)) {
+        if (const auto by_short_name = pick_by_short_name(profile, selector, notes)) return {*by_short_name};
+    }
 
     std::string message = "selector " + quoted_name(selector.text) + " matches no phase";
     if (selector.type == Selector::Type::name || selector.type == Selector::Type::kind) {

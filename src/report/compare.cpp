@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "report/numbers.hpp"
 #include "report/report.hpp"
@@ -27,10 +29,27 @@ std::string local_speedup_text(double k, const NumberStyle& style) {
     return format_speedup(k, style);
 }
 
-std::string display_name(const PhaseChange& row) {
+// The names of a comparison as printed, before and after alike (--names): full name -> shown.
+std::map<std::string_view, std::string> shown_names(const Comparison& c, const ReportOptions& options) {
+    std::vector<std::string_view> full;
+    std::set<std::string_view> seen;
+    for (const PhaseChange& row : c.phases)
+        for (std::string_view name : {std::string_view(row.before_name), std::string_view(row.name)})
+            if (!name.empty() && seen.insert(name).second) full.push_back(name);
+    const std::vector<std::string> shown = displayed_names(full, options);
+    std::map<std::string_view, std::string> out;
+    for (std::size_t i = 0; i < full.size(); ++i) out.emplace(full[i], shown.empty() ? std::string(full[i]) : shown[i]);
+    return out;
+}
+
+std::string display_name(const PhaseChange& row, const std::map<std::string_view, std::string>& shown) {
+    const auto name = [&](const std::string& full) {
+        const auto found = shown.find(full);
+        return printable(found == shown.end() ? full : found->second);
+    };
     if (!row.before_name.empty() && row.before_name != row.name)
-        return printable(row.before_name) + " \xe2\x86\x92 " + printable(row.name);  // →
-    return printable(row.name);
+        return name(row.before_name) + " \xe2\x86\x92 " + name(row.name);  // →
+    return name(row.name);
 }
 
 std::string result_text(const Comparison& c) {
@@ -47,8 +66,10 @@ std::string interval_text(double low, double high, const NumberStyle& style) {
 }
 
 // The phase table people read (text and Markdown): the total row closes it.
-Table human_table(const CompareReport& report, const NumberStyle& p) {
+Table human_table(const CompareReport& report, const ReportOptions& options) {
+    const NumberStyle& p = options.numbers;
     const Comparison& c = report.comparison;
+    const auto shown = shown_names(c, options);
     const std::string unit = unit_of(c);
     const bool intervals = phase_intervals(c);
     Table table;
@@ -62,7 +83,7 @@ Table human_table(const CompareReport& report, const NumberStyle& p) {
                      {"% of total", "contribution_pct_of_total", true}};
     if (intervals) table.columns.push_back({"change interval (" + unit + ")", "change_interval", true});
     for (const PhaseChange& row : c.phases) {
-        std::vector<Cell> cells{Cell(display_name(row)),
+        std::vector<Cell> cells{Cell(display_name(row, shown)),
                                 Cell(status_name(row.status)),
                                 Cell(row.status == PhaseStatus::added ? "-" : format_time(row.before.median, p)),
                                 Cell(row.status == PhaseStatus::removed ? "-" : format_time(row.after.median, p)),
@@ -185,7 +206,7 @@ Document layout(const CompareReport& report, const ReportOptions& options) {
     Document doc;
     doc.command = "compare";
     doc.headline = headline(c, p, report.summary_only);
-    doc.table = human_table(report, p);
+    doc.table = human_table(report, options);
     doc.csv_table = data_table(c);
     doc.summary = summary_lines(report, p);
     add_boundary(doc.summary, report.boundary, report.summary_only);
@@ -225,9 +246,13 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     json.field("noise", c.noise);
     if (!report.boundary.empty()) json.field("boundary", report.boundary);
     json.field("summary_only", report.summary_only);
+    ReportOptions short_names;
+    const auto shown = shown_names(c, short_names);
     json.key("phases").begin_array();
     for (const PhaseChange& row : c.phases) {
         json.begin_object().field("name", row.name);
+        const auto found = shown.find(row.name);
+        json.field("short_name", found == shown.end() ? row.name : found->second);
         if (row.before_name.empty())
             json.key("before_name").null();
         else

@@ -58,7 +58,8 @@ void write_csv(std::ostream& out, std::ostream& talk, const Document& document);
 /// The summary as data: `key,value` rows.
 void write_summary_csv(std::ostream& out, const Document& document);
 
-/// Escapes Markdown's special characters so `text` renders literally (outside code spans).
+/// Escapes Markdown's special characters so `text` renders literally (outside code spans), control
+/// characters (a newline would end a heading or a row) as \xNN, as printable() shows them.
 std::string markdown_text(std::string_view text);
 /// `text` as a Markdown code span: backticks handled, and in a table cell pipes too (GFM ends a
 /// cell at a pipe even in a code span; elsewhere a backslash in a code span shows as itself).

@@ -36,17 +36,26 @@ Table phase_table(const EvalResult& r, const ReportOptions& options) {
     const bool calls = any_calls(profile);
     if (calls) table.columns.insert(table.columns.begin() + 2, Column{"calls", "calls", true});
     const auto chosen = chosen_phases(r, options.phases);
+    // The names as printed: short names never alike within the table (--names short).
+    std::vector<std::string_view> full;
+    if (chosen) {
+        for (std::size_t i : *chosen) full.push_back(profile.phases[i].name);
+    } else {
+        full.reserve(profile.phases.size());
+        for (const auto& phase : profile.phases) full.push_back(phase.name);
+    }
+    auto shown = std::make_shared<const std::vector<std::string>>(displayed_names(full, options, &profile));
     // One row per phase, made as it is written: a million phases need not sit in memory twice.
     table.generated_rows = chosen ? chosen->size() : profile.phases.size();
-    table.make_row = [&r, &profile, chosen, calls, style = options.numbers](std::size_t row_index,
-                                                                            std::vector<Cell>& row) {
+    table.make_row = [&r, &profile, chosen, calls, shown, style = options.numbers](std::size_t row_index,
+                                                                                   std::vector<Cell>& row) {
         const std::size_t i = chosen ? (*chosen)[row_index] : row_index;
         const Phase& phase = profile.phases[i];
         const PhaseOutcome& outcome = r.evaluation.phases[i];
         const double share = phase.time / r.evaluation.baseline_time;
         std::string factor_text = outcome.spec < 0 ? "-" : format_factor(outcome.factor, style);
         if (outcome.spec >= 0 && outcome.factor < 1) factor_text += " (slower)";
-        row.emplace_back(printable(phase.name), phase.name);
+        row.emplace_back(printable(shown->empty() ? phase.name : (*shown)[row_index]), phase.name);
         row.emplace_back(printable(phase.kind), phase.kind);
         if (calls) row.push_back(calls_cell(phase.calls));
         row.emplace_back(format_time(phase.time, style), shortest(phase.time));
@@ -72,6 +81,9 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
     if (options.explain)
         doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
+    if (options.explain && !r.profile->class_members.empty())
+        doc.sections.push_back(
+            {"Kernel classes (--group-by class, the first rule that holds)", explain_classes(*r.profile), true, true});
 
     auto& s = doc.summary;
     s.push_back({"baseline", t(e.baseline_time), "baseline_" + unit, shortest(e.baseline_time)});

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "amdahl/report.hpp"
+#include "model/short_names.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl {
@@ -28,6 +31,38 @@ std::string number(double value) {
 }
 
 }  // namespace
+
+std::vector<std::string> explain_classes(const Profile& profile) {
+    // (class, rule) -> kernels, each kernel once, the classes in the order of the phases.
+    std::vector<std::pair<std::string, std::string>> groups;
+    std::vector<std::vector<std::size_t>> members;
+    std::set<std::pair<std::string_view, std::string_view>> seen;
+    std::vector<std::string_view> names;
+    for (const Phase& phase : profile.phases) {
+        for (const ClassMember& m : profile.class_members) {
+            if (m.phase != phase.name || !seen.emplace(m.phase, m.name).second) continue;
+            auto group = std::find(groups.begin(), groups.end(), std::make_pair(m.phase, m.rule));
+            if (group == groups.end()) {
+                groups.emplace_back(m.phase, m.rule);
+                members.emplace_back();
+                group = groups.end() - 1;
+            }
+            members[static_cast<std::size_t>(group - groups.begin())].push_back(names.size());
+            names.push_back(m.name);
+        }
+    }
+    const std::vector<std::string> shown = short_names(names);
+    std::vector<std::string> lines;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        std::string line = printable(groups[g].first) + ": " + groups[g].second + ": ";
+        for (std::size_t k = 0; k < members[g].size(); ++k) {
+            const std::size_t i = members[g][k];
+            line += (k ? ", " : "") + printable(shown.empty() ? names[i] : shown[i]);
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
 
 std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
                                       const Evaluation& result, const NumberStyle& style) {

@@ -13,6 +13,10 @@ namespace amdahl {
 std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
                                       const Evaluation& result, const NumberStyle& style);
 
+/// With --group-by class: per class phase (in the profile's order), each rule and the kernels it
+/// put there, by short name: "gemm: 'gemm' in the base name: ampere_sgemm_128x64_tn, gemmk1_kernel".
+std::vector<std::string> explain_classes(const Profile& profile);
+
 std::vector<std::string> explain_law(const LawResult& result, const NumberStyle& style);
 
 /// Per target: saved, S = T / (T - saved), the ceiling, and the saving per unit of effort.

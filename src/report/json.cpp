@@ -84,11 +84,17 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
                                                                     : "none");
     json.key("phases").begin_array();
     const bool calls = any_calls(profile);
+    std::vector<std::string_view> full;
+    full.reserve(profile.phases.size());
+    for (const auto& phase : profile.phases) full.push_back(phase.name);
+    const std::vector<std::string> shown = json_short_names(full, &profile);
     const auto write_phases = [&](JsonWriter& writer, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (!phase_row_wanted(r.phases[i], options.phases)) continue;
             const Phase& phase = profile.phases[i];
-            writer.begin_object(true).field("name", phase.name).field("kind", phase.kind);
+            writer.begin_object(true).field("name", phase.name);
+            writer.field("short_name", shown.empty() ? std::string_view(phase.name) : std::string_view(shown[i]));
+            writer.field("kind", phase.kind);
             if (calls) write_calls(writer, phase.calls);
             writer.field("time", phase.time).field("share", phase.time / r.baseline_time);
             writer.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
@@ -118,7 +124,11 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     if (std::isinf(r.speedup)) json.value("every phase takes no time: speedup is infinite (null)");
     if (std::isinf(r.ceiling)) json.value("every phase is sped up: the ceiling is infinite (null)");
     json.end_array();
-    if (options.explain) write_lines(json, "explanation", explain_eval(profile, result.speedups, r, options.numbers));
+    if (options.explain) {
+        std::vector<std::string> lines = explain_eval(profile, result.speedups, r, options.numbers);
+        for (auto& line : explain_classes(profile)) lines.push_back("class " + line);
+        write_lines(json, "explanation", lines);
+    }
     json.end_object();
     out << json.str();
 }
@@ -165,11 +175,15 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
     json.field("effort_unit", set.effort_unit);
     write_boundary(json, profile);
     const bool calls = any_calls(profile);
+    std::vector<std::string_view> full;
+    for (const RankedTarget& target : result.ranked) full.push_back(set.candidates[target.candidate].name);
+    const std::vector<std::string> shown = json_short_names(full, &profile);
     json.key("targets").begin_array();
     for (std::size_t r = 0; r < result.ranked.size(); ++r) {
         const RankedTarget& target = result.ranked[r];
         const Candidate& c = set.candidates[target.candidate];
         json.begin_object().field("rank", r + 1).field("name", c.name);
+        json.field("short_name", shown.empty() ? full[r] : std::string_view(shown[r]));
         json.key("phases").begin_array();
         for (std::size_t ph : c.phases) json.value(profile.phases[ph].name);
         json.end_array();
@@ -210,10 +224,14 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     json.field("optimal", plan.reachable && plan.proven_optimal);
     write_boundary(json, *result.profile, false);
     write_lines(json, "chosen", names(plan.chosen));
+    std::vector<std::string_view> full;
+    for (const Candidate& c : set.candidates) full.push_back(c.name);
+    const std::vector<std::string> shown = json_short_names(full, result.profile);
     json.key("steps").begin_array();
     for (const PlanStep& s : result.steps) {
         const Candidate& c = set.candidates[s.candidate];
         json.begin_object().field("name", c.name);
+        json.field("short_name", shown.empty() ? full[s.candidate] : std::string_view(shown[s.candidate]));
         json.field("saved", c.saved).field("new_time", s.new_time).field("speedup", s.speedup);
         json.field("effort", c.effort).end_object();
     }

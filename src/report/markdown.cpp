@@ -14,7 +14,9 @@ namespace amdahl {
 using detail::for_each_row;
 using detail::Output;
 
-std::string markdown_text(std::string_view text) {
+std::string markdown_text(std::string_view raw) {
+    // Control characters as \xNN first: a newline would end a heading, a list item or a row.
+    const std::string text = printable(raw);
     std::string out;
     out.reserve(text.size());
     for (char c : text) {
@@ -26,7 +28,8 @@ std::string markdown_text(std::string_view text) {
     return out;
 }
 
-std::string markdown_code(std::string_view text, bool in_table_cell) {
+std::string markdown_code(std::string_view raw, bool in_table_cell) {
+    const std::string text = printable(raw);
     // A fence longer than any run of backticks inside; spaces keep a backtick at an edge apart.
     std::size_t longest = 0, run = 0;
     for (char c : text) {

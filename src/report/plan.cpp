@@ -26,11 +26,16 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
                      {"new time (" + unit + ")", "new_time_" + unit, true},
                      {"speedup", "speedup", true}};
     if (r.by_effort) table.columns.push_back({"effort (" + plural(set.effort_unit) + ")", "effort", true});
+    // The names as printed, over every candidate (the steps and the plans of the same cost).
+    std::vector<std::string_view> full;
+    for (const Candidate& c : set.candidates) full.push_back(c.name);
+    const std::vector<std::string> shown = displayed_names(full, options, r.profile);
+    const auto name_of = [&](std::size_t c) { return printable(shown.empty() ? full[c] : shown[c]); };
     for (std::size_t i = 0; i < r.steps.size(); ++i) {
         const PlanStep& step = r.steps[i];
         const Candidate& c = set.candidates[step.candidate];
         std::vector<Cell> row{Cell(std::to_string(i + 1)),
-                              Cell(printable(c.name), c.name),
+                              Cell(name_of(step.candidate), c.name),
                               Cell(printable(c.kind), c.kind),
                               Cell(format_time(c.time, style), shortest(c.time)),
                               Cell(format_factor(c.factor, style), machine_number(c.factor)),
@@ -71,8 +76,7 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
              "optimal", plan.proven_optimal ? "true" : "false"});
         for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
             std::string list;
-            for (std::size_t c : plan.alternatives[a])
-                list += (list.empty() ? "" : ", ") + printable(set.candidates[c].name);
+            for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + name_of(c);
             s.push_back({a == 0 ? "same cost" : "", list, "", ""});
         }
         doc.headline = plan.chosen.empty() ? "nothing to do" : cost + ", reaching " + format_speedup(reached, style);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "report/explain.hpp"
 #include "report/report.hpp"
@@ -37,13 +38,21 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (calls) table.columns.insert(table.columns.begin() + 3, Column{"calls", "calls", true});
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    // The names as printed: short names never alike within the table (--names short).
+    std::vector<std::string_view> full;
+    full.reserve(r.ranked.size());
+    for (const RankedTarget& t : r.ranked) full.push_back(set.candidates[t.candidate].name);
+    auto shown = std::make_shared<const std::vector<std::string>>(displayed_names(full, options, r.profile));
+    const auto shown_name = [shown, &full](std::size_t i) -> std::string_view {
+        return shown->empty() ? full[i] : std::string_view((*shown)[i]);
+    };
     // Rows made as they are written: ranking a million phases must not hold them as text too.
     table.generated_rows = r.ranked.size();
-    table.make_row = [&r, any_effort, calls, style](std::size_t i, std::vector<Cell>& row) {
+    table.make_row = [&r, any_effort, calls, style, shown](std::size_t i, std::vector<Cell>& row) {
         const RankedTarget& t = r.ranked[i];
         const Candidate& c = r.set.candidates[t.candidate];
         row.emplace_back(std::to_string(i + 1));
-        row.emplace_back(printable(c.name), c.name);
+        row.emplace_back(printable(shown->empty() ? c.name : (*shown)[i]), c.name);
         row.emplace_back(printable(c.kind), c.kind);
         if (calls) row.push_back(calls_cell(total_calls(*r.profile, c.phases)));
         row.emplace_back(format_time(c.time, style), shortest(c.time));
@@ -68,13 +77,13 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         const char* what = r.by == RankBy::effort    ? "most time saved per unit of effort"
                            : r.by == RankBy::ceiling ? "highest ceiling"
                                                      : "largest saving";
-        std::string text = fmt::format("{} ({}, {} {} saved, {} {}", printable(first.name),
+        std::string text = fmt::format("{} ({}, {} {} saved, {} {}", printable(shown_name(0)),
                                        format_factor(first.factor, style), format_time(first.saved, style), unit,
                                        format_speedup(top.speedup, style), whole_run(r.profile->summary_only));
         if (top.saved_per_effort)
             text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
         doc.summary.push_back({what, text + ")", "top", first.name});
-        doc.headline = fmt::format("{} first ({} {})", first.name, format_speedup(top.speedup, style),
+        doc.headline = fmt::format("{} first ({} {})", printable(shown_name(0)), format_speedup(top.speedup, style),
                                    whole_run(r.profile->summary_only));
     }
     add_boundary(doc.summary, r.profile->boundary, r.profile->summary_only);

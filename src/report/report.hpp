@@ -13,6 +13,7 @@
 #include "report/compare.hpp"
 #include "report/document.hpp"
 #include "report/numbers.hpp"
+#include "report/table_rows.hpp"
 
 namespace amdahl {
 
@@ -22,7 +23,10 @@ enum class PhaseRows { all, changed, none };
 struct ReportOptions {
     NumberStyle numbers;
     PhaseRows phases = PhaseRows::all;
-    bool explain = false;  ///< --explain: the arithmetic, line by line
+    bool explain = false;     ///< --explain: the arithmetic, line by line
+    bool full_names = false;  ///< --names full: names printed whole, as selectors take them
+    /// Columns a name may take (0: any); write_report sets it for the text table.
+    std::size_t name_width = 0;
 };
 
 /// How a report names the whole run: "end to end", or for a summary, whose rows' sum is no wall
@@ -53,6 +57,18 @@ inline Cell calls_cell(std::optional<std::uint64_t> calls) {
     return Cell(format_count(*calls), std::to_string(*calls));
 }
 
+/// The names a report prints for `names` (distinct full names), in order: their short names
+/// (model/short_names.hpp) cut to `options.name_width`, or empty when each is printed whole
+/// (--names full, or nothing to shorten). With a profile, the short names are made among all its
+/// phases too, so that a name a report shows is a selector that picks its phase, whichever rows
+/// the report shows.
+std::vector<std::string> displayed_names(const std::vector<std::string_view>& names, const ReportOptions& options,
+                                         const Profile* profile = nullptr);
+
+/// The short names JSON writes beside the full names (`short_name`), made as displayed_names()
+/// makes them but never cut; empty when each is its full name.
+std::vector<std::string> json_short_names(const std::vector<std::string_view>& names, const Profile* profile = nullptr);
+
 Document layout(const EvalResult& result, const ReportOptions& options);
 Document layout(const LawResult& result, const ReportOptions& options);
 Document layout(const RankResult& result, const ReportOptions& options);
@@ -74,7 +90,9 @@ template <class Result>
 void write_report(std::ostream& out, std::ostream& talk, const Result& result, OutputFormat format,
                   const ReportOptions& options) {
     if (format == OutputFormat::json) return write_json(out, result, options);
-    const Document document = layout(result, options);
+    ReportOptions for_format = options;
+    if (format == OutputFormat::table) for_format.name_width = detail::max_text_width;
+    const Document document = layout(result, for_format);
     switch (format) {
         case OutputFormat::csv:
             return write_csv(out, talk, document);

@@ -1,8 +1,12 @@
 // The table model's shared pieces: output formats by name, and text made safe for a terminal.
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "amdahl/report.hpp"
+#include "model/short_names.hpp"
 #include "model/text.hpp"
+#include "report/report.hpp"
 #include "report/table_rows.hpp"
 
 namespace amdahl {
@@ -48,6 +52,29 @@ std::string printable(std::string_view text) {
         ++i;
     }
     return out;
+}
+
+std::vector<std::string> displayed_names(const std::vector<std::string_view>& names, const ReportOptions& options,
+                                         const Profile* profile) {
+    if (options.full_names) return {};
+    if (!profile) return short_names(names, options.name_width);
+    std::vector<std::string_view> all;
+    all.reserve(profile->phases.size() + names.size());
+    std::unordered_map<std::string_view, std::size_t> index;
+    for (const Phase& phase : profile->phases)
+        if (index.emplace(phase.name, all.size()).second) all.push_back(phase.name);
+    for (std::string_view name : names)
+        if (index.emplace(name, all.size()).second) all.push_back(name);
+    std::vector<std::string> shown = short_names(all, options.name_width);
+    if (shown.empty()) return shown;
+    std::vector<std::string> out;
+    out.reserve(names.size());
+    for (std::string_view name : names) out.push_back(shown[index.at(name)]);
+    return out;
+}
+
+std::vector<std::string> json_short_names(const std::vector<std::string_view>& names, const Profile* profile) {
+    return displayed_names(names, ReportOptions{}, profile);
 }
 
 std::string render_summary(const std::vector<std::pair<std::string, std::string>>& items) {

@@ -18,7 +18,7 @@ void write_text(std::ostream& stream, const Table& table) {
     for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c].header);
     for_each_row(table, [&](const std::vector<Cell>& row) {
         for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], table.columns[c].right_aligned
+            widths[c] = std::max(widths[c], table.columns[c].right_aligned || table.columns[c].code
                                                 ? display_width(row[c].human)
                                                 : std::min(display_width(row[c].human), max_text_width));
     });
@@ -45,10 +45,11 @@ void write_text(std::ostream& stream, const Table& table) {
     }
     out += '\n';
     for_each_row(table, [&](const std::vector<Cell>& row) {
-        // Long names are cut for a terminal; numbers (right-aligned columns) never are.
+        // Long text is cut for a terminal; numbers (right-aligned columns) never are, and names
+        // from code come cut as the layout chose (src/model/short_names.hpp: never two alike).
         write_row([&](std::size_t c) -> std::string {
             if (c >= row.size()) return {};
-            return table.columns[c].right_aligned ? row[c].human : cut(row[c].human);
+            return table.columns[c].right_aligned || table.columns[c].code ? row[c].human : cut(row[c].human);
         });
     });
 }

@@ -213,6 +213,7 @@ Profile read_folded(std::string_view content, const std::string& source, const I
                                           : std::string(" (1 sample shown as 1 ms: no --sample-period)"));
     Profile profile = finish_profile(std::move(raw));
     profile.format = "folded";
+    profile.class_members = namer.class_members();
     return profile;
 }
 

@@ -2,6 +2,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/kernel_class.hpp"
 
 namespace amdahl::detail {
 
@@ -16,16 +17,18 @@ PhaseNamer::PhaseNamer(const ImportOptions& options) {
         grouping_ = Grouping::name;
     } else if (group == "cat") {
         grouping_ = Grouping::category;
+    } else if (group == "class") {
+        grouping_ = Grouping::kernel_class;
     } else if (group.starts_with("regex:")) {
         grouping_ = Grouping::pattern;
         group_text_ = group;
         group_pattern_.emplace(group.substr(6), "--group-by", group);
     } else {
-        throw Error("--group-by", "expected name, cat or regex:PATTERN (got '" + printable(group) + "')");
+        throw Error("--group-by", "expected name, cat, class or regex:PATTERN (got '" + printable(group) + "')");
     }
 }
 
-std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view category) const {
+std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view category, std::string_view kind) const {
     for (const auto& rename : renames_) {
         if (rename.pattern.found_in(raw_name)) return rename.name;
     }
@@ -35,6 +38,11 @@ std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view c
         case Grouping::category:
             if (!category.empty()) return std::string(category);
             break;
+        case Grouping::kernel_class: {
+            const KernelClass found = kernel_class(raw_name, kind);
+            members_.push_back(ClassMember{std::string(found.name), std::string(raw_name), found.rule});
+            return std::string(found.name);
+        }
         case Grouping::pattern:
             if (const auto chosen = group_pattern_->first_group(raw_name); chosen && !chosen->empty())
                 return std::string(*chosen);

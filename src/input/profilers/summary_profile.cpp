@@ -19,8 +19,10 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     std::string key(raw_name);
     key += '\0';
     key += category;
+    key += '\0';
+    key += kind;
     auto cached = name_cache_.find(key);
-    if (cached == name_cache_.end()) cached = name_cache_.emplace(key, namer_(raw_name, category)).first;
+    if (cached == name_cache_.end()) cached = name_cache_.emplace(key, namer_(raw_name, category, kind)).first;
     const std::string& name = cached->second;
     auto [it, inserted] = index_.try_emplace(name, entries_.size());
     if (inserted) {
@@ -83,6 +85,7 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
     raw.boundary = std::move(boundary);
     Profile profile = finish_profile(std::move(raw));
     profile.format = format;
+    profile.class_members = namer_.class_members();
     return profile;
 }
 

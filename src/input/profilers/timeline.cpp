@@ -352,13 +352,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         auto [it, inserted] = phase_of_key.try_emplace({s.name, s.category}, 0);
         if (inserted) {
             const std::string& raw = timeline.text(s.name);
-            const std::string name = namer(raw.empty() ? "(unnamed)" : raw, timeline.text(s.category));
+            const std::string name = namer(raw.empty() ? "(unnamed)" : raw, timeline.text(s.category), kind_of(s.cls));
             auto [named, fresh] = phase_of_name.try_emplace(name, static_cast<std::uint32_t>(phase_names.size()));
             if (fresh) {
                 phase_names.push_back(name);
-                phase_kinds.emplace_back(options.group_by == "cat" ? std::string_view(timeline.text(s.category))
-                                                                   : kind_of(s.cls));
-            } else if (phase_kinds[named->second] != kind_of(s.cls) && options.group_by != "cat") {
+                phase_kinds.emplace_back(kind_of(s.cls));  // whatever the grouping: kind:copy still picks copies
+            } else if (phase_kinds[named->second] != kind_of(s.cls)) {
                 phase_kinds[named->second].clear();  // a phase of mixed kinds
             }
             it->second = named->second;
@@ -559,6 +558,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     if (!overlaps_note.empty()) profile.notes.push_back(std::move(overlaps_note));
     profile.notes.insert(profile.notes.end(), notes.begin(), notes.end());
     profile.notes.insert(profile.notes.end(), steps.notes.begin(), steps.notes.end());
+    profile.class_members = namer.class_members();
     return profile;
 }
 
