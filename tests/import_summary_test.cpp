@@ -529,7 +529,8 @@ TEST_CASE("naming: bad patterns name the option", "[import][naming][errors]") {
     CHECK_THROWS_WITH(detail::PhaseNamer(options),
                       StartsWith("--group-by: 'regex:[' is not a valid regular expression ("));
     options.group_by = "kernel";
-    CHECK_THROWS_WITH(detail::PhaseNamer(options), "--group-by: expected name, cat or regex:PATTERN (got 'kernel')");
+    CHECK_THROWS_WITH(detail::PhaseNamer(options),
+                      "--group-by: expected name, cat, class or regex:PATTERN (got 'kernel')");
     options.group_by = "regex:";
     CHECK_THROWS_WITH(detail::PhaseNamer(options), "--group-by: 'regex:': the regular expression is empty");
 }

@@ -263,7 +263,7 @@ TEST_CASE("silent wrong: header units are read or refused, never taken for ms", 
         INFO(c.header);
         const auto r = first_time(c.header, "5");
         REQUIRE(r.exit_code == 0);
-        CHECK_THAT(r.out, Contains("\"name\": \"a\", \"kind\": \"\", \"time\": " +
+        CHECK_THAT(r.out, Contains("\"name\": \"a\", \"short_name\": \"a\", \"kind\": \"\", \"time\": " +
                                    std::string(c.a_in_ns == 5      ? "5"
                                                : c.a_in_ns == 5000 ? "5000"
                                                                    : "5000000") +
