@@ -151,6 +151,21 @@ TEST_CASE("gzip: damaged or mislabelled input is an error naming the file (exit 
         const std::string path = write_temp("gzip_method.json.gz", damaged);
         check_eval_error(path, path + ": corrupt gzip data in member 1: a compression method other than deflate");
     }
+    SECTION("reserved header flags set (RFC 1952: a reader must refuse them)") {
+        std::string damaged = bytes;
+        damaged[3] = '\x20';
+        const std::string path = write_temp("gzip_flags.json.gz", damaged);
+        check_eval_error(path, path + ": corrupt gzip data in member 1: an invalid gzip header (reserved flags set)");
+    }
+    SECTION("reserved header flags in a second member") {
+        std::string two = read_file(source_path("tests/data/gzip/hta_base_two_members.json.gz"));
+        REQUIRE(two.size() == 1990);
+        const std::size_t second = two.find("\x1f\x8b\x08", 1);
+        REQUIRE(second != std::string::npos);
+        two[second + 3] = '\x40';
+        const std::string path = write_temp("gzip_flags_2.json.gz", two);
+        check_eval_error(path, path + ": corrupt gzip data in member 2: an invalid gzip header (reserved flags set)");
+    }
     SECTION("data after the last member") {
         const std::string path = write_temp("gzip_trailing.json.gz", bytes + "garbage\n");
         check_eval_error(path,

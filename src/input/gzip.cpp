@@ -63,6 +63,7 @@ bool GzipInflater::fill() {
     const auto got = static_cast<std::size_t>(compressed_.gcount());
     if (compressed_.bad()) fail("read error");
     input_.resize(got);
+    input_offset_ = compressed_read_;
     compressed_read_ += got;
     state_->isal.next_in = input_.data();
     state_->isal.avail_in = static_cast<std::uint32_t>(got);
@@ -90,6 +91,7 @@ std::size_t GzipInflater::inflate_into(char* out, std::size_t size) {
                     fail("data after the end of the gzip data (at byte " + std::to_string(member_end) +
                          ") is not another gzip member");
                 input_.insert(input_.begin(), first);
+                --input_offset_;
                 isal.next_in = input_.data();
                 isal.avail_in = static_cast<std::uint32_t>(input_.size());
             }
@@ -103,16 +105,31 @@ std::size_t GzipInflater::inflate_into(char* out, std::size_t size) {
             isal.next_in = next;
             isal.avail_in = avail;
             ++member_;
+            member_start_ = member_end;
+            flags_checked_ = false;
         }
         if (isal.avail_in == 0 && !fill()) {
             fail("truncated gzip data: the input ends inside gzip member " + std::to_string(member_) + " (after " +
                  std::to_string(compressed_read_) + " bytes)");
         }
+        if (!flags_checked_) check_header_flags();
         const int status = isal_inflate(&isal);
         if (status != ISAL_DECOMP_OK)
             fail("corrupt gzip data in member " + std::to_string(member_) + ": " + reason(status));
     }
     return asked - isal.avail_out;
+}
+
+// FLG, the fourth byte of a member's header: its top three bits are reserved, and RFC 1952 asks a
+// reader to refuse a member that sets them (zlib does; igzip reads on). Looked at in whichever
+// chunk of input holds it, before igzip consumes that chunk.
+void GzipInflater::check_header_flags() {
+    const std::uint64_t at = member_start_ + 3;
+    if (at < input_offset_ || at >= input_offset_ + input_.size()) return;
+    flags_checked_ = true;
+    if (input_[static_cast<std::size_t>(at - input_offset_)] & 0xe0)
+        fail("corrupt gzip data in member " + std::to_string(member_) +
+             ": an invalid gzip header (reserved flags set)");
 }
 
 GzipInflater::int_type GzipInflater::underflow() {

@@ -38,8 +38,13 @@ private:
     std::string source_;
     std::vector<unsigned char> input_;
     std::vector<char> output_;
+    void check_header_flags();  // RFC 1952's reserved flag bits, which igzip does not check
+
     std::uint64_t compressed_read_ = 0;  // bytes taken from the input so far
+    std::uint64_t input_offset_ = 0;     // where input_[0] is in the compressed input
+    std::uint64_t member_start_ = 0;     // where the current member starts in it
     std::uint64_t member_ = 1;           // the member being inflated, from 1
+    bool flags_checked_ = false;
     bool finished_ = false;
 };
 
