@@ -108,12 +108,12 @@ TEST_CASE("nsys console: eval from the command line, the summary-only note on st
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.out ==
-          "name,kind,time_ns,share_pct,factor,new_time_ns,saved_ns\n"
-          "\"void gemm_kernel<float, 128>(const float *, float *, int)\",kernel,6000000,50,2,3000000,3000000\n"
-          "\"matmul_gpu(float *, float *, float *, int, int, int)\",kernel,3000000,25,1,3000000,0\n"
-          "\"add(int, float *, float *)\",kernel,1000000,8.333333333333334,1,1000000,0\n"
-          "[CUDA memcpy Host-to-Device],copy,1500000,12.5,1,1500000,0\n"
-          "[CUDA memset],memset,500000,4.166666666666667,1,500000,0\n");
+          "name,kind,calls,time_ns,share_pct,factor,new_time_ns,saved_ns\n"
+          "\"void gemm_kernel<float, 128>(const float *, float *, int)\",kernel,3,6000000,50,2,3000000,3000000\n"
+          "\"matmul_gpu(float *, float *, float *, int, int, int)\",kernel,1,3000000,25,1,3000000,0\n"
+          "\"add(int, float *, float *)\",kernel,4,1000000,8.333333333333334,1,1000000,0\n"
+          "[CUDA memcpy Host-to-Device],copy,2,1500000,12.5,1,1500000,0\n"
+          "[CUDA memset],memset,1,500000,4.166666666666667,1,500000,0\n");
     CHECK(r.err.find("note: " + console_path + ": summary only (nsys)") != std::string::npos);
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("nsys console: from standard input too", "[import][nsys][console][cli]
     const auto r = run_cli({"eval", "-", "--format", "csv"}, test::read_file(console_path));
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(r.out.find("\"add(int, float *, float *)\",kernel,1000000,") != std::string::npos);
+    CHECK(r.out.find("\"add(int, float *, float *)\",kernel,4,1000000,") != std::string::npos);
 }
 
 TEST_CASE("nsys console: an excerpt that starts at the report line is not JSON", "[import][nsys][console]") {
