@@ -1,5 +1,6 @@
 #include "harness.hpp"
 
+#include <zlib.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "amdahl/report.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/run.hpp"
+#include "input/gzip.hpp"
 #include "input/raw_profile.hpp"
 
 namespace amdahl::fuzz {
@@ -362,12 +364,89 @@ const std::map<std::string, std::vector<InputFormat>, std::less<>>& profile_targ
 
 }  // namespace
 
+// zlib's reading of gzip bytes, with amdahl's rules: every member, one after another; anything
+// else after a member is an error. nullopt when zlib refuses the data.
+std::optional<std::string> zlib_inflate(std::string_view data) {
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw std::runtime_error("inflateInit2");
+    std::string out;
+    char buffer[1 << 14];
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    int status = Z_OK;
+    for (;;) {
+        z.next_out = reinterpret_cast<Bytef*>(buffer);
+        z.avail_out = sizeof buffer;
+        status = inflate(&z, Z_NO_FLUSH);
+        out.append(buffer, sizeof buffer - z.avail_out);
+        if (status == Z_STREAM_END) {
+            if (z.avail_in == 0) break;
+            if (z.avail_in < 2 || z.next_in[0] != 0x1f || z.next_in[1] != 0x8b) {
+                status = Z_DATA_ERROR;
+                break;
+            }
+            inflateReset(&z);
+            continue;
+        }
+        if (status != Z_OK || (z.avail_in == 0 && z.avail_out != 0)) {
+            status = Z_DATA_ERROR;  // an error, or the input ended inside a member
+            break;
+        }
+    }
+    inflateEnd(&z);
+    if (status != Z_STREAM_END) return std::nullopt;
+    return out;
+}
+
+// The gzip reader against zlib: reading the bytes in pieces of a size the input picks (through
+// underflow() one character at a time, or read() in blocks), it must give zlib's text exactly
+// whenever zlib reads them, and refuse what zlib refuses. Then the whole path: load_profile on
+// the bytes as standard input gives a profile or an amdahl::Error.
+void check_gzip_input(std::string_view data) {
+    if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f || static_cast<unsigned char>(data[1]) != 0x8b)
+        return;  // not gzip: the other targets read text
+    const std::optional<std::string> expected = zlib_inflate(data);
+    std::istringstream compressed{std::string(data.substr(1))};
+    detail::GzipInflater inflater(compressed, "fuzz", data.substr(0, 1));
+    std::istream in(&inflater);
+    in.exceptions(std::ios::badbit);
+    std::string got;
+    std::string error;
+    try {
+        const std::size_t piece = 1 + data.size() % 4099;
+        std::string buffer(piece, '\0');
+        if (data.size() % 3 == 0) {
+            for (int c; (c = in.get()) != std::char_traits<char>::eof();) got += static_cast<char>(c);
+        } else {
+            while (in.read(buffer.data(), static_cast<std::streamsize>(piece)) || in.gcount() > 0)
+                got.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+        }
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    if (expected) {
+        require(error.empty(), "gzip: zlib reads the data, the reader refuses it: " + error);
+        require(got == *expected, "gzip: the reader inflated " + std::to_string(got.size()) + " bytes, zlib " +
+                                      std::to_string(expected->size()) + ", or different ones");
+    } else {
+        require(!error.empty(), "gzip: zlib refuses the data, the reader inflated " + std::to_string(got.size()) +
+                                    " bytes without an error");
+    }
+    std::istringstream stdin_stream{std::string(data)};
+    try {
+        const Profile profile = load_profile("-", stdin_stream, std::nullopt, import_options(data.size()));
+        check_profile(profile, "gzip profile");
+    } catch (const Error&) {
+    }
+}
+
 const std::vector<std::string>& target_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all;
         for (const auto& [name, formats] : profile_targets()) all.push_back(name);
         all.push_back("fuzz_speedup");
         all.push_back("fuzz_cli");
+        all.push_back("fuzz_gzip");
         return all;
     }();
     return names;
@@ -380,6 +459,8 @@ void check_input(std::string_view target, std::string_view data) {
         check_speedup_input(data);
     } else if (target == "fuzz_cli") {
         check_cli_input(data);
+    } else if (target == "fuzz_gzip") {
+        check_gzip_input(data);
     } else {
         throw std::invalid_argument("no fuzz target named '" + std::string(target) + "'");
     }

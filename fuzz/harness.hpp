@@ -22,7 +22,7 @@ struct Finding : std::logic_error {
 };
 
 /// The targets: fuzz_json, fuzz_csv, fuzz_markdown, fuzz_text, fuzz_chrome_trace, fuzz_nsys,
-/// fuzz_rocprof, fuzz_folded, fuzz_speedup, fuzz_cli.
+/// fuzz_rocprof, fuzz_folded, fuzz_speedup, fuzz_cli, fuzz_gzip.
 const std::vector<std::string>& target_names();
 
 /// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws

@@ -13,6 +13,7 @@ case $target in
   fuzz_folded) dict=folded ;;
   fuzz_speedup) dict=speedup ;;
   fuzz_cli) dict=cli ;;
+  fuzz_gzip) dict=gzip ;;
   *) echo "unknown fuzz target '$target'" >&2; exit 2 ;;
 esac
 [ -d "$build/seeds/$target" ] || fuzz/seed.sh "$build/seeds" >/dev/null

@@ -41,6 +41,9 @@ for target in fuzz_json fuzz_csv fuzz_markdown fuzz_text fuzz_chrome_trace fuzz_
   # Every profile and profiler file seeds every reader: misread formats are inputs too.
   add "$target" "${examples[@]}" "${profilers[@]}"
 done
+# gzip: the compressed samples, one member and two.
+mapfile -t gzipped < <(find tests/data/gzip -type f -name '*.gz' | sort)
+add fuzz_gzip "${gzipped[@]}"
 add_lines fuzz_speedup fuzz/seeds/speedup.txt
 add_lines fuzz_cli fuzz/seeds/cli.txt
 # Inputs that once found bugs.

@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <unordered_map>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/gzip.hpp"
 #include "input/profilers/naming.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
@@ -22,10 +24,18 @@ namespace amdahl {
 
 namespace {
 
+std::string lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+bool named_gz(const std::string& path) { return lower(std::filesystem::path(path).extension().string()) == ".gz"; }
+
+// The extension that names the format: "trace.csv.gz" is a CSV.
 std::string lower_extension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
+    std::filesystem::path name(path);
+    if (named_gz(path)) name = name.stem();
+    return lower(name.extension().string());
 }
 
 std::string_view first_line_with_text(std::string_view content) {
@@ -109,23 +119,26 @@ InputFormat sniff_format(std::string_view content) {
 
 namespace {
 
-// An input opened for reading in chunks: a file, or standard input for "-".
+// An input opened for reading in chunks: a file, or standard input for "-"; gzip data (known by
+// its magic bytes, whatever the name) is inflated as it is read.
 class InputReader {
 public:
     InputReader(const std::string& path, std::istream& stdin_stream)
         : name_(path == "-" ? "<stdin>" : path), in_(&stdin_stream) {
-        if (path == "-") return;
-        std::error_code ec;
-        const auto status = std::filesystem::status(path, ec);
-        if (ec || !std::filesystem::exists(status)) throw Error(path, "no such file");
-        if (std::filesystem::is_directory(status)) throw Error(path, "is a directory, not a profile");
-        file_.open(path, std::ios::binary);
-        if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
-        in_ = &file_;
-        if (std::filesystem::is_regular_file(status)) {
-            const auto size = std::filesystem::file_size(path, ec);
-            if (!ec) size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+        if (path != "-") {
+            std::error_code ec;
+            const auto status = std::filesystem::status(path, ec);
+            if (ec || !std::filesystem::exists(status)) throw Error(path, "no such file");
+            if (std::filesystem::is_directory(status)) throw Error(path, "is a directory, not a profile");
+            file_.open(path, std::ios::binary);
+            if (!file_) throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+            in_ = &file_;
+            if (std::filesystem::is_regular_file(status)) {
+                const auto size = std::filesystem::file_size(path, ec);
+                if (!ec) size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+            }
         }
+        open_gzip(path != "-" && named_gz(path));
     }
 
     /// The file's size when it is a regular file (0 otherwise, at most 1 GiB): room to reserve.
@@ -135,6 +148,11 @@ public:
     bool read_more(std::string& content, std::size_t limit) {
         char buffer[1 << 16];
         std::size_t total = 0;
+        if (!peeked_.empty()) {  // a first byte taken to look for gzip's magic bytes
+            content += peeked_;
+            total = read_ = peeked_.size();
+            peeked_.clear();
+        }
         while (total < limit && *in_) {
             in_->read(buffer, static_cast<std::streamsize>(std::min(sizeof buffer, limit - total)));
             const auto got = static_cast<std::size_t>(in_->gcount());
@@ -162,9 +180,34 @@ public:
     const std::string& name() const { return name_; }
 
 private:
+    // gzip starts with the bytes 1f 8b; no text does (0x1f is a control character).
+    void open_gzip(bool named_gz) {
+        std::streambuf* buffer = in_->rdbuf();
+        bool gzip = false;
+        if (buffer->sgetc() == detail::gzip_magic[0]) {
+            buffer->sbumpc();
+            gzip = buffer->sgetc() == detail::gzip_magic[1];
+            if (!gzip) peeked_ = std::string(1, static_cast<char>(detail::gzip_magic[0]));
+        }
+        if (!gzip) {
+            if (named_gz)
+                throw Error(name_, "is named .gz but is not gzip data (it does not start with gzip's bytes 1f 8b)");
+            return;
+        }
+        inflater_ = std::make_unique<detail::GzipInflater>(
+            *in_, name_, std::string_view(reinterpret_cast<const char*>(detail::gzip_magic), 1));
+        inflated_ = std::make_unique<std::istream>(inflater_.get());
+        inflated_->exceptions(std::ios::badbit);  // the inflater's errors reach the caller as they are
+        in_ = inflated_.get();
+        size_hint_ = 0;  // the compressed size says little about the text's
+    }
+
     std::string name_;
     std::istream* in_;
     std::ifstream file_;
+    std::unique_ptr<detail::GzipInflater> inflater_;
+    std::unique_ptr<std::istream> inflated_;
+    std::string peeked_;
     std::size_t read_ = 0;
     std::size_t size_hint_ = 0;
     bool bom_checked_ = false;

@@ -39,6 +39,19 @@ bool is_folded_line(std::string_view line) {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; });
 }
 
+// nsys's progress lines ("[6/8] Executing 'cuda_gpu_kern_sum' stats report") open console output
+// with a '[', as a JSON array would.
+bool is_nsys_progress_line(std::string_view text) {
+    std::size_t i = 1;
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+        return i > from;
+    };
+    if (text.empty() || text[0] != '[' || !digits() || i >= text.size() || text[i++] != '/' || !digits()) return false;
+    return i < text.size() && text[i] == ']';
+}
+
 }  // namespace
 
 std::optional<std::string> untimed_profiler_file(std::string_view content) {
@@ -60,7 +73,7 @@ std::optional<InputFormat> detect_profiler_format(std::string_view content) {
         if (has(content, "\"traceEvents\"")) return InputFormat::chrome_trace;
         return std::nullopt;
     }
-    if (content[first] == '[') {
+    if (content[first] == '[' && !is_nsys_progress_line(content.substr(first))) {
         // A bare array of trace events: its first object has a "ph" (phase) key.
         const auto object_end = content.find('}', first);
         if (has(content.substr(first, object_end == std::string_view::npos ? 4096 : object_end - first), "\"ph\""))

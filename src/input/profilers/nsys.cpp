@@ -9,6 +9,13 @@
 // `nsys stats` without -o writes every report to one stream, each table after console lines
 // ("Processing [...] with [.../cuda_gpu_kern_sum.py]...", " ** CUDA GPU Kernel Summary
 // (cuda_gpu_kern_sum):") and ending at a blank line. The lane picks which tables become phases.
+// Without --format csv (the default of `nsys stats` and of `nsys profile --stats=true`) the same
+// tables are printed for the console, after "[6/8] Executing 'cuda_gpu_kern_sum' stats report":
+//    Time (%)  Total Time (ns)  Instances   Avg (ns)   ...  StdDev (ns)             Name
+//    --------  ---------------  ---------  ----------  ...  -----------  ------------------------
+//        75.0        3,000,000          1  3,000,000.0 ...          0.0  matmul_gpu(float *, int)
+// Headers are centred, numbers right-aligned, names left-aligned and may hold spaces: the dash
+// runs of the separator line give each column's place, and the last column runs to the line's end.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -36,6 +43,8 @@ struct Row {
 
 struct Table {
     Report report = Report::kernel;
+    bool console = false;                                    // space-aligned, its columns given by `spans`
+    std::vector<std::pair<std::size_t, std::size_t>> spans;  // [begin, end) of each column's dashes
     std::string id;  // the report's name from the console line before it, or a description
     std::size_t header_line = 0;
     Unit unit = Unit::ns;
@@ -73,6 +82,56 @@ std::optional<Report> report_hint(std::string_view line, std::string& id) {
         }
     }
     return std::nullopt;
+}
+
+// The report a progress line names, whatever it is ("[8/8] Executing 'cuda_gpu_mem_size_sum' stats
+// report", "Processing [r.sqlite] with [/opt/.../reports/openmp_sum.py]... "), or "".
+std::string announced_report(std::string_view line) {
+    if (const auto at = line.find("Executing '"); at != std::string_view::npos && has(line, "stats report")) {
+        const auto begin = at + 11;
+        const auto end = line.find('\'', begin);
+        if (end != std::string_view::npos) return std::string(line.substr(begin, end - begin));
+    }
+    if (line.starts_with("Processing [")) {
+        const auto py = line.rfind(".py]");
+        if (py != std::string_view::npos) {
+            const auto slash = line.find_last_of("/[", py);
+            if (slash != std::string_view::npos) return std::string(line.substr(slash + 1, py - slash - 1));
+        }
+    }
+    return {};
+}
+
+// A console table's separator: runs of dashes parted by spaces, nothing else.
+bool is_separator(std::string_view line) {
+    const std::string_view text = trim(line);
+    return !text.empty() && text.front() == '-' && text.find_first_not_of("- ") == std::string_view::npos;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> dash_runs(std::string_view line) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t i = 0; i < line.size();) {
+        if (line[i] != '-') {
+            ++i;
+            continue;
+        }
+        const std::size_t begin = i;
+        while (i < line.size() && line[i] == '-') ++i;
+        runs.emplace_back(begin, i);
+    }
+    return runs;
+}
+
+// The cells of a console line under `spans`: each column from its dashes' start to the next
+// column's, the last to the end of the line.
+void split_columns(std::string_view line, const std::vector<std::pair<std::size_t, std::size_t>>& spans,
+                   std::vector<std::string>& cells) {
+    cells.clear();
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        const std::size_t begin = spans[k].first;
+        const std::size_t end = k + 1 < spans.size() ? spans[k + 1].first : line.size();
+        cells.emplace_back(begin < line.size() ? trim(line.substr(begin, end - begin)) : std::string_view());
+    }
 }
 
 std::string describe(Report report) {
@@ -127,6 +186,11 @@ public:
             notes.push_back(source_ + ": phases from " + used + (left.empty() ? "" : "; left out: " + left) +
                             " (choose with --lane gpu or --lane cpu)");
         }
+        if (!skipped_.empty()) {
+            std::string list;
+            for (const std::string& skipped : skipped_) list += (list.empty() ? "" : ", ") + skipped;
+            notes.push_back(source_ + ": sections that hold no phases: " + list);
+        }
         bool nvtx = false;
         for (const Table* t : chosen) nvtx = nvtx || t->report == Report::nvtx;
         if (nvtx) {
@@ -150,19 +214,54 @@ private:
         bool hinted = false;
         Report hint = Report::kernel;
         std::string hint_id;
+        // The report a progress line announced and no table has answered yet, for the note on
+        // sections without phases.
+        std::string announced;
+        std::size_t announced_line = 0;
+        const auto settle_announced = [&](const std::string& why) {
+            if (!announced.empty()) skipped_.push_back(announced + " (line " + why + ")");
+            announced.clear();
+        };
+        // The line before, when it held text: a console header comes right before its separator.
+        std::string_view previous;
+        std::size_t previous_number = 0;
+        const auto start_table = [&](const std::vector<std::string>& header, std::size_t header_line) {
+            Table t;
+            t.header_line = header_line;
+            category_column = find_column(header, "Category");
+            calls_column.reset();
+            for (const char* calls : {"Instances", "Num Calls", "Count", "Operations", "Calls"})
+                if (!calls_column) calls_column = find_column(header, calls);
+            t.report = classify(header, name_column, category_column.has_value());
+            if (hinted && (hint == Report::other || t.report == Report::kernel)) t.report = hint;
+            t.id = hinted && hint == t.report ? hint_id : "the " + describe(t.report);
+            const auto unit = unit_in_parentheses(header[time_column]);
+            t.unit = unit ? *unit : options_.timeunit.value_or(Unit::ns);
+            columns = header.size();
+            fields_header_ = header;
+            tables_.push_back(std::move(t));
+            table = &tables_.back();
+            hinted = false;
+            announced.clear();
+        };
         while (lines.next(line)) {
             if (is_blank(line)) {
                 table = nullptr;
+                previous_number = 0;
                 continue;
             }
             if (first_text_line_ == 0) first_text_line_ = lines.number();
             const std::string where = source_ + ":" + std::to_string(lines.number());
             if (table) {
-                if (!split_csv(line, fields)) throw Error(where, "a quoted field is not closed on its line");
-                if (fields.size() != columns) {
-                    throw Error(where, "expected " + std::to_string(columns) + " fields as in the header on line " +
-                                           std::to_string(table->header_line) + ", got " +
-                                           std::to_string(fields.size()));
+                if (table->console) {
+                    split_console_row(line, *table, where, name_column, fields);
+                } else {
+                    if (!split_csv(line, fields)) throw Error(where, "a quoted field is not closed on its line");
+                    if (fields.size() != columns) {
+                        throw Error(where, "expected " + std::to_string(columns) + " fields as in the header on line " +
+                                               std::to_string(table->header_line) + ", got " +
+                                               std::to_string(fields.size()));
+                    }
                 }
                 Row row;
                 row.name = fields[name_column];
@@ -174,30 +273,62 @@ private:
                 table->rows.push_back(std::move(row));
                 continue;
             }
-            if (split_csv(line, fields) && is_header(fields, name_column, time_column)) {
-                Table t;
-                t.header_line = lines.number();
-                category_column = find_column(fields, "Category");
-                calls_column.reset();
-                for (const char* calls : {"Instances", "Num Calls", "Count", "Operations", "Calls"})
-                    if (!calls_column) calls_column = find_column(fields, calls);
-                t.report = classify(fields, name_column, category_column.has_value());
-                if (hinted && (hint == Report::other || t.report == Report::kernel)) t.report = hint;
-                t.id = hinted && hint == t.report ? hint_id : "the " + describe(t.report);
-                const auto unit = unit_in_parentheses(fields[time_column]);
-                t.unit = unit ? *unit : options_.timeunit.value_or(Unit::ns);
-                columns = fields.size();
-                fields_header_ = fields;
-                tables_.push_back(std::move(t));
-                table = &tables_.back();
-                hinted = false;
+            if (is_separator(line) && previous_number != 0 && previous_number + 1 == lines.number()) {
+                const auto spans = dash_runs(line);
+                split_columns(previous, spans, fields);
+                if (is_header(fields, name_column, time_column)) {
+                    start_table(fields, previous_number);
+                    table->console = true;
+                    table->spans = spans;
+                } else {
+                    if (announced.empty()) announced = "the table";
+                    settle_announced(std::to_string(previous_number) + ": no Total Time column, not a time summary");
+                }
                 continue;
+            }
+            if (split_csv(line, fields) && is_header(fields, name_column, time_column)) {
+                start_table(fields, lines.number());
+                continue;
+            }
+            if (std::string id = announced_report(line); !id.empty()) {
+                settle_announced(std::to_string(announced_line) + ": no time table follows");
+                announced = std::move(id);
+                announced_line = lines.number();
+            } else if (!announced.empty() && trim(line).starts_with("SKIPPED:")) {
+                settle_announced(std::to_string(lines.number()) + ": nsys skipped it, no data");
             }
             if (auto found = report_hint(line, hint_id)) {
                 hinted = true;
                 hint = *found;
             }
+            previous = line;
+            previous_number = lines.number();
         }
+        settle_announced(std::to_string(announced_line) + ": no time table follows");
+    }
+
+    // A console row's cells under the header's columns; text in the gap between two columns (or
+    // before the first) means the row was not written for this header.
+    void split_console_row(std::string_view line, const Table& table, const std::string& where, std::size_t name_column,
+                           std::vector<std::string>& cells) const {
+        const auto& spans = table.spans;
+        const std::string at_header = " of the header on line " + std::to_string(table.header_line);
+        for (std::size_t k = 0; k < spans.size(); ++k) {
+            const std::size_t gap_begin = k == 0 ? 0 : spans[k - 1].second;
+            for (std::size_t i = gap_begin; i < spans[k].first && i < line.size(); ++i) {
+                if (line[i] == ' ' || line[i] == '\t') continue;
+                throw Error(where,
+                            "the row does not line up with the columns" + at_header + " (text at column " +
+                                std::to_string(i + 1) + ", " +
+                                (k == 0 ? "before '" + fields_header_[0] + "'"
+                                        : "between '" + fields_header_[k - 1] + "' and '" + fields_header_[k] + "'") +
+                                ")");
+            }
+        }
+        if (line.size() <= spans[name_column].first)
+            throw Error(where, "the row ends before the '" + fields_header_[name_column] + "' column" + at_header);
+        split_columns(line, spans, cells);
+        if (cells[name_column].empty()) throw Error(where, "the '" + fields_header_[name_column] + "' column is empty");
     }
 
     static bool is_header(const std::vector<std::string>& fields, std::size_t& name_column, std::size_t& time_column) {
@@ -312,6 +443,7 @@ private:
     const ImportOptions& options_;
     std::vector<Table> tables_;
     std::vector<std::string> fields_header_;
+    std::vector<std::string> skipped_;  // "osrt_sum (line 7: nsys skipped it, no data)"
     std::size_t first_text_line_ = 0;
 };
 
