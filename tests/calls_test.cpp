@@ -142,8 +142,8 @@ TEST_CASE("calls: eval shows a calls column in every format when a phase has cal
                         "unattributed  unattributed      -       25.0  50.0%       -           25.0         0.0\n"));
     r = run_cli({"eval", csv, "-s", "softmax=2", "--format", "json"});
     REQUIRE(r.exit_code == 0);
-    CHECK_THAT(r.out, Contains(R"({"name": "softmax", "kind": "", "calls": 1000, "time": 5,)"));
-    CHECK_THAT(r.out, Contains(R"({"name": "unattributed", "kind": "unattributed", "calls": null, "time": 25,)"));
+    CHECK_THAT(r.out, Contains(R"({"name": "softmax", "short_name": "softmax", "kind": "", "calls": 1000, "time": 5,)"));
+    CHECK_THAT(r.out, Contains(R"({"name": "unattributed", "short_name": "unattributed", "kind": "unattributed", "calls": null, "time": 25,)"));
     r = run_cli({"eval", csv, "-s", "softmax=2", "--format", "md"});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("| phase | kind | calls | time (ms) |"));
