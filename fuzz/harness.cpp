@@ -26,8 +26,12 @@ namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw Finding(what); }
 
-void require(bool condition, const std::string& what) {
-    if (!condition) fail(what);
+// The message is a function that builds it, called only when the check fails: built eagerly, the
+// messages (names made printable or written as JSON, numbers as text) for every phase of every
+// input cost more than the checks themselves.
+template <class Message>
+void require(bool condition, Message&& what) {
+    if (!condition) fail(what());
 }
 
 // Import options vary with the input's size, so one corpus reaches the lane, grouping, window,
@@ -76,26 +80,27 @@ ImportOptions import_options(std::size_t size) {
 
 // What every profile a reader returns must satisfy, whatever it was fed.
 void check_profile(const Profile& profile, const std::string& what) {
-    require(!profile.phases.empty(), what + ": a profile with no phases");
+    require(!profile.phases.empty(), [&] { return what + ": a profile with no phases"; });
     std::unordered_set<std::string_view> names;
     for (const Phase& phase : profile.phases) {
-        require(!phase.name.empty(), what + ": a phase with an empty name");
-        require(names.insert(phase.name).second, what + ": duplicate phase name '" + phase.name + "'");
+        require(!phase.name.empty(), [&] { return what + ": a phase with an empty name"; });
+        require(names.insert(phase.name).second, [&] { return what + ": duplicate phase name '" + phase.name + "'"; });
         require(std::isfinite(phase.time) && phase.time >= 0,
-                what + ": phase '" + phase.name + "' has time " + std::to_string(phase.time));
+                [&] { return what + ": phase '" + phase.name + "' has time " + std::to_string(phase.time); });
         if (phase.active_time) {
             require(std::isfinite(*phase.active_time),
-                    what + ": phase '" + phase.name + "' has a non-finite active time");
+                    [&] { return what + ": phase '" + phase.name + "' has a non-finite active time"; });
             require(*phase.active_time >= phase.time * (1 - 1e-12),
-                    what + ": phase '" + phase.name + "' is active for less than its exclusive time");
+                    [&] { return what + ": phase '" + phase.name + "' is active for less than its exclusive time"; });
         }
     }
     const double total = profile.total();
-    require(std::isfinite(total) && total > 0, what + ": total " + std::to_string(total));
+    require(std::isfinite(total) && total > 0, [&] { return what + ": total " + std::to_string(total); });
     for (const Overlap& overlap : profile.overlaps)
         require(std::isfinite(overlap.time) && overlap.time >= 0,
-                what + ": an overlap with time " + std::to_string(overlap.time));
-    for (double run : profile.runs) require(std::isfinite(run) && run > 0, what + ": a run of " + std::to_string(run));
+                [&] { return what + ": an overlap with time " + std::to_string(overlap.time); });
+    for (double run : profile.runs)
+        require(std::isfinite(run) && run > 0, [&] { return what + ": a run of " + std::to_string(run); });
 }
 
 // The law's invariants on one evaluation: S <= ceiling, no NaN, and no saving from a slowdown.
@@ -108,23 +113,27 @@ void check_evaluation(const Profile& profile, const std::vector<SpeedupSpec>& sp
     }
     const double total = profile.total();
     require(std::fabs(result.baseline_time - total) <= 1e-9 * total,
-            "evaluate: baseline differs from the profile's total");
+            [&] { return "evaluate: baseline differs from the profile's total"; });
     require(!std::isnan(result.new_time) && result.new_time >= 0,
-            "evaluate: new time " + std::to_string(result.new_time));
-    require(!std::isnan(result.speedup) && result.speedup >= 0, "evaluate: speedup " + std::to_string(result.speedup));
+            [&] { return "evaluate: new time " + std::to_string(result.new_time); });
+    require(!std::isnan(result.speedup) && result.speedup >= 0,
+            [&] { return "evaluate: speedup " + std::to_string(result.speedup); });
     require(!std::isnan(result.ceiling) && result.ceiling >= 1 - 1e-12,
-            "evaluate: ceiling " + std::to_string(result.ceiling));
-    require(result.speedup <= result.ceiling * (1 + 1e-9), "evaluate: speedup " + std::to_string(result.speedup) +
-                                                               " above the ceiling " + std::to_string(result.ceiling));
+            [&] { return "evaluate: ceiling " + std::to_string(result.ceiling); });
+    require(result.speedup <= result.ceiling * (1 + 1e-9), [&] {
+        return "evaluate: speedup " + std::to_string(result.speedup) + " above the ceiling " +
+               std::to_string(result.ceiling);
+    });
     require(result.affected_fraction >= 0 && result.affected_fraction <= 1 + 1e-12,
-            "evaluate: affected fraction out of [0, 1]");
+            [&] { return "evaluate: affected fraction out of [0, 1]"; });
     const bool no_slowdown =
         std::all_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.factor.value >= 1; });
     if (no_slowdown && std::isfinite(result.new_time))
-        require(result.new_time <= total * (1 + 1e-12), "evaluate: a speedup made the whole slower");
+        require(result.new_time <= total * (1 + 1e-12), [&] { return "evaluate: a speedup made the whole slower"; });
     if (result.overlap_range) {
         const OverlapRange& range = *result.overlap_range;
-        require(!std::isnan(range.low_saved) && !std::isnan(range.high_saved), "evaluate: NaN in the overlap range");
+        require(!std::isnan(range.low_saved) && !std::isnan(range.high_saved),
+                [&] { return "evaluate: NaN in the overlap range"; });
     }
 }
 
@@ -150,23 +159,39 @@ void check_round_trip(const Profile& profile, const std::string& what) {
     } catch (const Error& e) {
         fail(what + ": its JSON does not read back: " + e.what() + "\n" + json);
     }
-    require(back.unit == profile.unit, what + ": the unit changed in the round trip");
-    require(back.phases.size() == profile.phases.size(), what + ": " + std::to_string(profile.phases.size()) +
-                                                             " phases became " + std::to_string(back.phases.size()));
+    require(back.unit == profile.unit, [&] { return what + ": the unit changed in the round trip"; });
+    require(back.phases.size() == profile.phases.size(), [&] {
+        return what + ": " + std::to_string(profile.phases.size()) + " phases became " +
+               std::to_string(back.phases.size());
+    });
     for (std::size_t i = 0; i < back.phases.size(); ++i) {
         const Phase& a = profile.phases[i];
         const Phase& b = back.phases[i];
         // JSON holds UTF-8 only: the writer shows an invalid byte as U+FFFD, so compare as written.
-        require(as_written(a.name) == as_written(b.name) && as_written(a.kind) == as_written(b.kind),
-                what + ": phase " + std::to_string(i) + " '" + printable(a.name) + "' (kind '" + printable(a.kind) +
-                    "') reads back as '" + printable(b.name) + "' (kind '" + printable(b.kind) + "')");
-        require(a.time == b.time, what + ": phase '" + a.name + "' changed time in the round trip");
+        // Equal bytes are equal as written; only names that differ are written out to compare.
+        const auto same_as_written = [](const std::string& x, const std::string& y) {
+            return x == y || as_written(x) == as_written(y);
+        };
+        require(same_as_written(a.name, b.name) && same_as_written(a.kind, b.kind), [&] {
+            return what + ": phase " + std::to_string(i) + " '" + printable(a.name) + "' (kind '" + printable(a.kind) +
+                   "') reads back as '" + printable(b.name) + "' (kind '" + printable(b.kind) + "')";
+        });
+        require(a.time == b.time, [&] { return what + ": phase '" + a.name + "' changed time in the round trip"; });
         require(a.active_time.value_or(a.time) == b.active_time.value_or(b.time),
-                what + ": phase '" + a.name + "' changed active time in the round trip");
+                [&] { return what + ": phase '" + a.name + "' changed active time in the round trip"; });
     }
 }
 
-const std::vector<std::string> fixed_specs = {"*=2", "*=inf", "kind:*=-30%", "unattributed=10"};
+// Parsed once: parsing them is fuzz_speedup's business, not every profile's.
+const std::vector<SpeedupSpec>& fixed_specs() {
+    static const std::vector<SpeedupSpec> specs = [] {
+        std::vector<SpeedupSpec> parsed;
+        for (const char* text : {"*=2", "*=inf", "kind:*=-30%", "unattributed=10"})
+            parsed.push_back(parse_speedup(text));
+        return parsed;
+    }();
+    return specs;
+}
 
 // A profile, or the error that reading it gave, as text to compare.
 template <class Read>
@@ -194,11 +219,10 @@ void check_json_paths(std::string_view data) {
     if (!plain && plain_error.empty()) return;
     const std::string fast = plain ? outcome([&] { return std::move(*plain); }) : plain_error;
     const std::string full = outcome([&] { return detail::read_json_profile_events(data, "fuzz"); });
-    require(fast == full, "json: the fast path read\n" + fast + "\nbut the full path read\n" + full);
+    require(fast == full, [&] { return "json: the fast path read\n" + fast + "\nbut the full path read\n" + full; });
 }
 
 void check_profile_input(InputFormat format, std::string_view data) {
-    (void)sniff_format(data);
     if (format == InputFormat::json) check_json_paths(data);
     const std::string what = std::string(input_format_name(format)) + " profile";
     Profile profile;
@@ -208,7 +232,7 @@ void check_profile_input(InputFormat format, std::string_view data) {
         return;
     }
     check_profile(profile, what);
-    for (const auto& text : fixed_specs) check_evaluation(profile, {parse_speedup(text)});
+    for (const SpeedupSpec& spec : fixed_specs()) check_evaluation(profile, {spec});
     try {
         check_evaluation(profile, {parse_speedup(profile.phases.front().name + "=10")});
     } catch (const Error&) {  // a name such as " " is no selector
@@ -237,7 +261,8 @@ Profile fixed_profile() {
 void check_speedup_input(std::string_view data) {
     try {
         const Factor factor = parse_factor(data);
-        require(factor.value > 0 && !std::isnan(factor.value), "parse_factor accepted " + std::to_string(factor.value));
+        require(factor.value > 0 && !std::isnan(factor.value),
+                [&] { return "parse_factor accepted " + std::to_string(factor.value); });
     } catch (const Error&) {
     }
     try {
@@ -251,9 +276,9 @@ void check_speedup_input(std::string_view data) {
         try {
             SpeedupSpec spec = parse_speedup(data.substr(pos, end - pos));
             require(spec.factor.value > 0 && !std::isnan(spec.factor.value),
-                    "parse_speedup accepted a factor <= 0 or NaN");
+                    [&] { return "parse_speedup accepted a factor <= 0 or NaN"; });
             require(!spec.effort || (*spec.effort > 0 && std::isfinite(*spec.effort)),
-                    "parse_speedup accepted a bad effort");
+                    [&] { return "parse_speedup accepted a bad effort"; });
             specs.push_back(std::move(spec));
         } catch (const Error&) {
         }
@@ -337,11 +362,12 @@ void check_cli_input(std::string_view data) {
     std::istringstream in(stdin_profile);
     std::ostringstream out, err;
     const int code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
-    require(code >= 0 && code <= 2, "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str());
+    require(code >= 0 && code <= 2,
+            [&] { return "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str(); });
     if (code != 2 && asks_for_json(args) && !out.str().empty()) {
         try {
             const auto parsed = nlohmann::json::parse(out.str());  // throws when it is not JSON
-            require(!parsed.is_discarded(), "cli: --format json output was discarded");
+            require(!parsed.is_discarded(), [&] { return "cli: --format json output was discarded"; });
         } catch (const nlohmann::json::exception& e) {
             fail(std::string("cli: --format json wrote text that is not JSON: ") + e.what() + "\n" + out.str());
         }
@@ -454,6 +480,7 @@ const std::vector<std::string>& target_names() {
 
 void check_input(std::string_view target, std::string_view data) {
     if (const auto found = profile_targets().find(target); found != profile_targets().end()) {
+        (void)sniff_format(data);  // once: it does not depend on the format the target reads
         for (InputFormat format : found->second) check_profile_input(format, data);
     } else if (target == "fuzz_speedup") {
         check_speedup_input(data);

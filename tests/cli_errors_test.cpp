@@ -118,6 +118,13 @@ TEST_CASE("cli errors: header without a time or name column", "[cli][errors]") {
         const auto path = temp("no_time_column.csv", "name,kind\na,x\n");
         check_input_error(eval_file(path), {path + ":1: ", "no time column", "'name', 'kind'"});
     }
+    SECTION("CSV header of many columns, none a time: the first 20 are named") {
+        std::string header = "name";
+        for (int i = 1; i <= 25; ++i) header += ",c" + std::to_string(i);
+        const auto path = temp("wide_no_time_column.csv", header + "\n");
+        check_input_error(eval_file(path), {path + ":1: ", "no time column", "found 'name', 'c1', 'c2', ",
+                                            ", 'c18', 'c19' and 6 more)"});
+    }
     SECTION("JSON forced to be read as CSV") {
         const auto json = example();
         check_input_error(run_cli({"eval", json, "--input-format", "csv"}), {json + ":1: ", "no time column"});

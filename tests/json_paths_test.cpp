@@ -42,13 +42,46 @@ TEST_CASE("json paths: the fast path reads plain profiles as the full path does"
     CHECK(profile.where(profile.phases[2]) == "step.json: phases[2]");
 }
 
-TEST_CASE("json paths: the fast path leaves escapes, shorthand, other shapes and every error to the full path",
+TEST_CASE("json paths: the fast path reads escapes and UTF-8 in names as the full path does", "[json]") {
+    // What amdahl import writes for names outside printable ASCII (JsonWriter escapes control
+    // bytes and DEL, and keeps UTF-8), and what other tools write.
+    const std::string text =
+        "{\"phases\": [{\"name\": \"Host\xe2\x86\x92"
+        "device\", \"time\": 1},"
+        R"( {"name": "a\u00e9\u0000\u007f\t\"q\"\\\/\b\f\n\r", "time": 2},)"
+        R"( {"name": "\u20AC\u00E9", "kind": "k\u0041nd", "time": 3}]})";
+    const auto plain = read_plain_json_profile(text, "p.json");
+    REQUIRE(plain);
+    const auto full = read_json_profile_events(text, "p.json");
+    REQUIRE(plain->phases.size() == 3);
+    REQUIRE(full.phases.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(plain->phases[i].name == full.phases[i].name);
+        CHECK(plain->phases[i].kind == full.phases[i].kind);
+    }
+    CHECK(plain->phases[0].name ==
+          "Host\xe2\x86\x92"
+          "device");
+    CHECK(plain->phases[1].name == std::string("a\xc3\xa9\0\x7f\t\"q\"\\/\b\f\n\r", 15));
+    CHECK(plain->phases[2].name == "\xe2\x82\xac\xc3\xa9");
+    CHECK(plain->phases[2].kind == "kAnd");
+}
+
+TEST_CASE("json paths: the fast path leaves odd strings, shorthand, other shapes and every error to the full path",
           "[json]") {
     for (const char* text : {
-             R"({"phases": [{"name": "a\u00e9", "time": 1}]})",         // an escape
-             "{\"phases\": [{\"name\": \"a\xc3\xa9\", \"time\": 1}]}",  // non-ASCII
-             R"({"phases": {"a": 1, "b": "2 ms"}})",                    // shorthand
-             R"({"phases": [{"name": "a", "time": {"v": 1}}]})",        // a time no phase has
+             R"({"phases": [{"name": "a\ud83d\ude00", "time": 1}]})",       // a surrogate pair
+             R"({"phases": [{"name": "a\ud83d", "time": 1}]})",             // a lone surrogate
+             R"({"phases": [{"name": "a\x41", "time": 1}]})",               // no such escape
+             R"({"phases": [{"name": "a\u00g1", "time": 1}]})",             // not hex
+             R"({"phases": [{"name": "a\u00", "time": 1}]})",               // cut short
+             "{\"phases\": [{\"name\": \"a\xc3\", \"time\": 1}]}",          // ill-formed UTF-8
+             "{\"phases\": [{\"name\": \"a\xed\xa0\x80\", \"time\": 1}]}",  // a surrogate in UTF-8
+             "{\"phases\": [{\"name\": \"a\x01\", \"time\": 1}]}",          // a raw control byte
+             "{\"phases\": [{\"name\": \"a\x7f\", \"time\": 1}]}",          // a raw DEL
+             R"({"phases": [{"n\u0061me": "a", "time": 1}]})",              // an escape in a key
+             R"({"phases": {"a": 1, "b": "2 ms"}})",                        // shorthand
+             R"({"phases": [{"name": "a", "time": {"v": 1}}]})",            // a time no phase has
              R"({"phases": [{"name": "a", "time": -1}]})",
              R"({"phases": [{"name": "a", "time": "fast"}]})",
              R"({"phases": [{"name": "a", "share": "20%"}], "total": 10})",
@@ -80,7 +113,10 @@ TEST_CASE("json paths: random plain and not-so-plain profiles read the same both
             for (std::size_t f = 0; f < fields; ++f) {
                 const std::string& key = keys[rng() % keys.size()];
                 std::string value = values[rng() % values.size()];
-                if (key == "name" || key == "kind") value = "\"p" + std::to_string(rng() % 3) + "\"";
+                if (key == "name" || key == "kind") {
+                    static const char* const tails[] = {"", "\\u00e9", "\xc3\xa9", "\\n", "\\ud800", "\xc3"};
+                    value = "\"p" + std::to_string(rng() % 3) + tails[rng() % std::size(tails)] + "\"";
+                }
                 if (key == "share") value = rng() % 2 ? "0.25" : "1.5";
                 text += (f ? ", \"" : "\"") + key + "\": " + value;
             }

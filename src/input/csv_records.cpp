@@ -9,16 +9,16 @@
 namespace amdahl::detail {
 
 std::optional<Unit> header_unit(std::string_view header) {
-    const std::string h(trim(header));
+    const std::string_view h = trim(header);  // a view: every column of every header line comes here
     for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
         const auto start = h.rfind(open);
         const auto end = h.rfind(close);
-        if (start != std::string::npos && end != std::string::npos && end > start) {
+        if (start != std::string_view::npos && end != std::string_view::npos && end > start) {
             if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
         }
     }
     const auto sep = h.find_last_of("_ -/");
-    if (sep != std::string::npos) {
+    if (sep != std::string_view::npos) {
         if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
     }
     if (auto unit = parse_unit(h)) return unit;

@@ -1,6 +1,7 @@
-// The JSON profile reader's fast path: a profile in plain JSON (ASCII names without escapes, a
-// "phases" array of flat objects, as amdahl import and most tools write it) read straight from
-// the text. A million phases take a fraction of what parser events and values cost.
+// The JSON profile reader's fast path: a profile in plain JSON (a "phases" array of flat objects,
+// as amdahl import and most tools write it) read straight from the text. A million phases take a
+// fraction of what parser events and values cost. Names may hold escapes and UTF-8, which
+// amdahl import writes for names such as "Host→device copy" or a byte the terminal would hide.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -50,8 +51,7 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
             std::string_view key, text;
             if (!scan.string(key) || !scan.eat(':') || !first_time(key)) return false;
             if (key == "name" || key == "kind") {
-                if (!scan.string(text)) return false;
-                (key == "name" ? phase.name : phase.kind) = std::string(text);
+                if (!scan.string(key == "name" ? phase.name : phase.kind)) return false;
                 named = named || key == "name";
             } else if (key == "time" || key == "active_time") {
                 auto time = plain_time(scan);

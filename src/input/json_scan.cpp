@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "model/text.hpp"
+
 namespace amdahl::detail {
 
 namespace {
@@ -28,6 +30,90 @@ bool JsonScan::string(std::string_view& out) {
         }
         if (c < 0x20 || c >= 0x7F || c == '\\') return false;
         ++pos_;
+    }
+    return false;
+}
+
+bool JsonScan::string(std::string& out) {
+    if (peek() != '"') return false;
+    out.clear();
+    std::size_t pos = pos_ + 1;
+    while (pos < text_.size()) {
+        // Printable ASCII up to the next quote, escape or other byte, at once.
+        std::size_t run = pos;
+        while (run < text_.size()) {
+            const auto c = static_cast<unsigned char>(text_[run]);
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7F) break;
+            ++run;
+        }
+        out.append(text_.substr(pos, run - pos));
+        pos = run;
+        if (pos == text_.size()) return false;
+        const auto c = static_cast<unsigned char>(text_[pos]);
+        if (c == '"') {
+            pos_ = pos + 1;
+            return true;
+        }
+        if (c >= 0x80) {
+            const std::size_t length = utf8_sequence_length(text_, pos);
+            if (length == 0) return false;
+            out.append(text_.substr(pos, length));
+            pos += length;
+            continue;
+        }
+        if (c != '\\' || pos + 1 == text_.size()) return false;  // a control byte or DEL, or a cut escape
+        const char escaped = text_[pos + 1];
+        pos += 2;
+        switch (escaped) {
+            case '"':
+            case '\\':
+            case '/':
+                out += escaped;
+                continue;
+            case 'b':
+                out += '\b';
+                continue;
+            case 'f':
+                out += '\f';
+                continue;
+            case 'n':
+                out += '\n';
+                continue;
+            case 'r':
+                out += '\r';
+                continue;
+            case 't':
+                out += '\t';
+                continue;
+            case 'u':
+                break;
+            default:
+                return false;
+        }
+        if (text_.size() - pos < 4) return false;
+        unsigned code = 0;
+        for (std::size_t k = 0; k < 4; ++k) {
+            const char h = text_[pos + k];
+            const unsigned digit = h >= '0' && h <= '9'   ? static_cast<unsigned>(h - '0')
+                                   : h >= 'a' && h <= 'f' ? static_cast<unsigned>(h - 'a' + 10)
+                                   : h >= 'A' && h <= 'F' ? static_cast<unsigned>(h - 'A' + 10)
+                                                          : 16u;
+            if (digit == 16) return false;
+            code = code * 16 + digit;
+        }
+        pos += 4;
+        if (code >= 0xD800 && code <= 0xDFFF) return false;
+        // UTF-8 for a code point below U+10000.
+        if (code < 0x80) {
+            out += static_cast<char>(code);
+        } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | (code >> 6));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        } else {
+            out += static_cast<char>(0xE0 | (code >> 12));
+            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+        }
     }
     return false;
 }

@@ -1,8 +1,9 @@
 #pragma once
-// A scanner for the plain JSON that tools write: ASCII strings without escapes, numbers,
-// literals. It says "not plain" (false) rather than judging anything else, so a caller can take
-// a fast path through most files and leave the rest, and every error, to a full parser.
+// A scanner for the plain JSON that tools write: strings, numbers, literals. It says "not plain"
+// (false) rather than judging anything else, so a caller can take a fast path through most files
+// and leave the rest, and every error, to a full parser.
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace amdahl::detail {
@@ -26,6 +27,10 @@ public:
     }
     /// A string of printable ASCII without escapes; false for anything else.
     bool string(std::string_view& out);
+    /// A string's value: escapes decoded, UTF-8 as it is. False (leaving the string to the full
+    /// parser) for what that parser rejects or decodes with more care: control bytes, DEL,
+    /// ill-formed UTF-8, unknown escapes and surrogates (\uD800-\uDFFF, alone or in pairs).
+    bool string(std::string& out);
     /// A number in JSON's syntax that a double holds; false for anything else.
     bool number(double& out);
     /// Skips one value of any kind (strings may hold anything) and gives its text; false when

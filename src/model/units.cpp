@@ -127,10 +127,19 @@ std::string_view unit_name(Unit unit) {
     return "?";
 }
 
+// The longest name, in bytes: a longer text is no unit, whatever its letters.
+constexpr std::size_t longest_unit_name = [] {
+    std::size_t longest = 0;
+    for (const auto& entry : unit_names) longest = std::max(longest, entry.name.size());
+    return longest;
+}();
+
 std::optional<Unit> parse_unit(std::string_view text) {
-    const std::string key = lower(trim(text));
+    // No lower-case copy: header detection asks this of every cell and every suffix of it.
+    const std::string_view key = trim(text);
+    if (key.size() > longest_unit_name) return std::nullopt;
     for (const auto& entry : unit_names) {
-        if (entry.name == key) return entry.unit;
+        if (detail::equals_ignoring_case(key, entry.name)) return entry.unit;
     }
     return std::nullopt;
 }

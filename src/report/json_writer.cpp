@@ -1,6 +1,3 @@
-#include <fmt/compile.h>
-#include <fmt/format.h>
-
 #include <charconv>
 #include <cmath>
 #include <iterator>
@@ -174,7 +171,11 @@ JsonWriter& JsonWriter::value(std::string_view text) {
                 break;
             default:
                 if (c < 0x20 || c == 0x7F) {
-                    out_ += fmt::format("\\u{:04x}", c);
+                    // By hand: fmt::format built and freed a string per byte, which made a
+                    // name full of control bytes (binary junk in a column) slow to write.
+                    constexpr char hex[] = "0123456789abcdef";
+                    const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+                    out_.append(escaped, sizeof escaped);
                 } else if (c >= 0x80) {
                     // JSON is UTF-8: a byte that does not start a valid sequence becomes U+FFFD.
                     const std::size_t length = utf8_sequence_length(text, i);

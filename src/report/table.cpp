@@ -1,5 +1,4 @@
 // The table model's shared pieces: output formats by name, and text made safe for a terminal.
-#include <fmt/format.h>
 
 #include <unordered_map>
 
@@ -18,6 +17,17 @@ std::optional<OutputFormat> parse_output_format(std::string_view name) {
     if (name == "md" || name == "markdown") return OutputFormat::markdown;
     return std::nullopt;
 }
+
+namespace {
+
+// "\x1B": by hand, as fmt::format built and freed a string for every byte of a binary name.
+void append_escape(std::string& out, unsigned char c) {
+    constexpr char hex[] = "0123456789ABCDEF";
+    const char escaped[] = {'\\', 'x', hex[c >> 4], hex[c & 0xF]};
+    out.append(escaped, sizeof escaped);
+}
+
+}  // namespace
 
 std::string printable(std::string_view text) {
     std::string out;
@@ -40,12 +50,12 @@ std::string printable(std::string_view text) {
                     continue;
                 }
             }
-            out += fmt::format("\\x{:02X}", c);
+            append_escape(out, c);
             ++i;
             continue;
         }
         if (c < 0x20 || c == 0x7F) {
-            out += fmt::format("\\x{:02X}", c);
+            append_escape(out, c);
         } else {
             out += static_cast<char>(c);
         }

@@ -75,6 +75,7 @@ std::optional<Report> report_hint(std::string_view line, std::string& id) {
         {"osrt_sum", Report::other},
         {"osrtsum", Report::other},
     };
+    if (!has(line, "sum")) return std::nullopt;  // every id ends in it; most lines are no announcement
     for (const auto& [name, report] : known) {
         if (has(line, name)) {
             id = name;

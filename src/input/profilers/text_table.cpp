@@ -26,19 +26,20 @@ bool is_blank(std::string_view line) { return trim(line).empty(); }
 
 bool split_csv(std::string_view line, std::vector<std::string>& fields) {
     fields.clear();
-    std::string field;
     std::size_t i = 0;
     while (true) {
-        field.clear();
+        std::string& field = fields.emplace_back();
         if (i < line.size() && line[i] == '"') {
             ++i;
-            if (!read_quoted(line, i, field)) return false;
-            // Text after the closing quote (`"a"b`) is kept, as spreadsheets do.
-            while (i < line.size() && line[i] != ',') field += line[i++];
-        } else {
-            while (i < line.size() && line[i] != ',') field += line[i++];
+            if (!read_quoted(line, i, field)) {
+                fields.pop_back();
+                return false;
+            }
         }
-        fields.push_back(field);
+        // Up to the comma at once; after a closing quote (`"a"b`) the text is kept, as spreadsheets do.
+        const std::size_t comma = std::min(line.find(',', i), line.size());
+        field.append(line.substr(i, comma - i));
+        i = comma;
         if (i >= line.size()) return true;
         ++i;  // the comma
     }
@@ -95,17 +96,16 @@ bool split_csv_free_field(std::string_view line, std::size_t count, std::size_t 
     return true;
 }
 
+// The readers try every line as a header, with a dozen column names each: no lower-case copies.
 std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view name) {
-    const std::string key = lower(name);
     for (std::size_t i = 0; i < header.size(); ++i)
-        if (lower(header[i]) == key) return i;
+        if (equals_ignoring_case(header[i], name)) return i;
     return std::nullopt;
 }
 
 std::optional<std::size_t> find_column_prefix(const std::vector<std::string>& header, std::string_view prefix) {
-    const std::string key = lower(prefix);
     for (std::size_t i = 0; i < header.size(); ++i)
-        if (lower(header[i]).starts_with(key)) return i;
+        if (starts_with_ignoring_case(header[i], prefix)) return i;
     return std::nullopt;
 }
 
