@@ -451,12 +451,16 @@ void check_gzip_input(std::string_view data) {
         error = e.what();
     }
     if (expected) {
-        require(error.empty(), "gzip: zlib reads the data, the reader refuses it: " + error);
-        require(got == *expected, "gzip: the reader inflated " + std::to_string(got.size()) + " bytes, zlib " +
-                                      std::to_string(expected->size()) + ", or different ones");
+        require(error.empty(), [&] { return "gzip: zlib reads the data, the reader refuses it: " + error; });
+        require(got == *expected, [&] {
+            return "gzip: the reader inflated " + std::to_string(got.size()) + " bytes, zlib " +
+                   std::to_string(expected->size()) + ", or different ones";
+        });
     } else {
-        require(!error.empty(), "gzip: zlib refuses the data, the reader inflated " + std::to_string(got.size()) +
-                                    " bytes without an error");
+        require(!error.empty(), [&] {
+            return "gzip: zlib refuses the data, the reader inflated " + std::to_string(got.size()) +
+                   " bytes without an error";
+        });
     }
     std::istringstream stdin_stream{std::string(data)};
     try {
