@@ -113,20 +113,10 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
     for (const auto& [file, content] : files) {
         const std::string& source = file;  // messages name the file a row came from
         LineReader lines(content);
-        std::string_view line;
         std::vector<std::string> header, fields;
-        std::optional<Columns> columns;
-        std::size_t header_line = 0, first_text_line = 0;
-        while (lines.next(line)) {
-            if (is_blank(line)) continue;
-            if (first_text_line == 0) first_text_line = lines.number();
-            if (split_csv(line, header) && (columns = find_columns(header))) {
-                header_line = lines.number();
-                break;
-            }
-        }
-        if (!columns)
-            throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected_header);
+        const std::optional<Columns> columns = read_csv_header(lines, header, source, expected_header, find_columns);
+        const std::size_t header_line = lines.number();
+        std::string_view line;
         const std::string at_header = source + ":" + std::to_string(header_line);
         // The unit of the times: the header's, else --timeunit; two columns must agree.
         const auto unit_of = [&](std::size_t index) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "amdahl/error.hpp"
 #include "amdahl/units.hpp"
 #include "model/text.hpp"
 
@@ -40,6 +41,23 @@ bool split_csv(std::string_view line, std::vector<std::string>& fields);
 /// is the free field. False when the line has fewer than `count` fields.
 bool split_csv_free_field(std::string_view line, std::size_t count, std::size_t free_index,
                           std::vector<std::string>& fields);
+
+/// Reads `lines` up to the first CSV line that `recognise` takes for a header (console output
+/// may come first) and returns what it made of it, the line in `header`. Throws amdahl::Error
+/// `expected`, at the first line with text, when no line is one.
+template <class Recognise>
+auto read_csv_header(LineReader& lines, std::vector<std::string>& header, const std::string& source,
+                     const char* expected, Recognise&& recognise) {
+    std::string_view line;
+    std::size_t first_text_line = 0;
+    while (lines.next(line)) {
+        if (is_blank(line)) continue;
+        if (first_text_line == 0) first_text_line = lines.number();
+        if (!split_csv(line, header)) continue;
+        if (auto found = recognise(header)) return *found;
+    }
+    throw Error(source + ":" + std::to_string(first_text_line ? first_text_line : 1), expected);
+}
 
 /// The index of the column named `name` (case-insensitive, surrounding spaces ignored).
 std::optional<std::size_t> find_column(const std::vector<std::string>& header, std::string_view name);
