@@ -38,15 +38,6 @@ Calls calls_of(const Profile& profile) {
     return out;
 }
 
-std::string error_of(const std::string& content, InputFormat format = InputFormat::csv) {
-    try {
-        read(content, format);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
 }  // namespace
 
 TEST_CASE("calls: a calls column of a table is kept per phase", "[calls]") {
@@ -62,11 +53,11 @@ TEST_CASE("calls: a calls column of a table is kept per phase", "[calls]") {
     CHECK(calls_of(read("| kernel | calls | time (ms) |\n|---|---|---|\n| gemm | 3 | 5 |\n", InputFormat::markdown)) ==
           Calls{{"gemm", 3}});
     CHECK(calls_of(read("Kernel Calls Time(ms)\ngemm 3 5\n", InputFormat::text)) == Calls{{"gemm", 3}});
-    CHECK(error_of("kernel,calls,time\ngemm,1.5,20\n") ==
+    CHECK(test::parse_error("kernel,calls,time\ngemm,1.5,20\n") ==
           "t.csv:2: phase 'gemm': calls must be a whole number >= 0 (got '1.5')");
-    CHECK(error_of("kernel,calls,time\ngemm,-1,20\n") ==
+    CHECK(test::parse_error("kernel,calls,time\ngemm,-1,20\n") ==
           "t.csv:2: phase 'gemm': calls must be a whole number >= 0 (got '-1')");
-    CHECK(error_of("kernel,calls,time\ngemm,many,20\n") ==
+    CHECK(test::parse_error("kernel,calls,time\ngemm,many,20\n") ==
           "t.csv:2: phase 'gemm': calls must be a whole number >= 0 (got 'many')");
 }
 
@@ -77,11 +68,11 @@ TEST_CASE("calls: a JSON profile's \"calls\" is read by both JSON paths and chec
     CHECK(calls_of(read(R"({"phases": [{"name": "a\u0041", "time": 1, "calls": 3e3}]})", InputFormat::json)) ==
           Calls{{"aA", 3000}});
     CHECK(calls_of(read(R"({"phases": {"a": {"time": 1, "calls": 7}}})", InputFormat::json)) == Calls{{"a", 7}});
-    CHECK(error_of(R"({"phases": [{"name": "a", "time": 1, "calls": 2.5}]})", InputFormat::json) ==
+    CHECK(test::parse_error(R"({"phases": [{"name": "a", "time": 1, "calls": 2.5}]})", InputFormat::json) ==
           "t.csv: phases[0].calls: calls must be a whole number >= 0 (got 2.5)");
-    CHECK(error_of(R"({"phases": [{"name": "a", "time": 1, "calls": "3"}]})", InputFormat::json) ==
+    CHECK(test::parse_error(R"({"phases": [{"name": "a", "time": 1, "calls": "3"}]})", InputFormat::json) ==
           "t.csv: phases[0].calls: calls must be a whole number >= 0 (got \"3\")");
-    CHECK(error_of(R"({"phases": [{"name": "a", "time": 1, "calls": -1}]})", InputFormat::json) ==
+    CHECK(test::parse_error(R"({"phases": [{"name": "a", "time": 1, "calls": -1}]})", InputFormat::json) ==
           "t.csv: phases[0].calls: calls must be a whole number >= 0 (got -1)");
 }
 
@@ -142,8 +133,12 @@ TEST_CASE("calls: eval shows a calls column in every format when a phase has cal
                         "unattributed  unattributed      -       25.0  50.0%       -           25.0         0.0\n"));
     r = run_cli({"eval", csv, "-s", "softmax=2", "--format", "json"});
     REQUIRE(r.exit_code == 0);
-    CHECK_THAT(r.out, Contains(R"({"name": "softmax", "short_name": "softmax", "kind": "", "calls": 1000, "time": 5,)"));
-    CHECK_THAT(r.out, Contains(R"({"name": "unattributed", "short_name": "unattributed", "kind": "unattributed", "calls": null, "time": 25,)"));
+    CHECK_THAT(r.out,
+               Contains(R"({"name": "softmax", "short_name": "softmax", "kind": "", "calls": 1000, "time": 5,)"));
+    CHECK_THAT(
+        r.out,
+        Contains(
+            R"({"name": "unattributed", "short_name": "unattributed", "kind": "unattributed", "calls": null, "time": 25,)"));
     r = run_cli({"eval", csv, "-s", "softmax=2", "--format", "md"});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("| phase | kind | calls | time (ms) |"));

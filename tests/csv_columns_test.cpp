@@ -28,15 +28,6 @@ Table table(const Profile& profile) {
     return out;
 }
 
-std::string error_of(const std::string& content, InputFormat format = InputFormat::csv) {
-    try {
-        read(content, format);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "no error";
-}
-
 }  // namespace
 
 TEST_CASE("csv columns: a start column is never read as a duration", "[csv-columns]") {
@@ -66,7 +57,7 @@ TEST_CASE("csv columns: end minus start when there is no duration column", "[csv
     // CamelCase headers (legacy rocprof's BeginNs/EndNs), read as a plain CSV.
     CHECK(table(read("Name,BeginNs,EndNs\nk,1000,1600\n")) == Table{{"k", 600}});
     // End before start is an error naming the row.
-    CHECK(error_of("name,start_us,end_us\na,100,150\nb,300,200\n") ==
+    CHECK(test::parse_error("name,start_us,end_us\na,100,150\nb,300,200\n") ==
           "t.csv:3: phase 'b': end 200 is before start 300");
 }
 
@@ -122,7 +113,7 @@ TEST_CASE("csv columns: average times calls when there is no total", "[csv-colum
     CHECK(table(p) == Table{{"gemm", 20}, {"softmax", 5}});
     REQUIRE(p.notes.size() == 1);
     CHECK(p.notes[0] == "t.csv:1: the phase time is column 'avg_ms' x column 'calls' (no total column)");
-    CHECK(error_of("kernel,calls,avg_ms\ngemm,,2\n") ==
+    CHECK(test::parse_error("kernel,calls,avg_ms\ngemm,,2\n") ==
           "t.csv:2: phase 'gemm': no calls to multiply the average 'avg_ms' by");
 }
 
@@ -139,10 +130,10 @@ TEST_CASE("csv columns: an average without calls is a per-call time, and says so
 }
 
 TEST_CASE("csv columns: only start times, or only per-call extremes, is an error", "[csv-columns]") {
-    CHECK(error_of("name,start_ms\na,100\n") ==
+    CHECK(test::parse_error("name,start_ms\na,100\n") ==
           "t.csv:1: column 'start_ms' holds start times, not durations, and there is no duration or end column");
-    CHECK(error_of("name,timestamp,end\na,100,110\n") == "no error");
-    CHECK(error_of("kernel,min_ms,max_ms\ngemm,1,2\n") ==
+    CHECK(test::parse_error("name,timestamp,end\na,100,110\n") == "no error");
+    CHECK(test::parse_error("kernel,min_ms,max_ms\ngemm,1,2\n") ==
           "t.csv:1: columns 'min_ms', 'max_ms' are per-call statistics (min, max, spread), not durations; give a "
           "total column, or an average and a calls column");
 }

@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include "amdahl/error.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
@@ -69,6 +71,15 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
     std::error_code ignored;
     std::filesystem::remove_all(path_, ignored);
+}
+
+std::string parse_error(const std::string& content, InputFormat format) {
+    try {
+        parse_profile(content, "t.csv", format, {});
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
 }
 
 }  // namespace amdahl::test

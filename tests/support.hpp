@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
 
 namespace amdahl::test {
@@ -28,6 +29,9 @@ RunResult run_binary(const std::string& args, const std::string& input = "");
 
 /// Runs a shell command line with `input` on stdin.
 RunResult run_shell(const std::string& command, const std::string& input = "");
+
+/// The message of the amdahl::Error that parsing `content` as `format` throws, or "no error".
+std::string parse_error(const std::string& content, InputFormat format = InputFormat::csv);
 
 /// Path of a file in the source tree, e.g. source_path("examples/transformer_step.json").
 std::string source_path(const std::string& relative);
