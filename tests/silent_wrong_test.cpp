@@ -95,11 +95,11 @@ TEST_CASE("silent wrong: an option that does not apply to the input is an error"
     };
     const std::vector<Case> cases = {
         {{"eval", json, "--window", "ProfilerStep#.*"},
-         "error: --window: does not apply to a JSON profile (it picks the steps of a trace: chrome-trace or "
-         "rocprof-trace input)\n"},
+         "error: --window: does not apply to a JSON profile (it picks the steps of a trace: chrome-trace, "
+         "rocprof-trace or nsys-trace input)\n"},
         {{"eval", csv, "--lane", "gpu"},
          "error: --lane: does not apply to a CSV profile (it picks the events of a trace or the tables of a "
-         "summary: chrome-trace, rocprof-trace, nsys or rocprof-summary input)\n"},
+         "summary: chrome-trace, rocprof-trace, nsys-trace, nsys or rocprof-summary input)\n"},
         {{"eval", csv, "--depth", "2"},
          "error: --depth: does not apply to a CSV profile (it cuts folded stacks: folded input)\n"},
         {{"eval", json, "--leaf"},

@@ -288,7 +288,7 @@ TEST_CASE("filters: --exclude, tracks and categories pick the events", "[import]
     CHECK(r.exit_code == 2);
     CHECK(r.err ==
           "error: --exclude: does not apply to a JSON profile (it filters the events of a trace: "
-          "chrome-trace or rocprof-trace input)\n");
+          "chrome-trace, rocprof-trace or nsys-trace input)\n");
 }
 
 TEST_CASE("steps: a real ROCm training trace's stub step is dropped, the step host-bound", "[import][trace][steps]") {

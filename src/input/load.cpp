@@ -264,9 +264,10 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
                "it picks the events of a trace or the tables of a summary: chrome-trace, rocprof-trace, nsys or "
                "rocprof-summary input");
     if (!options.window.empty() && !timeline)
-        refuse("--window", "it picks the steps of a trace: chrome-trace or rocprof-trace input");
+        refuse("--window", "it picks the steps of a trace: chrome-trace, rocprof-trace or nsys-trace input");
     const auto trace_only = [&](bool given, const char* option, const char* what) {
-        if (given && !timeline) refuse(option, std::string(what) + " of a trace: chrome-trace or rocprof-trace input");
+        if (given && !timeline)
+            refuse(option, std::string(what) + " of a trace: chrome-trace, rocprof-trace or nsys-trace input");
     };
     trace_only(options.window_any, "--window-any", "it widens the steps");
     trace_only(options.keep_partial_steps, "--keep-partial-steps", "it keeps the partial steps");
