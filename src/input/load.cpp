@@ -261,7 +261,8 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
     if (options.lane != Lane::automatic && !timeline && format != InputFormat::nsys &&
         format != InputFormat::rocprof_summary)
         refuse("--lane",
-               "it picks the events of a trace or the tables of a summary: chrome-trace, rocprof-trace, nsys or "
+               "it picks the events of a trace or the tables of a summary: chrome-trace, rocprof-trace, nsys-trace, "
+               "nsys or "
                "rocprof-summary input");
     if (!options.window.empty() && !timeline)
         refuse("--window", "it picks the steps of a trace: chrome-trace, rocprof-trace or nsys-trace input");
