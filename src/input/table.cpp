@@ -44,13 +44,6 @@ bool is_name_header(std::string_view h) {
     return std::find(std::begin(names), std::end(names), h) != std::end(names);
 }
 
-// "Kernel_Name" -> "kernel name": a header's words, as is_name_header knows them.
-std::string joined_words(std::string_view header) {
-    std::string joined;
-    for (const auto& word : header_words(header)) joined += (joined.empty() ? "" : " ") + word;
-    return joined;
-}
-
 // A time cell: plain decimal numbers (nearly every cell) skip the general parser.
 template <class At, class Label>
 RawTime read_time_cell(std::string_view text, At&& at, Label&& label, const std::string& what = "time") {
@@ -87,11 +80,12 @@ public:
         : source_(std::move(source)), header_(header) {
         columns_ = header.size();
         std::vector<std::size_t> statistics;
+        std::vector<ColumnRole> roles(header.size(), ColumnRole::other);
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
             if (!unit_ && h == "unit") {
                 unit_ = i;
-            } else if (!name_ && (is_name_header(h) || is_name_header(joined_words(header[i])))) {
+            } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
                 name_ = i;
             } else if (!kind_ && is_kind_header(h)) {
                 kind_ = i;
@@ -101,7 +95,8 @@ public:
                 share_fraction_ = contains(h, "fraction");
             } else {
                 std::optional<std::size_t>* slot = nullptr;
-                switch (column_role(header[i])) {
+                roles[i] = column_role(header[i]);
+                switch (roles[i]) {
                     case ColumnRole::duration:
                         slot = time_ ? &other_time_ : &time_;
                         break;
@@ -132,7 +127,7 @@ public:
         const std::string at = source_ + ":" + std::to_string(header_line);
         if (!name_) {
             for (std::size_t i = 0; i < header.size(); ++i) {
-                if (column_role(header[i]) == ColumnRole::other && i != share_ && i != kind_ && i != unit_) {
+                if (roles[i] == ColumnRole::other && i != share_ && i != kind_ && i != unit_) {
                     name_ = i;
                     break;
                 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
+#include <unordered_map>
 
 #include "amdahl/units.hpp"
 #include "input/csv_records.hpp"
@@ -14,29 +16,73 @@ bool is_lower(char c) { return std::islower(static_cast<unsigned char>(c)) != 0;
 bool is_upper(char c) { return std::isupper(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-template <std::size_t N>
-bool one_of(const std::string& word, const char* const (&words)[N]) {
-    return std::any_of(std::begin(words), std::end(words), [&](const char* w) { return word == w; });
+// "p90", "p99", "p999": a percentile.
+bool is_percentile(std::string_view word) {
+    return word.size() >= 2 && word[0] == 'p' && std::all_of(word.begin() + 1, word.end(), is_digit);
 }
 
-// "p90", "p99", "p999": a percentile.
-bool is_percentile(const std::string& word) {
-    return word.size() >= 2 && word[0] == 'p' && std::all_of(word.begin() + 1, word.end(), is_digit);
+// What a header's word says about its column; a word may say several things ("call").
+enum WordSays : unsigned {
+    says_start = 1,      // start, begin
+    says_stamp = 2,      // timestamp, ts: a start unless an end word is there too
+    says_end = 4,        // end, stop, finish
+    says_statistic = 8,  // min, max, stddev, p90
+    says_typical = 16,   // avg, median, p50
+    says_duration = 32,  // time, duration, total
+};
+
+unsigned word_says(std::string_view word) {
+    static const std::unordered_map<std::string_view, unsigned> words = [] {
+        std::unordered_map<std::string_view, unsigned> table;
+        const auto add = [&](unsigned says, std::initializer_list<std::string_view> list) {
+            for (std::string_view w : list) table[w] |= says;
+        };
+        add(says_start, {"start", "begin", "started", "starttime", "begintime"});
+        add(says_stamp, {"timestamp", "ts", "stamp"});
+        add(says_end, {"end", "stop", "finish", "ended", "stopped", "finished", "endtime"});
+        add(says_statistic,
+            {"min", "minimum", "max", "maximum", "stddev", "std", "stdev", "dev", "var", "variance", "spread"});
+        add(says_typical, {"avg", "average", "mean", "median", "med", "p50", "call"});
+        add(says_duration, {"time", "duration", "dur", "latency", "elapsed", "total", "sum", "wall", "walltime"});
+        return table;
+    }();
+    const auto found = words.find(word);
+    unsigned says = found == words.end() ? 0 : found->second;
+    if (is_percentile(word) && word != "p50") says |= says_statistic;
+    // "runtime", "GPUTime", "kernelduration": a time however it is prefixed.
+    for (std::string_view suffix : {"time", "duration", "latency", "elapsed"})
+        if (word.ends_with(suffix)) says |= says_duration;
+    return says;
+}
+
+bool is_calls_header(std::string_view joined) {
+    static constexpr std::string_view calls[] = {"calls",         "count",       "instances",  "num calls",
+                                                 "n calls",       "ncalls",      "call count", "number of calls",
+                                                 "num instances", "invocations", "launches",   "num launches"};
+    return std::find(std::begin(calls), std::end(calls), joined) != std::end(calls);
+}
+
+// The words of a header key ("total duration ns").
+std::vector<std::string_view> split_key(std::string_view key) {
+    std::vector<std::string_view> words;
+    while (!key.empty()) {
+        const std::size_t space = std::min(key.find(' '), key.size());
+        words.push_back(key.substr(0, space));
+        key.remove_prefix(std::min(space + 1, key.size()));
+    }
+    return words;
 }
 
 }  // namespace
 
-std::vector<std::string> header_words(std::string_view header) {
-    std::vector<std::string> words;
-    std::string word;
-    const auto close = [&] {
-        if (!word.empty()) words.push_back(std::move(word));
-        word.clear();
-    };
+std::string header_key(std::string_view header) {
+    std::string key;
+    key.reserve(header.size());
+    bool gap = false;  // a word ended: the next letter starts another, after a space
     for (std::size_t i = 0; i < header.size(); ++i) {
         const char c = header[i];
         if (!is_lower(c) && !is_upper(c) && !is_digit(c)) {
-            close();
+            gap = true;
             continue;
         }
         // A capital starts a word after a small letter or a digit ("totalTime", "Reg2Trd"), and
@@ -44,48 +90,37 @@ std::vector<std::string> header_words(std::string_view header) {
         if (is_upper(c) && i > 0 &&
             (is_lower(header[i - 1]) || is_digit(header[i - 1]) ||
              (is_upper(header[i - 1]) && i + 1 < header.size() && is_lower(header[i + 1]))))
-            close();
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            gap = true;
+        if (gap && !key.empty()) key += ' ';
+        gap = false;
+        key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
-    close();
+    return key;
+}
+
+std::vector<std::string> header_words(std::string_view header) {
+    std::vector<std::string> words;
+    const std::string key = header_key(header);
+    for (std::string_view word : split_key(key)) words.emplace_back(word);
     return words;
 }
 
 ColumnRole column_role(std::string_view header) {
-    std::vector<std::string> words = header_words(header);
-    std::string joined;
-    for (const auto& w : words) joined += (joined.empty() ? "" : " ") + w;
-    static const char* const calls[] = {"calls",         "count",       "instances",  "num calls",
-                                        "n calls",       "ncalls",      "call count", "number of calls",
-                                        "num instances", "invocations", "launches",   "num launches"};
-    if (one_of(joined, calls)) return ColumnRole::calls;
+    const std::string joined = header_key(header);
+    std::vector<std::string_view> words = split_key(joined);
+    if (is_calls_header(joined)) return ColumnRole::calls;
     const auto unit = header_unit(header);
     // The word that spells the unit is no role word: "time (min)" is in minutes, "Min (ns)" a minimum.
     if (unit && !words.empty() && parse_unit(words.back()) == unit) words.pop_back();
     const bool end_to_end = joined.find("end to end") != std::string::npos;
-    const auto any = [&](auto&& test) { return std::any_of(words.begin(), words.end(), test); };
-    static const char* const starts[] = {"start", "begin", "started", "starttime", "begintime"};
-    static const char* const stamps[] = {"timestamp", "ts", "stamp"};  // a start unless an end word is there too
-    static const char* const ends[] = {"end", "stop", "finish", "ended", "stopped", "finished", "endtime"};
-    static const char* const statistics[] = {"min",   "minimum", "max", "maximum",  "stddev", "std",
-                                             "stdev", "dev",     "var", "variance", "spread"};
-    static const char* const typical[] = {"avg", "average", "mean", "median", "med", "p50", "call"};
-    static const char* const durations[] = {"time",  "duration", "dur",  "latency", "elapsed",
-                                            "total", "sum",      "wall", "walltime"};
-    if (any([](const std::string& w) { return one_of(w, starts); })) return ColumnRole::start;
-    if (!end_to_end && any([](const std::string& w) { return one_of(w, ends); })) return ColumnRole::end;
-    if (any([](const std::string& w) { return one_of(w, stamps); })) return ColumnRole::start;
-    if (any([](const std::string& w) { return one_of(w, statistics) || (is_percentile(w) && w != "p50"); }))
-        return ColumnRole::statistic;
-    if (any([](const std::string& w) { return one_of(w, typical); })) return ColumnRole::per_call;
-    // "runtime", "GPUTime", "kernelduration": a time however it is prefixed.
-    const auto ends_like_a_time = [](const std::string& w) {
-        for (std::string_view suffix : {"time", "duration", "latency", "elapsed"})
-            if (std::string_view(w).ends_with(suffix)) return true;
-        return false;
-    };
-    if (end_to_end || any([&](const std::string& w) { return one_of(w, durations) || ends_like_a_time(w); }))
-        return ColumnRole::duration;
+    unsigned says = 0;
+    for (std::string_view w : words) says |= word_says(w);
+    if (says & says_start) return ColumnRole::start;
+    if (!end_to_end && (says & says_end)) return ColumnRole::end;
+    if (says & says_stamp) return ColumnRole::start;
+    if (says & says_statistic) return ColumnRole::statistic;
+    if (says & says_typical) return ColumnRole::per_call;
+    if (end_to_end || (says & says_duration)) return ColumnRole::duration;
     return unit ? ColumnRole::unit_only : ColumnRole::other;
 }
 

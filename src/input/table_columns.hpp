@@ -24,6 +24,8 @@ enum class ColumnRole : std::uint8_t {
 /// The words of a header, lowercased, split at anything not a letter or a digit and at camel
 /// case: "TotalDurationNs" -> {"total", "duration", "ns"}, "Start (ns)" -> {"start", "ns"}.
 std::vector<std::string> header_words(std::string_view header);
+/// The same words joined by single spaces: "Kernel_Name" -> "kernel name".
+std::string header_key(std::string_view header);
 
 /// What the column under `header` holds. Name, kind, share and unit columns are the caller's to
 /// recognise first; here they are `other` (or, for a share that names a time, `duration`).
