@@ -37,16 +37,17 @@ std::optional<std::size_t> pick_by_short_name(const Profile& profile, const Sele
     std::vector<std::string_view> names;
     names.reserve(profile.phases.size());
     for (const auto& phase : profile.phases) names.push_back(phase.name);
-    const std::vector<std::string> shown = short_names(names);
+    std::vector<std::vector<std::string>> readings(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) readings[i] = name_readings(names[i]);
+    const std::vector<std::string> shown = short_names(names, readings);
     if (shown.empty()) return std::nullopt;  // every name is its own short name
     std::vector<std::size_t> holders;
     for (std::size_t i = 0; i < shown.size(); ++i)
         if (shown[i] == selector.pattern) holders.push_back(i);
     if (holders.empty()) {
-        for (std::size_t i = 0; i < names.size(); ++i) {
-            const auto readings = name_readings(names[i]);
-            if (std::find(readings.begin(), readings.end(), selector.pattern) != readings.end()) holders.push_back(i);
-        }
+        for (std::size_t i = 0; i < names.size(); ++i)
+            if (std::find(readings[i].begin(), readings[i].end(), selector.pattern) != readings[i].end())
+                holders.push_back(i);
     }
     if (holders.empty()) return std::nullopt;
     if (holders.size() > 1) {

@@ -1,7 +1,6 @@
 #include "model/short_names.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -65,8 +64,12 @@ std::string tidy(std::string_view text) {
 }
 
 std::optional<Signature> parse_signature(std::string_view text) {
+    // No argument list and no template arguments: no signature (nearly every plain name).
+    if (text.find_first_of("(<") == std::string_view::npos) return std::nullopt;
     // The groups at the top level: where each opens and closes.
-    std::map<std::size_t, std::size_t> open_of, close_of;  // close -> open, open -> close
+    // For each top-level bracket, its partner's position (close -> open, open -> close); npos elsewhere.
+    constexpr std::size_t none = std::string_view::npos;
+    std::vector<std::size_t> open_of(text.size(), none), close_of(text.size(), none);
     std::vector<std::pair<std::size_t, std::size_t>> groups;
     std::vector<std::size_t> stack;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -99,7 +102,7 @@ std::optional<Signature> parse_signature(std::string_view text) {
         while (i < text.size() && tail_ok) {
             if (text[i] == ' ' || text[i] == '&') {
                 ++i;
-            } else if (text[i] == '[' && close_of.count(i) != 0) {
+            } else if (text[i] == '[' && close_of[i] != none) {
                 i = close_of[i] + 1;
             } else if (text.substr(i).starts_with("const")) {
                 i += 5;
@@ -118,7 +121,7 @@ std::optional<Signature> parse_signature(std::string_view text) {
         // No argument list: a template name at the end (`cutlass::Kernel<X>`).
         std::size_t end = text.size();
         while (end > 0 && text[end - 1] == ' ') --end;
-        if (end == 0 || text[end - 1] != '>' || open_of.count(end - 1) == 0) return std::nullopt;
+        if (end == 0 || text[end - 1] != '>' || open_of[end - 1] == none) return std::nullopt;
         const std::size_t open = open_of[end - 1];
         if (text[open] != '<' || open == 0 || !is_identifier(text[open - 1])) return std::nullopt;
         name_end = end;
@@ -133,7 +136,7 @@ std::optional<Signature> parse_signature(std::string_view text) {
             --start;
         } else if (c == ':' && start >= 2 && text[start - 2] == ':') {
             start -= 2;
-        } else if (is_close(c) && open_of.count(start - 1) != 0 &&
+        } else if (is_close(c) && open_of[start - 1] != none &&
                    (c == '>' || (c == ')' && followed_by_scope(start - 1)))) {
             start = open_of[start - 1];
         } else {
@@ -152,7 +155,7 @@ std::optional<Signature> parse_signature(std::string_view text) {
             last_template.clear();
             i += 2;
         } else if (is_open(text[i])) {
-            const std::size_t close = close_of.count(i) != 0 ? close_of[i] : i;
+            const std::size_t close = close_of[i] != none ? close_of[i] : i;
             if (text[i] == '<' && !component.empty()) last_template = std::string(text.substr(i + 1, close - i - 1));
             i = close + 1;
         } else {
@@ -243,11 +246,15 @@ std::string cut_middle(std::string_view text, std::size_t width, std::size_t hea
 
 std::vector<std::string> short_names(const std::vector<std::string_view>& names, std::size_t width) {
     std::vector<std::vector<std::string>> readings(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) readings[i] = name_readings(names[i]);
+    return short_names(names, std::move(readings), width);
+}
+
+std::vector<std::string> short_names(const std::vector<std::string_view>& names,
+                                     std::vector<std::vector<std::string>> readings, std::size_t width) {
     bool any = false;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        readings[i] = name_readings(names[i]);
+    for (std::size_t i = 0; i < names.size(); ++i)
         any = any || readings[i].size() > 1 || (width > 0 && code_points(names[i]) > width);
-    }
     if (!any) return {};
 
     // Every name starts at its shortest reading; names that share one move on together, until

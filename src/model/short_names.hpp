@@ -32,6 +32,9 @@ std::string qualified_name(std::string_view name);
 /// name; a name no cut keeps apart is printed whole. Empty when every name is printed as it is
 /// (profiles of plain names: nothing to copy).
 std::vector<std::string> short_names(const std::vector<std::string_view>& names, std::size_t width = 0);
+/// The same, from the names' readings (`name_readings` of each, in order) when the caller has them.
+std::vector<std::string> short_names(const std::vector<std::string_view>& names,
+                                     std::vector<std::vector<std::string>> readings, std::size_t width = 0);
 
 /// `text` cut to `width` columns (code points) with "…" in the middle after `head` of them.
 std::string cut_middle(std::string_view text, std::size_t width, std::size_t head);
