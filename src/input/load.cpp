@@ -135,7 +135,11 @@ public:
             in_ = &file_;
             if (std::filesystem::is_regular_file(status)) {
                 const auto size = std::filesystem::file_size(path, ec);
-                if (!ec) size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+                if (!ec) {
+                    size_hint_ = static_cast<std::size_t>(std::min<std::uintmax_t>(size, std::uintmax_t{1} << 30));
+                    path_ = path;
+                    file_size_ = size;
+                }
             }
         }
         open_gzip(path != "-" && named_gz(path));
@@ -171,12 +175,28 @@ public:
         if (in_->bad()) throw Error(name_, "read error");
         if (!bom_checked_ && content.size() >= 3) {
             bom_checked_ = true;
-            if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // UTF-8 byte order mark
+            if (content.starts_with("\xEF\xBB\xBF")) {  // UTF-8 byte order mark
+                content.erase(0, 3);
+                bom_ = 3;
+            }
         }
         return total > 0 && static_cast<bool>(*in_);
     }
 
     std::istream* stream() { return in_; }
+
+    /// A regular file read as it is (no gzip) can be opened again at any offset of the text.
+    std::optional<detail::TraceSplit> split() const {
+        if (path_.empty() || inflater_ || file_size_ < bom_) return std::nullopt;
+        detail::TraceSplit split;
+        split.size = file_size_ - bom_;
+        split.open_at = [path = path_, bom = bom_](std::uint64_t offset) -> std::unique_ptr<std::istream> {
+            auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+            if (!*file || !file->seekg(static_cast<std::streamoff>(offset + bom))) return nullptr;
+            return file;
+        };
+        return split;
+    }
     const std::string& name() const { return name_; }
 
 private:
@@ -211,6 +231,9 @@ private:
     std::size_t read_ = 0;
     std::size_t size_hint_ = 0;
     bool bom_checked_ = false;
+    std::string path_;             // a regular file's path (empty otherwise)
+    std::uint64_t file_size_ = 0;  // and its size
+    std::uint64_t bom_ = 0;        // bytes of a byte order mark dropped from the text
 };
 
 constexpr std::size_t sniff_bytes = 1 << 16;
@@ -405,7 +428,9 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     if (!format && path != "-" && lower_extension(path) == ".json") format = InputFormat::json;
     if (format == InputFormat::chrome_trace || (!format && sniff_format(content) == InputFormat::chrome_trace)) {
         check_options_apply(InputFormat::chrome_trace, options);
-        return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options);
+        const auto split = reader.split();
+        return detail::read_chrome_trace(content, more ? reader.stream() : nullptr, reader.name(), options,
+                                         more && split ? &*split : nullptr);
     }
     content.reserve(reader.size_hint());
     while (more) more = reader.read_more(content, std::numeric_limits<std::size_t>::max());

@@ -2,13 +2,19 @@
 // at a time and only what the sweep needs is kept (a span of a few dozen bytes per event).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "amdahl/error.hpp"
@@ -202,9 +208,18 @@ bool parse_duration(std::string_view token, double& out) {
     return ec == std::errc() && p == token.data() + token.size() && std::isfinite(out);
 }
 
+// The first timed event's timestamp, which every start is measured from, passed from the part of
+// a trace read first to the part read at the same time (empty: the first part has none).
+using SharedOrigin = std::shared_future<std::optional<std::int64_t>>;
+
 class TraceBuilder {
 public:
     TraceBuilder(Timeline& timeline, JsonStream& stream) : timeline_(timeline), stream_(stream) {}
+
+    /// For the first part of a split trace: `found(origin)` is called once, with the origin.
+    void report_origin(std::function<void(std::int64_t)> found) { origin_found_ = std::move(found); }
+    /// For the second part: the origin comes from the first part (or is this part's own).
+    void take_origin(SharedOrigin origin) { origin_from_ = std::move(origin); }
 
     // Reads the event at the stream's cursor.
     void add_next() {
@@ -233,8 +248,11 @@ private:
                                                     "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
         }
         if (!have_origin_) {
-            origin_ = ts.whole;
+            std::optional<std::int64_t> earlier;
+            if (origin_from_.valid()) earlier = origin_from_.get();
+            origin_ = earlier.value_or(ts.whole);
             have_origin_ = true;
+            if (origin_found_) origin_found_(origin_);
         }
         // Timestamps more than 2^63 µs apart cannot both be real: refuse rather than overflow.
         const bool too_far = origin_ < 0 ? ts.whole > std::numeric_limits<std::int64_t>::max() + origin_
@@ -275,6 +293,35 @@ public:
         unclosed_ = pairing.unclosed;
     }
 
+    // Takes over what `part` read (the events that follow this builder's), as if this builder
+    // had read them: the same ids, spans and marks; `at` is where the part starts in the text.
+    void append(const TraceBuilder& part, JsonStream::Position at) {
+        const Timeline& other = part.timeline_;
+        std::vector<std::uint32_t> string_id(other.string_count()), track_id(other.track_count());
+        for (std::uint32_t i = 0; i < string_id.size(); ++i) string_id[i] = timeline_.intern(other.text(i));
+        for (std::uint32_t i = 0; i < track_id.size(); ++i) {
+            const Timeline::TrackInfo& info = other.track_info(i);
+            track_id[i] = timeline_.track(info.pid + "/" + info.tid, info.pid, info.tid);
+        }
+        timeline_.spans.reserve(timeline_.spans.size() + other.spans.size());
+        for (Span span : other.spans) {
+            span.name = string_id[span.name];
+            span.category = string_id[span.category];
+            span.track = track_id[span.track];
+            timeline_.spans.push_back(span);
+        }
+        for (Mark mark : part.marks_) {
+            mark.name = string_id[mark.name];
+            mark.category = string_id[mark.category];
+            mark.track = track_id[mark.track];
+            if (mark.line == 1) mark.column += at.column - 1;
+            mark.line += at.line - 1;
+            marks_.push_back(mark);
+        }
+        events_ += part.events_;
+        last_end_ = std::max(last_end_, part.last_end_);
+    }
+
 public:
     std::size_t events() const { return events_; }
     std::size_t unclosed() const { return unclosed_; }
@@ -311,80 +358,234 @@ private:
     std::vector<int> classes_;  // SpanClass per category id, -1 until seen
     std::int64_t origin_ = 0;
     bool have_origin_ = false;
+    std::function<void(std::int64_t)> origin_found_;
+    SharedOrigin origin_from_;
     double last_end_ = 0;  // of the spans so far
     std::size_t events_ = 0, unclosed_ = 0;
 };
 
-// Reads the events array at the cursor ('[' already consumed). A missing closing bracket and a
-// trailing comma are allowed: traces written by a process that died end that way.
-void read_events(JsonStream& stream, TraceBuilder& builder) {
+// A second part of the trace read by another thread: it starts at the byte offset `at`, where an
+// event is expected to start.
+struct Handover {
+    std::uint64_t at = 0;
+    std::atomic<bool> abandoned{false};  // `at` is no event of the events array: the part is void
+};
+
+struct Cancelled {};
+
+// Reads the events array at the cursor ('[' already consumed) up to its ']' or the end of the
+// input. A missing closing bracket and a trailing comma are allowed: traces written by a process
+// that died end that way. With `handover`, stops at the event that starts at its offset and
+// returns true; an event past the offset, or the array's end before it, abandons the handover.
+bool read_events(JsonStream& stream, TraceBuilder& builder, Handover* handover = nullptr,
+                 const std::atomic<bool>* cancel = nullptr) {
+    const auto abandon = [&] {
+        if (handover) handover->abandoned = true;
+        handover = nullptr;
+    };
     for (;;) {
         const char c = stream.peek();
-        if (c == '\0' || c == ']') return;
+        if (c == '\0' || c == ']') {
+            abandon();
+            return false;
+        }
         if (c == ',') {
             stream.skip(1);
             continue;
         }
         if (c != '{') throw Error(stream.location(), std::string("expected a trace event object, got '") + c + "'");
+        if (handover && stream.offset() >= handover->at) {
+            if (stream.offset() == handover->at) return true;
+            abandon();
+        }
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled{};
         builder.add_next();
     }
 }
 
+// After the trace, only white space: text there is another document or a damaged file.
+void expect_end(JsonStream& stream) {
+    if (stream.peek() != '\0') throw Error(stream.location(), "unexpected text after the trace");
+}
+
+// The members of the top-level object from the cursor on; `found`: the events array was read.
+// Returns true when read_events stopped at the handover.
+bool read_members(JsonStream& stream, TraceBuilder& builder, bool found, Handover* handover) {
+    std::string key;
+    for (;;) {
+        const char c = stream.peek();
+        if (c == ',') {
+            stream.skip(1);
+            continue;
+        }
+        if (c == '\0') break;  // a trace cut short by a process that died: read what is there
+        if (c == '}') {
+            stream.skip(1);
+            expect_end(stream);
+            break;
+        }
+        if (c != '"') throw Error(stream.location(), "malformed JSON: expected a key");
+        stream.read_string(key);
+        if (stream.peek() != ':') throw Error(stream.location(), "malformed JSON: expected ':' after a key");
+        stream.skip(1);
+        if (key == "traceEvents") {
+            if (found) throw Error(stream.location(), "\"traceEvents\" appears twice");
+            if (stream.peek() != '[') throw Error(stream.location(), "\"traceEvents\" must be an array");
+            stream.skip(1);
+            if (read_events(stream, builder, handover)) return true;
+            handover = nullptr;
+            if (stream.peek() == ']') stream.skip(1);
+            found = true;
+        } else {
+            stream.read_value("the value of \"" + key + "\"");
+        }
+    }
+    if (handover) handover->abandoned = true;
+    if (!found) throw Error(stream.source(), "no \"traceEvents\" array in the trace");
+    return false;
+}
+
+// What the document is: a bare array of events, or an object with a "traceEvents" member.
+enum class Form : std::uint8_t { array, object };
+
+Form form_of(JsonStream& stream) {
+    const char first = stream.peek();
+    if (first == '[') return Form::array;
+    if (first == '{') return Form::object;
+    throw Error(stream.location(), "not a Chrome trace (expected '{' or '[')");
+}
+
+// The whole document; true when it stopped at the handover.
+bool read_document(JsonStream& stream, TraceBuilder& builder, Form form, Handover* handover) {
+    stream.skip(1);
+    if (form == Form::object) return read_members(stream, builder, false, handover);
+    if (read_events(stream, builder, handover)) return true;
+    if (stream.peek() == ']') {
+        stream.skip(1);
+        expect_end(stream);
+    }
+    return false;
+}
+
+// From an event of the events array to the end of the document.
+void read_rest(JsonStream& stream, TraceBuilder& builder, Form form, const std::atomic<bool>* cancel = nullptr) {
+    read_events(stream, builder, nullptr, cancel);
+    if (stream.peek() == ']') {
+        stream.skip(1);
+        if (form == Form::array) expect_end(stream);
+    }
+    if (form == Form::object) read_members(stream, builder, true, nullptr);
+}
+
+// Where a second part could start: the first event that seems to begin (`}`, `,`, `{"`, white
+// space between) in the 4 MiB after the middle of the input. A guess: the first part confirms it
+// by reaching exactly that offset between two events.
+std::optional<std::uint64_t> middle_event(const TraceSplit& split) {
+    const std::uint64_t from = split.size / 2;
+    const auto in = split.open_at(from);
+    if (!in) return std::nullopt;
+    std::string text(std::size_t{4} << 20, '\0');
+    in->read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in->gcount()));
+    const auto space = [&](std::size_t i) { return i < text.size() && is_space(text[i]); };
+    for (std::size_t i = text.find('}'); i != std::string::npos; i = text.find('}', i + 1)) {
+        std::size_t j = i + 1;
+        while (space(j)) ++j;
+        if (j >= text.size() || text[j] != ',') continue;
+        ++j;
+        while (space(j)) ++j;
+        if (j >= text.size() || text[j] != '{') continue;
+        std::size_t k = j + 1;
+        while (space(k)) ++k;
+        if (k < text.size() && text[k] == '"') return from + j;
+    }
+    return std::nullopt;
+}
+
+// The second part of a split trace, read on its own thread into its own timeline.
+class SecondPart {
+public:
+    SecondPart(const TraceSplit& split, std::uint64_t at, const std::string& source, Form form, SharedOrigin origin)
+        : in_(split.open_at(at)), stream_("", in_.get(), source), builder_(timeline_, stream_) {
+        handover.at = at;
+        builder_.take_origin(std::move(origin));
+        thread_ = std::thread([this, form] {
+            try {
+                if (!in_) throw Cancelled{};
+                read_rest(stream_, builder_, form, &handover.abandoned);
+            } catch (...) {
+                failed_ = true;  // the first part reads on from the handover and meets it itself
+            }
+        });
+    }
+    SecondPart(const SecondPart&) = delete;
+    SecondPart& operator=(const SecondPart&) = delete;
+    ~SecondPart() { finish(); }
+
+    /// Waits for the part; true when it read to the end of the trace.
+    bool finish() {
+        if (thread_.joinable()) thread_.join();
+        return !failed_;
+    }
+    const TraceBuilder& builder() const { return builder_; }
+
+    Handover handover;
+
+private:
+    std::unique_ptr<std::istream> in_;
+    JsonStream stream_;
+    Timeline timeline_;
+    TraceBuilder builder_;
+    bool failed_ = false;
+    std::thread thread_;
+};
+
 }  // namespace
 
 Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::string& source,
-                          const ImportOptions& options) {
+                          const ImportOptions& options, const TraceSplit* split) {
     JsonStream stream(prefix, in, source);
     Timeline timeline;
     timeline.unit = Unit::us;
     TraceBuilder builder(timeline, stream);
-    const char first = stream.peek();
-    // After the trace, only white space: text there is another document or a damaged file.
-    const auto expect_end = [&stream] {
-        if (stream.peek() != '\0') throw Error(stream.location(), "unexpected text after the trace");
+    const Form form = form_of(stream);
+
+    // A large input is read from both ends of a guessed event boundary at once: this thread up to
+    // it, a second from it on. Only when this thread reaches the boundary exactly between two
+    // events of the array, and the second part read to the end without an error, does its part
+    // count; otherwise this thread reads on alone, and meets any error itself.
+    std::promise<std::optional<std::int64_t>> origin;
+    bool origin_told = false;
+    const auto tell_origin = [&](std::optional<std::int64_t> value) {
+        if (!origin_told) origin.set_value(value);
+        origin_told = true;
     };
-    if (first == '[') {
-        stream.skip(1);
-        read_events(stream, builder);
-        if (stream.peek() == ']') {
-            stream.skip(1);
-            expect_end();
+    std::unique_ptr<SecondPart> second;
+    if (split && split->open_at && split->size >= split->min_size) {
+        if (const auto at = middle_event(*split)) {
+            second = std::make_unique<SecondPart>(*split, *at, source, form, origin.get_future().share());
+            builder.report_origin([&](std::int64_t value) { tell_origin(value); });
         }
-    } else if (first == '{') {
-        stream.skip(1);
-        bool found = false;
-        std::string key;
-        for (;;) {
-            const char c = stream.peek();
-            if (c == ',') {
-                stream.skip(1);
-                continue;
-            }
-            if (c == '\0') break;  // a trace cut short by a process that died: read what is there
-            if (c == '}') {
-                stream.skip(1);
-                expect_end();
-                break;
-            }
-            if (c != '"') throw Error(stream.location(), "malformed JSON: expected a key");
-            stream.read_string(key);
-            if (stream.peek() != ':') throw Error(stream.location(), "malformed JSON: expected ':' after a key");
-            stream.skip(1);
-            if (key == "traceEvents") {
-                if (found) throw Error(stream.location(), "\"traceEvents\" appears twice");
-                if (stream.peek() != '[') throw Error(stream.location(), "\"traceEvents\" must be an array");
-                stream.skip(1);
-                read_events(stream, builder);
-                if (stream.peek() == ']') stream.skip(1);
-                found = true;
-            } else {
-                stream.read_value("the value of \"" + key + "\"");
-            }
-        }
-        if (!found) throw Error(source, "no \"traceEvents\" array in the trace");
-    } else {
-        throw Error(stream.location(), "not a Chrome trace (expected '{' or '[')");
     }
+    struct Release {  // however this thread leaves, the second part stops waiting and ends
+        const std::function<void()> run;
+        ~Release() { run(); }
+    } release{[&] {
+        if (!second) return;
+        second->handover.abandoned = true;
+        tell_origin(std::nullopt);
+        second->finish();
+    }};
+
+    if (read_document(stream, builder, form, second ? &second->handover : nullptr)) {
+        tell_origin(std::nullopt);
+        if (second->finish()) {
+            builder.append(second->builder(), stream.position());
+        } else {
+            read_rest(stream, builder, form);
+        }
+    }
+    second.reset();
     builder.finish();
     Profile profile = sweep(timeline, options, source, "chrome-trace");
     profile.notes.insert(profile.notes.begin(), source + ": " + std::to_string(builder.events()) + " trace events, " +

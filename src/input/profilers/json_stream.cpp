@@ -119,6 +119,7 @@ bool JsonStream::fill() {
             column_base_ += pos_;
         }
         buffer_.erase(0, pos_);
+        dropped_ += pos_;
         pos_ = 0;
         counted_to_ = newlines_ = 0;
         last_newline_ = std::string::npos;

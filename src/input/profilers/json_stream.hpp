@@ -51,6 +51,8 @@ public:
     /// "file:line:column" of the cursor (or of `back` bytes before it).
     std::string location(std::size_t back = 0);
     const std::string& source() const { return source_; }
+    /// Bytes of the text before the cursor (the prefix's first byte is 0).
+    std::uint64_t offset() const { return dropped_ + pos_; }
 
 private:
     [[noreturn]] void throw_truncated(std::string_view what);
@@ -59,6 +61,7 @@ private:
     std::string buffer_;
     std::vector<char> chunk_;
     std::size_t pos_ = 0;
+    std::uint64_t dropped_ = 0;  // bytes read and dropped before buffer_[0]
     std::istream* in_;
     std::string source_;
     std::size_t lines_before_ = 1;  // line number at buffer_[0]

@@ -1,7 +1,10 @@
 #pragma once
 // The profiler-output readers. Each returns a checked profile or throws amdahl::Error naming the
 // file, the line and what was expected.
+#include <cstdint>
+#include <functional>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,9 +22,18 @@ std::optional<InputFormat> detect_profiler_format(std::string_view content);
 /// samples), for an error that names the file to read instead; none otherwise.
 std::optional<std::string> untimed_profiler_file(std::string_view content);
 
-/// Chrome Trace Event JSON, streamed: `prefix` holds bytes already read from `in`.
+/// A second way into the same input, from any byte offset (counted from the prefix's first
+/// byte): a large trace is then read by two threads, the second from an event near the middle.
+struct TraceSplit {
+    std::uint64_t size = 0;  ///< bytes of the whole input, prefix included
+    std::function<std::unique_ptr<std::istream>(std::uint64_t offset)> open_at;
+    std::uint64_t min_size = std::uint64_t{32} << 20;  ///< smaller inputs are read by one thread
+};
+
+/// Chrome Trace Event JSON, streamed: `prefix` holds bytes already read from `in`. With `split`,
+/// a large input is read in two parts at once; the result (and every message) is the same.
 Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::string& source,
-                          const ImportOptions& options);
+                          const ImportOptions& options, const TraceSplit* split = nullptr);
 
 Profile read_nsys_stats(std::string_view content, const std::string& source, const ImportOptions& options);
 Profile read_rocprof_stats(std::string_view content, const std::string& source, const ImportOptions& options);

@@ -40,6 +40,8 @@ public:
         std::string pid, tid;
     };
     const TrackInfo& track_info(std::uint32_t track) const { return track_info_[track]; }
+    std::size_t string_count() const { return strings_.size(); }
+    std::size_t track_count() const { return track_info_.size(); }
 
 private:
     std::vector<TrackInfo> track_info_;
