@@ -1,8 +1,8 @@
 // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto, ...), read as a stream: events are parsed one
 // at a time and only what the sweep needs is kept (a span of a few dozen bytes per event).
 #include <algorithm>
-#include <array>
 #include <atomic>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +17,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
 #include "input/profilers/begin_end.hpp"
@@ -30,12 +34,78 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-// Bytes that change the nesting while skipping a value: quotes and brackets.
-constexpr auto structural = [] {
-    std::array<bool, 256> table{};
-    for (unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
-    return table;
-}();
+// The first byte at or after `pos` that is a quote (or, with `brackets`, a bracket or brace),
+// or text.size() when there is none. Sixteen bytes at a time where the machine can.
+template <bool brackets>
+std::size_t find_special(std::string_view text, std::size_t pos) {
+#ifdef __SSE2__
+    const __m128i quote = _mm_set1_epi8('"');
+    // '[' | 0x20 is '{' and ']' | 0x20 is '}': one comparison each covers both kinds.
+    const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'), lower = _mm_set1_epi8(0x20);
+    for (; pos + 16 <= text.size(); pos += 16) {
+        const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
+        __m128i hits = _mm_cmpeq_epi8(chunk, quote);
+        if constexpr (brackets) {
+            const __m128i folded = _mm_or_si128(chunk, lower);
+            hits = _mm_or_si128(hits, _mm_or_si128(_mm_cmpeq_epi8(folded, open), _mm_cmpeq_epi8(folded, close)));
+        }
+        if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits))) return pos + std::countr_zero(mask);
+    }
+#endif
+    for (; pos < text.size(); ++pos) {
+        const char c = text[pos];
+        if (c == '"') return pos;
+        if constexpr (brackets)
+            if (c == '{' || c == '}' || c == '[' || c == ']') return pos;
+    }
+    return pos;
+}
+
+#ifdef __SSE2__
+// Bit i set where byte i of the 64 at `p` equals `c` (after OR-ing `fold` into each byte).
+std::uint64_t bits_of(const char* p, char c, char fold = 0) {
+    const __m128i needle = _mm_set1_epi8(c), folding = _mm_set1_epi8(fold);
+    std::uint64_t bits = 0;
+    for (int k = 0; k < 4; ++k) {
+        const __m128i chunk = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), folding);
+        bits |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, needle))))
+                << (16 * k);
+    }
+    return bits;
+}
+#endif
+
+// Skips the object or array that starts at `pos`, 64 bytes at a time: a mask of the bytes inside
+// strings (a running XOR of the quotes) leaves the brackets that count. Returns the offset just
+// past the value, or 0 when the byte-wise skip must decide: a backslash (an escaped quote may be
+// there) or the value running into the last 64 bytes of `text`.
+std::size_t skip_nested(std::string_view text, std::size_t pos) {
+#ifdef __SSE2__
+    int depth = 0;
+    std::uint64_t in_string = 0;  // all ones when the previous block ended inside a string
+    for (std::size_t at = pos; at + 64 <= text.size(); at += 64) {
+        const char* p = text.data() + at;
+        if (bits_of(p, '\\')) return 0;
+        const std::uint64_t quotes = bits_of(p, '"');
+        // Prefix XOR: bit i is the parity of the quotes at or before i, so set inside strings.
+        std::uint64_t inside = quotes;  // the value starts outside any string
+        for (int shift = 1; shift < 64; shift *= 2) inside ^= inside << shift;
+        inside ^= in_string;
+        in_string = (inside >> 63) ? ~std::uint64_t{0} : 0;
+        // '[' | 0x20 is '{', ']' | 0x20 is '}'.
+        const std::uint64_t opens = bits_of(p, '{', 0x20) & ~inside, closes = bits_of(p, '}', 0x20) & ~inside;
+        for (std::uint64_t brackets = opens | closes; brackets != 0; brackets &= brackets - 1) {
+            const std::uint64_t bit = brackets & (~brackets + 1);
+            depth += (opens & bit) ? 1 : -1;
+            if (depth == 0) return at + static_cast<std::size_t>(std::countr_zero(bit)) + 1;
+        }
+    }
+#else
+    (void)text;
+    (void)pos;
+#endif
+    return 0;
+}
 
 // The fields of one event that matter here, as raw tokens of the event's text.
 struct EventFields {
@@ -94,9 +164,8 @@ private:
         expect('"');
         const std::size_t start = pos_;
         for (;;) {
-            const void* quote = std::memchr(text_.data() + pos_, '"', text_.size() - pos_);
-            if (!quote) throw JsonStream::NeedMore{};
-            const std::size_t q = static_cast<std::size_t>(static_cast<const char*>(quote) - text_.data());
+            const std::size_t q = find_special<false>(text_, pos_);
+            if (q == text_.size()) throw JsonStream::NeedMore{};
             // The quote ends the string unless an odd number of backslashes precede it.
             std::size_t slashes = 0;
             while (q - slashes > start && text_[q - slashes - 1] == '\\') ++slashes;
@@ -109,11 +178,14 @@ private:
         if (c == '"') {
             string_body();
         } else if (c == '{' || c == '[') {
+            if (const std::size_t end = skip_nested(text_, pos_)) {
+                pos_ = end;
+                return;
+            }
             // Nested values ("args") are skipped: jump between the bytes that matter.
             int depth = 0;
-            const char* data = text_.data();
             do {
-                while (pos_ < text_.size() && !structural[static_cast<unsigned char>(data[pos_])]) ++pos_;
+                pos_ = find_special<true>(text_, pos_);
                 const char d = peek();
                 if (d == '"') {
                     string_body();
@@ -179,7 +251,10 @@ struct Timestamp {
 
 bool parse_timestamp(std::string_view token, Timestamp& out) {
     if (token.empty()) return false;
-    const auto dot = token.find_first_of(".eE");
+    // The first '.', 'e' or 'E' (find_first_of would call memchr for every byte).
+    std::size_t dot = std::string_view::npos;
+    for (std::size_t i = 0; i < token.size() && dot == std::string_view::npos; ++i)
+        if (token[i] == '.' || token[i] == 'e' || token[i] == 'E') dot = i;
     if (dot == std::string_view::npos || token[dot] == '.') {
         const std::string_view whole = token.substr(0, dot);
         const auto [p, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), out.whole);
@@ -265,8 +340,15 @@ private:
         const double start = static_cast<double>(ts.whole - origin_) + ts.fraction;
         const std::uint32_t name = intern(f.name, f.name_escaped);
         const std::uint32_t category = intern(f.cat, f.cat_escaped);
-        key_.assign(f.pid).append("/").append(f.tid);
-        const std::uint32_t track = timeline_.track(key_, f.pid, f.tid);
+        // Events come in runs from one thread: the last track is checked first.
+        if (f.pid != last_pid_ || f.tid != last_tid_ || !have_track_) {
+            key_.assign(f.pid).append("/").append(f.tid);
+            last_track_ = timeline_.track(key_, f.pid, f.tid);
+            last_pid_.assign(f.pid);
+            last_tid_.assign(f.tid);
+            have_track_ = true;
+        }
+        const std::uint32_t track = last_track_;
         if (f.ph == 'X') {
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
@@ -355,6 +437,9 @@ private:
     JsonStream& stream_;
     std::vector<Mark> marks_;
     std::string key_, scratch_;
+    std::string last_pid_, last_tid_;  // the last event's track, and its id
+    std::uint32_t last_track_ = 0;
+    bool have_track_ = false;
     std::vector<int> classes_;  // SpanClass per category id, -1 until seen
     std::int64_t origin_ = 0;
     bool have_origin_ = false;
@@ -477,9 +562,10 @@ void read_rest(JsonStream& stream, TraceBuilder& builder, Form form, const std::
     if (form == Form::object) read_members(stream, builder, true, nullptr);
 }
 
-// Where a second part could start: the first event that seems to begin (`}`, `,`, `{"`, white
-// space between) in the 4 MiB after the middle of the input. A guess: the first part confirms it
-// by reaching exactly that offset between two events.
+// Where a second part could start: the first object in the 4 MiB after the middle of the input
+// that follows '}' and ',' and reads as a trace event (it has a "ph"). A guess: objects in an
+// event's "args" can look so too; the first part confirms it by reaching exactly that offset
+// between two events.
 std::optional<std::uint64_t> middle_event(const TraceSplit& split) {
     const std::uint64_t from = split.size / 2;
     const auto in = split.open_at(from);
@@ -495,9 +581,15 @@ std::optional<std::uint64_t> middle_event(const TraceSplit& split) {
         ++j;
         while (space(j)) ++j;
         if (j >= text.size() || text[j] != '{') continue;
-        std::size_t k = j + 1;
-        while (space(k)) ++k;
-        if (k < text.size() && text[k] == '"') return from + j;
+        EventFields fields;
+        try {
+            parse_event(std::string_view(text).substr(j), fields);
+        } catch (const std::invalid_argument&) {  // no JSON object there
+            continue;
+        } catch (const JsonStream::NeedMore&) {  // one that runs past what was read
+            continue;
+        }
+        if (fields.ph != 0) return from + j;
     }
     return std::nullopt;
 }
@@ -581,6 +673,7 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
         tell_origin(std::nullopt);
         if (second->finish()) {
             builder.append(second->builder(), stream.position());
+            if (split->used_at) *split->used_at = stream.offset();
         } else {
             read_rest(stream, builder, form);
         }

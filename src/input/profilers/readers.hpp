@@ -28,6 +28,8 @@ struct TraceSplit {
     std::uint64_t size = 0;  ///< bytes of the whole input, prefix included
     std::function<std::unique_ptr<std::istream>(std::uint64_t offset)> open_at;
     std::uint64_t min_size = std::uint64_t{32} << 20;  ///< smaller inputs are read by one thread
+    /// Set to where the second part started when its events were used (for tests and benches).
+    std::optional<std::uint64_t>* used_at = nullptr;
 };
 
 /// Chrome Trace Event JSON, streamed: `prefix` holds bytes already read from `in`. With `split`,

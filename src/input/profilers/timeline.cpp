@@ -18,15 +18,19 @@
 namespace amdahl::detail {
 
 std::uint32_t Timeline::intern(std::string_view text) {
-    auto [it, inserted] = ids_.try_emplace(std::string(text), static_cast<std::uint32_t>(strings_.size()));
-    if (inserted) strings_.emplace_back(text);
-    return it->second;
+    if (const auto found = ids_.find(text); found != ids_.end()) return found->second;  // no copy to look up
+    const auto id = static_cast<std::uint32_t>(strings_.size());
+    ids_.emplace(std::string(text), id);
+    strings_.emplace_back(text);
+    return id;
 }
 
 std::uint32_t Timeline::track(std::string_view key, std::string_view pid, std::string_view tid) {
-    auto [it, inserted] = tracks_.try_emplace(std::string(key), static_cast<std::uint32_t>(tracks_.size()));
-    if (inserted) track_info_.push_back({std::string(pid), std::string(tid)});
-    return it->second;
+    if (const auto found = tracks_.find(key); found != tracks_.end()) return found->second;
+    const auto id = static_cast<std::uint32_t>(track_info_.size());
+    tracks_.emplace(std::string(key), id);
+    track_info_.push_back({std::string(pid), std::string(tid)});
+    return id;
 }
 
 SpanClass classify_category(std::string_view category) {
@@ -338,7 +342,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     // Phase ids for the spans of the lane, named once per (name, category).
     std::vector<std::string> phase_names;
     std::vector<std::string> phase_kinds;
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> phase_of_key;
+    std::unordered_map<std::uint64_t, std::uint32_t> phase_of_key;  // (name << 32 | category) -> phase
     std::map<std::string, std::uint32_t> phase_of_name;
     std::vector<std::uint32_t> span_phase(timeline.spans.size(), UINT32_MAX);
     std::size_t kept = 0, zero_length = 0;
@@ -349,7 +353,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             ++zero_length;
             continue;
         }
-        auto [it, inserted] = phase_of_key.try_emplace({s.name, s.category}, 0);
+        auto [it, inserted] = phase_of_key.try_emplace(std::uint64_t{s.name} << 32 | s.category, 0);
         if (inserted) {
             const std::string& raw = timeline.text(s.name);
             const std::string name = namer(raw.empty() ? "(unnamed)" : raw, timeline.text(s.category), kind_of(s.cls));

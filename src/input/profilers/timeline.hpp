@@ -3,6 +3,7 @@
 // phases: self time within a track, `overlapped` where phases on different tracks run at once,
 // `idle` where nothing runs. Shared by every trace reader (Chrome/Kineto JSON, rocprof traces).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -46,8 +47,13 @@ public:
 private:
     std::vector<TrackInfo> track_info_;
     std::vector<std::string> strings_{""};
-    std::unordered_map<std::string, std::uint32_t> ids_{{"", 0}};
-    std::unordered_map<std::string, std::uint32_t> tracks_;
+    // Looked up by string_view, without a copy of the text.
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+    };
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> ids_{{"", 0}};
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> tracks_;
 };
 
 /// The class of a Kineto/Chrome category ("kernel", "gpu_memcpy", "cpu_op", ...).
