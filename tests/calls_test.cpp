@@ -163,3 +163,86 @@ TEST_CASE("calls: rank shows the calls of each target, summed over its phases", 
     CHECK_THAT(r.out, Contains("\"kind\": \"kernel\",\n      \"calls\": 1000,\n      \"time\": 5,"));
     CHECK_THAT(r.out, Contains("\"kind\": \"copy\",\n      \"calls\": null,\n      \"time\": 25,"));
 }
+
+TEST_CASE("calls: a trace's spans are its phases' calls", "[calls][trace]") {
+    // gemm runs three times, once nested in an annotation; copy once; a zero-length gemm takes no
+    // time and is no call.
+    const std::string trace = write_temp("calls_trace.json", R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 0, "dur": 10},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 20, "dur": 10},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 8, "ts": 40, "dur": 5},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 8, "ts": 50, "dur": 0},
+{"ph": "X", "cat": "gpu_memcpy", "name": "copy", "pid": 0, "tid": 7, "ts": 60, "dur": 4}
+]})");
+    const Profile profile = load(trace);
+    CHECK(calls_of(profile) == Calls{{"gemm", 3}, {"copy", 1}, {"idle", std::nullopt}});
+    const auto eval = run_cli({"eval", trace, "-s", "gemm=2"});
+    REQUIRE(eval.exit_code == 0);
+    CHECK_THAT(eval.out, Contains("calls"));
+    // Grouped, a group's calls are its spans.
+    ImportOptions by_kind;
+    by_kind.group_by = "cat";
+    std::istringstream no_stdin;
+    CHECK(calls_of(load_profile(trace, no_stdin, std::nullopt, by_kind)) ==
+          Calls{{"kernel", 3}, {"gpu_memcpy", 1}, {"idle", std::nullopt}});
+}
+
+TEST_CASE("calls: per step (--window) a trace's phases have no calls", "[calls][trace]") {
+    // Two steps; spans shared out among steps are no count of calls: none is claimed.
+    std::string events;
+    for (int i = 0; i < 4; ++i) {
+        const std::string at = std::to_string(100 * i);
+        events += std::string(i ? ",\n" : "") + R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" +
+                  std::to_string(i) + R"(", "pid": 0, "tid": 1, "ts": )" + at + R"(, "dur": 100},
+{"ph": "X", "cat": "cpu_op", "name": "op", "pid": 0, "tid": 1, "ts": )" +
+                  std::to_string(100 * i + 10) + R"(, "dur": 50})";
+    }
+    const std::string trace = write_temp("calls_steps.json", "{\"traceEvents\": [\n" + events + "\n]}");
+    ImportOptions steps;
+    steps.window = "ProfilerStep#.*";
+    steps.lane = Lane::cpu;
+    std::istringstream no_stdin;
+    const Profile profile = load_profile(trace, no_stdin, std::nullopt, steps);
+    REQUIRE_FALSE(profile.steps.empty());
+    REQUIRE_FALSE(profile.phases.empty());
+    for (const auto& phase : profile.phases) CHECK_FALSE(phase.calls);
+}
+
+TEST_CASE("classes: import --group-by class writes each kernel's class and rule, and --explain reads them back",
+          "[kernel_class][import]") {
+    const std::string trace = write_temp("classes_trace.json", R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0, "dur": 10},
+{"ph": "X", "cat": "kernel", "name": "flash_fwd_kernel", "pid": 0, "tid": 7, "ts": 10, "dur": 5}
+]})");
+    const auto direct = run_cli({"eval", trace, "--group-by", "class", "-s", "gemm=2", "--explain"});
+    REQUIRE(direct.exit_code == 0);
+    const auto imported = run_cli({"import", trace, "--group-by", "class"});
+    REQUIRE(imported.exit_code == 0);
+    CHECK_THAT(imported.out,
+               Contains(R"({"class": "gemm", "name": "ampere_sgemm_128x64_tn", "rule": "'gemm' in the name"})"));
+    const std::string json = write_temp("classes_profile.json", imported.out);
+    const auto again = run_cli({"eval", json, "-s", "gemm=2", "--explain"});
+    REQUIRE(again.exit_code == 0);
+    // The same explanation of the classes, read from the profile instead of the trace.
+    CHECK_THAT(direct.out, Contains("gemm: 'gemm' in the name: ampere_sgemm_128x64_tn"));
+    CHECK_THAT(again.out, Contains("gemm: 'gemm' in the name: ampere_sgemm_128x64_tn"));
+    CHECK_THAT(again.out, Contains("attention: 'flash' in the name: flash_fwd_kernel"));
+    CHECK(load(json).class_members.size() == 2);
+    // A malformed entry names its JSON path.
+    const std::string bad =
+        write_temp("classes_bad.json", R"({"phases": [{"name": "gemm", "time": 1}], "classes": [{"class": "gemm"}]})");
+    const auto refused = run_cli({"eval", bad});
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Contains("classes[0]"));
+}
+
+TEST_CASE("tables: start and end columns with no unit are read as ms, and a note says so", "[table][units]") {
+    const Profile bare = read("kernel,start,end\ngemm,100,130\ncopy,130,135\n");
+    CHECK(bare.phases.at(0).time == Approx(30));
+    bool said = false;
+    for (const auto& note : bare.notes)
+        said = said || note.find("name no unit: the times are read as ms") != std::string::npos;
+    CHECK(said);
+    const Profile named = read("kernel,start_ns,end_ns\ngemm,100,130\n");
+    for (const auto& note : named.notes) CHECK(note.find("name no unit") == std::string::npos);
+}

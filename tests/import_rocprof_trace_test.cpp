@@ -214,8 +214,8 @@ TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cl
                 "");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK_THAT(r.out, Contains("\nfused,kernel,120,"));
-    CHECK_THAT(r.out, Contains("\noverlapped,overlapped,100,"));
+    CHECK_THAT(r.out, Contains("\nfused,kernel,3,120,"));
+    CHECK_THAT(r.out, Contains("\noverlapped,overlapped,,100,"));
 }
 
 TEST_CASE("rocprofv3: one run's folder is one timeline", "[import][rocprof]") {

@@ -658,5 +658,5 @@ TEST_CASE("nsys trace CSVs are timelines: a start is never a duration", "[import
     CHECK_THAT(r.err, Contains("nsys_trace_bare.csv:1: column 'Start' does not say its unit; give --timeunit"));
     r = run_cli({"eval", bare, "--timeunit", "us", "--format", "csv"});
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Contains("\nk,kernel,5000,"));
+    CHECK_THAT(r.out, Contains("\nk,kernel,1,5000,"));
 }

@@ -37,30 +37,36 @@ TEST_CASE("names: tables print short names, never two alike, cut in the middle",
     const auto r = run_cli({"eval", trace(), "--phases", "all"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.err == notes);
-    CHECK(
-        r.out.substr(0, r.out.find("\n\n")) ==
-        "phase                                                             kind    time (us)  share  factor  new time "
-        "(us)  saved (us)\n"
-        "----------------------------------------------------------------  ------  ---------  -----  ------  "
-        "-------------  ----------\n"
-        "ampere_sgemm_128x64_tn                                            kernel      300.0  30.0%       -          "
-        "300.0         0.0\n"
-        "Memcpy HtoD (Pinned -> Device)                                    copy        150.0  15.0%       -          "
-        "150.0         0.0\n"
-        "ncclDevKernel_AllReduce_Sum_f32_RING_LL                           kernel      150.0  15.0%       -          "
-        "150.0         0.0\n"
-        "softmax_warp_forward                                              kernel      120.0  12.0%       -          "
-        "120.0         0.0\n"
-        "vectorized_elementwis\xe2\x80\xa6"
-        " CUDAFunctor_add<float>, Array<char*, 3> >  kernel      100.0  10.0%       "
-        "-          100.0         0.0\n"
-        "reduce_kernel                                                     kernel       80.0   8.0%       -           "
-        "80.0         0.0\n"
-        "vectorized_elementwis\xe2\x80\xa6"
-        "l<4, FillFunctor<float>, Array<char*, 1> >  kernel       50.0   5.0%       "
-        "-           50.0         0.0\n"
-        "Memset (Device)                                                   memset       50.0   5.0%       -           "
-        "50.0         0.0");
+    CHECK(r.out.substr(0, r.out.find("\n\n")) ==
+          "phase                                                             kind    calls  time (us)  share  factor  "
+          "new time "
+          "(us)  saved (us)\n"
+          "----------------------------------------------------------------  ------  -----  ---------  -----  ------  "
+          "-------------  ----------\n"
+          "ampere_sgemm_128x64_tn                                            kernel      1      300.0  30.0%       -   "
+          "       "
+          "300.0         0.0\n"
+          "Memcpy HtoD (Pinned -> Device)                                    copy        1      150.0  15.0%       -   "
+          "       "
+          "150.0         0.0\n"
+          "ncclDevKernel_AllReduce_Sum_f32_RING_LL                           kernel      1      150.0  15.0%       -   "
+          "       "
+          "150.0         0.0\n"
+          "softmax_warp_forward                                              kernel      1      120.0  12.0%       -   "
+          "       "
+          "120.0         0.0\n"
+          "vectorized_elementwis\xe2\x80\xa6"
+          " CUDAFunctor_add<float>, Array<char*, 3> >  kernel      1      100.0  10.0%       "
+          "-          100.0         0.0\n"
+          "reduce_kernel                                                     kernel      1       80.0   8.0%       -   "
+          "        "
+          "80.0         0.0\n"
+          "vectorized_elementwis\xe2\x80\xa6"
+          "l<4, FillFunctor<float>, Array<char*, 1> >  kernel      1       50.0   5.0%       "
+          "-           50.0         0.0\n"
+          "Memset (Device)                                                   memset      1       50.0   5.0%       -   "
+          "        "
+          "50.0         0.0");
 
     // Markdown has no width: the short names whole, each in a code span.
     const auto md = run_cli({"eval", trace(), "--format", "md"});
@@ -72,7 +78,7 @@ TEST_CASE("names: tables print short names, never two alike, cut in the middle",
     // CSV is data: the full names.
     const auto csv = run_cli({"eval", trace(), "--format", "csv"});
     REQUIRE(csv.exit_code == 0);
-    CHECK(csv.out.find("\n\"" + reduce_kernel + "\",kernel,80,8,1,80,0\n") != std::string::npos);
+    CHECK(csv.out.find("\n\"" + reduce_kernel + "\",kernel,1,80,8,1,80,0\n") != std::string::npos);
 }
 
 TEST_CASE("names: --names full prints them whole, ready for a selector", "[names][cli]") {
@@ -104,16 +110,16 @@ TEST_CASE("names: a selector takes a short name that is one phase's", "[names][s
                        "unsigned int, float, 4>)' (243 "
                        "characters) and picks it\n");
     CHECK(r.out.substr(0, r.out.find("\n\n")) ==
-          "phase          kind    time (us)  share  factor  new time (us)  saved (us)\n"
-          "-------------  ------  ---------  -----  ------  -------------  ----------\n"
-          "reduce_kernel  kernel       80.0   8.0%      2x           40.0        40.0");
+          "phase          kind    calls  time (us)  share  factor  new time (us)  saved (us)\n"
+          "-------------  ------  -----  ---------  -----  ------  -------------  ----------\n"
+          "reduce_kernel  kernel      1       80.0   8.0%      2x           40.0        40.0");
 
     // The name a table shows for one of two look-alikes picks that one.
     const auto shown =
         run_cli({"eval", trace(), "-s", "vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1> >=2",
                  "--phases", "changed", "--format", "csv"});
     REQUIRE(shown.exit_code == 0);
-    CHECK(shown.out.find("\n\"" + fill_kernel + "\",kernel,50,5,2,25,25\n") != std::string::npos);
+    CHECK(shown.out.find("\n\"" + fill_kernel + "\",kernel,1,50,5,2,25,25\n") != std::string::npos);
 
     // A short name two phases share picks neither: the error lists them.
     const auto shared = run_cli({"eval", trace(), "-s", "vectorized_elementwise_kernel=2"});
@@ -194,15 +200,15 @@ TEST_CASE("group by class: kernels in the classes a GPU engineer expects, kinds 
     REQUIRE(r.exit_code == 0);
     CHECK(r.err == notes);
     CHECK(r.out ==
-          "phase          kind    time (us)  share  factor  new time (us)  saved (us)\n"
-          "-------------  ------  ---------  -----  ------  -------------  ----------\n"
-          "gemm           kernel      300.0  30.0%       -          300.0         0.0\n"
-          "elementwise    kernel      150.0  15.0%       -          150.0         0.0\n"
-          "memcpy         copy        150.0  15.0%      2x           75.0        75.0\n"
-          "communication  kernel      150.0  15.0%       -          150.0         0.0\n"
-          "attention      kernel      120.0  12.0%       -          120.0         0.0\n"
-          "reduction      kernel       80.0   8.0%       -           80.0         0.0\n"
-          "memset         memset       50.0   5.0%       -           50.0         0.0\n"
+          "phase          kind    calls  time (us)  share  factor  new time (us)  saved (us)\n"
+          "-------------  ------  -----  ---------  -----  ------  -------------  ----------\n"
+          "gemm           kernel      1      300.0  30.0%       -          300.0         0.0\n"
+          "elementwise    kernel      2      150.0  15.0%       -          150.0         0.0\n"
+          "memcpy         copy        1      150.0  15.0%      2x           75.0        75.0\n"
+          "communication  kernel      1      150.0  15.0%       -          150.0         0.0\n"
+          "attention      kernel      1      120.0  12.0%       -          120.0         0.0\n"
+          "reduction      kernel      1       80.0   8.0%       -           80.0         0.0\n"
+          "memset         memset      1       50.0   5.0%       -           50.0         0.0\n"
           "\n"
           "The arithmetic:\n"
           "  T_old = 300.0 + 150.0 + 150.0 + 150.0 + 120.0 + 80.0 + 50.0 = 1,000.0 us\n"
@@ -252,10 +258,10 @@ TEST_CASE("group by: kind:copy still picks copies after --group-by cat", "[group
     const auto r = run_cli({"eval", trace(), "--group-by", "cat", "-s", "kind:copy=2", "--format", "csv"});
     REQUIRE(r.exit_code == 0);
     CHECK(r.out ==
-          "name,kind,time_us,share_pct,factor,new_time_us,saved_us\n"
-          "kernel,kernel,800,80,1,800,0\n"
-          "gpu_memcpy,copy,150,15,2,75,75\n"
-          "gpu_memset,memset,50,5,1,50,0\n");
+          "name,kind,calls,time_us,share_pct,factor,new_time_us,saved_us\n"
+          "kernel,kernel,6,800,80,1,800,0\n"
+          "gpu_memcpy,copy,1,150,15,2,75,75\n"
+          "gpu_memset,memset,1,50,5,1,50,0\n");
     // On a summary too (nsys rows keep their kind under --group-by class).
     const auto nsys = run_cli({"eval", source_path("tests/data/profilers/handmade/nsys_gpumemtimesum_2020.csv"),
                                "--group-by", "class", "-s", "kind:memset=2", "--format", "csv"});

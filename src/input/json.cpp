@@ -228,6 +228,24 @@ void read_steps(const Json& steps, const std::string& source, RawProfile& out) {
     }
 }
 
+// "classes": [{"class": "gemm", "name": "ampere_sgemm_128x64_tn", "rule": "'gemm' in the base name"}],
+// as `amdahl import --group-by class` writes them: which kernel went to which class, and why.
+void read_classes(const Json& classes, const std::string& source, RawProfile& out) {
+    if (!classes.is_array()) throw Error(where(source, "classes"), "expected an array (got " + describe(classes) + ")");
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+        const std::string path = "classes[" + std::to_string(i) + "]";
+        const Json& item = classes[i];
+        if (!item.is_object() || !item.contains("class") || !item.contains("name") || !item.contains("rule"))
+            throw Error(where(source, path),
+                        "expected {\"class\": C, \"name\": N, \"rule\": R} (got " + describe(item) + ")");
+        ClassMember member;
+        member.phase = read_string(item["class"], source, path + ".class");
+        member.name = read_string(item["name"], source, path + ".name");
+        member.rule = read_string(item["rule"], source, path + ".rule");
+        out.class_members.push_back(std::move(member));
+    }
+}
+
 // "runs": [100.2, 99.8, "101 ms"]: end-to-end times of repeated runs, each > 0.
 void read_runs(const Json& runs, const std::string& source, RawProfile& out) {
     out.runs_where = where(source, "runs");
@@ -453,6 +471,7 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     if (const auto runs = doc.find("runs"); runs != doc.end()) read_runs(*runs, source, out);
     if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
     if (const auto steps = doc.find("steps"); steps != doc.end()) read_steps(*steps, source, out);
+    if (const auto classes = doc.find("classes"); classes != doc.end()) read_classes(*classes, source, out);
     if (const auto boundary = doc.find("boundary"); boundary != doc.end())
         out.boundary = read_string(*boundary, source, "boundary");
     if (const auto summary = doc.find("summary_only"); summary != doc.end()) {

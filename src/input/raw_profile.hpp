@@ -50,11 +50,12 @@ struct RawProfile {
     std::vector<Phase> phases;
     std::vector<RawPhaseExtra> extra;
     std::vector<ProfileProposal> proposals;
-    std::string boundary;           ///< from an import: what the phases add up to
-    bool summary_only = false;      ///< from an import of a summary format
-    std::vector<Overlap> overlaps;  ///< from an imported trace, in the profile's unit
-    std::vector<Step> steps;        ///< from an imported trace cut with --window, in the profile's unit
-    std::vector<RawTime> runs;      ///< end-to-end times of repeated runs ("runs" in JSON)
+    std::string boundary;                    ///< from an import: what the phases add up to
+    bool summary_only = false;               ///< from an import of a summary format
+    std::vector<Overlap> overlaps;           ///< from an imported trace, in the profile's unit
+    std::vector<Step> steps;                 ///< from an imported trace cut with --window, in the profile's unit
+    std::vector<ClassMember> class_members;  ///< from a profile imported with --group-by class
+    std::vector<RawTime> runs;               ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;
 

@@ -185,6 +185,11 @@ public:
                 end_unit_ = checked_unit(*end_, at);
                 time_unit_ = start_unit_ ? start_unit_ : end_unit_;
                 raw_.notes.push_back(at + ": the phase time is " + named(*end_) + " minus " + named(*start_));
+                // Profilers write time stamps in ns, people in ms: neither is safe to assume unsaid.
+                if (!time_unit_ && !unit_)
+                    raw_.notes.push_back(at + ": " + named(*start_) + " and " + named(*end_) +
+                                         " name no unit: the times are read as ms (profilers' time stamps are "
+                                         "often ns); name the unit in the header, e.g. 'start (ns)'");
                 break;
             case TimeSource::average_x_calls:
                 time_unit_ = checked_unit(*average_, at);

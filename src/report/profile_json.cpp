@@ -75,6 +75,16 @@ std::string profile_to_json(const Profile& profile) {
         json.end_object();
     }
     json.end_array();
+    if (!profile.class_members.empty()) {
+        json.key("classes").begin_array();
+        for (const ClassMember& member : profile.class_members)
+            json.begin_object(true)
+                .field("class", member.phase)
+                .field("name", member.name)
+                .field("rule", member.rule)
+                .end_object();
+        json.end_array();
+    }
     if (!profile.overlaps.empty()) {
         json.key("overlaps").begin_array();
         for (const Overlap& overlap : profile.overlaps) {

@@ -345,6 +345,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::unordered_map<std::uint64_t, std::uint32_t> phase_of_key;  // (name << 32 | category) -> phase
     std::map<std::string, std::uint32_t> phase_of_name;
     std::vector<std::uint32_t> span_phase(timeline.spans.size(), UINT32_MAX);
+    std::vector<std::uint64_t> phase_calls;  // spans per phase: a phase's calls (launches)
     std::size_t kept = 0, zero_length = 0;
     for (std::size_t i = 0; i < timeline.spans.size(); ++i) {
         const Span& s = timeline.spans[i];
@@ -360,6 +361,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             auto [named, fresh] = phase_of_name.try_emplace(name, static_cast<std::uint32_t>(phase_names.size()));
             if (fresh) {
                 phase_names.push_back(name);
+                phase_calls.push_back(0);
                 phase_kinds.emplace_back(kind_of(s.cls));  // whatever the grouping: kind:copy still picks copies
             } else if (phase_kinds[named->second] != kind_of(s.cls)) {
                 phase_kinds[named->second].clear();  // a phase of mixed kinds
@@ -367,6 +369,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             it->second = named->second;
         }
         span_phase[i] = it->second;
+        ++phase_calls[it->second];
         ++kept;
     }
     if (kept == 0) {
@@ -461,6 +464,9 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         phase.kind = phase_kinds[p];
         phase.time = exclusive[p].value() / step_count;
         phase.active_time = active[p].value() / step_count;
+        // Each span is a call; per step (--window) a phase's spans would be shared out among the
+        // steps, a count no call has: left out there.
+        if (!windowed) phase.calls = phase_calls[p];
         profile.phases.push_back(std::move(phase));
     }
     // The phases amdahl adds for shared and empty time must not meet an event phase of that name.
