@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <unordered_set>
@@ -18,6 +19,7 @@
 #include "amdahl/speedup.hpp"
 #include "cli/run.hpp"
 #include "input/gzip.hpp"
+#include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
 
 namespace amdahl::fuzz {
@@ -222,8 +224,36 @@ void check_json_paths(std::string_view data) {
     require(fast == full, [&] { return "json: the fast path read\n" + fast + "\nbut the full path read\n" + full; });
 }
 
+// The trace reader split over two threads (at a guessed event near the middle) reads what one
+// thread reads: the same profile, notes and messages, whatever the guess hits.
+void check_trace_split(std::string_view data, const ImportOptions& options) {
+    const std::string text(data);
+    const auto read = [&](bool split) -> std::string {
+        const std::size_t sniffed = std::min<std::size_t>(text.size(), 16);  // read before, as load_profile does
+        std::istringstream rest(text.substr(sniffed));
+        detail::TraceSplit parts;
+        parts.size = text.size();
+        parts.min_size = 0;
+        parts.open_at = [&text](std::uint64_t offset) -> std::unique_ptr<std::istream> {
+            return std::make_unique<std::istringstream>(text.substr(static_cast<std::size_t>(offset)));
+        };
+        try {
+            const Profile profile = detail::read_chrome_trace(std::string_view(text).substr(0, sniffed), &rest, "fuzz",
+                                                              options, split ? &parts : nullptr);
+            std::string out = profile_to_json(profile);
+            for (const std::string& note : profile.notes) out += note + "\n";
+            return out;
+        } catch (const Error& e) {
+            return std::string("error: ") + e.what();
+        }
+    };
+    const std::string one = read(false), two = read(true);
+    require(one == two, [&] { return "chrome trace: one thread read\n" + one + "\nbut two threads read\n" + two; });
+}
+
 void check_profile_input(InputFormat format, std::string_view data) {
     if (format == InputFormat::json) check_json_paths(data);
+    if (format == InputFormat::chrome_trace) check_trace_split(data, import_options(data.size()));
     const std::string what = std::string(input_format_name(format)) + " profile";
     Profile profile;
     try {
