@@ -1,0 +1,56 @@
+#pragma once
+// Replay of a trace over its dependencies (docs/replay.md): events keep the order and the
+// delays the trace recorded between them, the selected phases' events get shorter, and every
+// event's new start and end follow in dependency order. Only the graph is here; which edges a
+// trace has (track order, launches, synchronizations) is the trace reader's to say.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace amdahl::detail {
+
+constexpr std::uint32_t no_phase = std::numeric_limits<std::uint32_t>::max();
+
+/// One event of the trace, as recorded.
+struct ReplayEvent {
+    double start = 0, end = 0;
+    std::uint32_t phase = no_phase;  ///< whose factor shortens it; no_phase: it keeps its duration
+    /// Starts no earlier than its recorded start: a time the trace gives (the first event of a
+    /// track with no known launch), not a dependency that can move.
+    bool released = false;
+};
+
+/// `to` starts no earlier than `delay` after `from` (its start for a launch, else its end).
+/// `delay` is at most the recorded gap; the rest of the gap is slack that a speedup before
+/// `from` cannot take away.
+struct ReplayEdge {
+    std::uint32_t from = 0, to = 0;
+    double delay = 0;
+    bool from_start = false;
+};
+
+/// A call that waits for the GPU (a synchronize): it ends no earlier than `awaited` ends, plus
+/// the tail it had after that end; the part of it that did not wait stays as long as it was.
+struct ReplayWait {
+    std::uint32_t call = 0, awaited = 0;
+};
+
+struct ReplayGraph {
+    std::vector<ReplayEvent> events;
+    std::vector<ReplayEdge> edges;
+    std::vector<ReplayWait> waits;
+};
+
+struct ReplayResult {
+    std::vector<double> start, end;  ///< each event's new start and end
+    double before = 0, after = 0;    ///< the makespan (first start to last end), recorded and new
+};
+
+/// Replays `graph` with each phase's events `factor[phase]` times shorter (infinity: no time; a
+/// phase beyond `factor`'s size keeps its time). With every factor 1 the result is the recorded
+/// timeline to the last bit: times move by shifts computed from the recorded ones, never by
+/// adding recorded gaps back. Linear in events and edges. Throws amdahl::Error when the graph
+/// is no DAG or an edge asks for more delay than the trace recorded.
+ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor);
+
+}  // namespace amdahl::detail
