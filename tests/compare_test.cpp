@@ -651,3 +651,53 @@ TEST_CASE("compare: the built binary expands a quoted glob and exits 1 on a fail
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, EndsWith("verdict: FAIL, the gate failed\n"));
 }
+
+TEST_CASE("compare: a phase missing from some runs is an error unless --missing says what it means",
+          "[compare][missing]") {
+    // The hostile tester's case: gemm 46.1 ms in 9 before runs, missing from 5 of 9 after runs and
+    // 60 ms (+30%) in the other 4. Counted as 0 it came out 'after 0', noise, 2.38x, every gate passed.
+    const auto dir = std::filesystem::path(test::write_temp("compare_missing_marker", "")).parent_path();
+    std::filesystem::remove_all(dir / "compare_missing");
+    std::filesystem::create_directories(dir / "compare_missing/before");
+    std::filesystem::create_directories(dir / "compare_missing/after");
+    for (int i = 0; i < 9; ++i) {
+        test::write_temp("compare_missing/before/run" + std::to_string(i) + ".json",
+                         R"({"phases": {"gemm": 46.1, "other": 40}})");
+        test::write_temp("compare_missing/after/run" + std::to_string(i) + ".json",
+                         i % 2 == 0 ? R"({"phases": {"other": 40}})" : R"({"phases": {"gemm": 60, "other": 40}})");
+    }
+    const std::string before = (dir / "compare_missing/before/*.json").string();
+    const std::string after = (dir / "compare_missing/after/*.json").string();
+
+    auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "2%"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, StartsWith("error: AFTER: phase 'gemm' is in 4 of the 9 AFTER profiles (not in "));
+    CHECK_THAT(r.err, Contains("run0.json, "));
+    CHECK_THAT(r.err, Contains(" and 2 more): a phase that comes and goes between runs has no median to compare; "
+                               "give --missing zero"));
+
+    // skip: gemm's median is over its 4 runs, 60 ms: +30% on 46.1, slower.
+    r = test::run_cli({"compare", before, after, "--missing", "skip", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto skip = nlohmann::json::parse(r.out);
+    bool found = false;
+    for (const auto& phase : skip["phases"]) {
+        if (phase["name"] != "gemm") continue;
+        found = true;
+        CHECK(phase["after"].get<double>() == Approx(60));
+        CHECK(phase["status"] == "slower");
+    }
+    CHECK(found);
+    CHECK_THAT(skip["notes"].dump(), Contains("phase 'gemm' is in 4 of the 9 AFTER profiles; its median is over "
+                                              "those 4 (--missing skip)"));
+
+    // zero: the old reading, said in the notes.
+    r = test::run_cli({"compare", before, after, "--missing", "zero"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("it counts as 0 in the others (--missing zero)"));
+
+    r = test::run_cli({"compare", before, after, "--missing", "maybe"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--missing"));
+}

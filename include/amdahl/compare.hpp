@@ -3,6 +3,7 @@
 /// change attributed to each phase, Amdahl's prediction from the measured local speedups, run-to-run
 /// intervals and CI gates. Pure math on loaded profiles.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,9 +40,17 @@ struct CompareSide {
     std::vector<Profile> profiles;
 };
 
+/// What a phase that some runs of a side lack means (--missing).
+enum class MissingPhases : std::uint8_t {
+    error,  ///< refuse: a phase that comes and goes has no meaningful median
+    zero,   ///< it took no time in those runs
+    skip,   ///< its median is over the runs that have it
+};
+
 struct CompareOptions {
     std::vector<std::pair<std::string, std::string>> renames;  ///< BEFORE name -> AFTER name
     double noise = 0;  ///< changes smaller than this fraction of their base are noise
+    MissingPhases missing = MissingPhases::error;
 };
 
 enum class PhaseStatus {

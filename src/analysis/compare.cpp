@@ -33,7 +33,9 @@ struct SideTable {
     double phase_sum = 0;  // Σ of the phase medians, in this side's order
 };
 
-SideTable tabulate(const CompareSide& side, const std::string& label, std::vector<std::string>& notes) {
+SideTable tabulate(const CompareSide& side, const std::string& label, MissingPhases missing,
+                   std::vector<std::string>& notes) {
+    constexpr double absent = std::numeric_limits<double>::quiet_NaN();  // a run without the phase
     SideTable table;
     const std::size_t count = side.profiles.size();
     std::vector<double> totals;
@@ -44,7 +46,7 @@ SideTable tabulate(const CompareSide& side, const std::string& label, std::vecto
             if (inserted) {
                 table.names.push_back(phase.name);
                 table.kinds.push_back(phase.kind);
-                table.times.emplace_back(count, 0.0);
+                table.times.emplace_back(count, absent);
                 table.present.push_back(0);
             }
             table.times[it->second][r] = phase.time;
@@ -57,13 +59,40 @@ SideTable tabulate(const CompareSide& side, const std::string& label, std::vecto
     }
     Summation sum;
     for (std::size_t i = 0; i < table.names.size(); ++i) {
-        table.spreads.push_back(median_interval(table.times[i]));
-        sum.add(table.spreads.back().median);
+        std::vector<double>& times = table.times[i];
         if (table.present[i] < count) {
-            notes.push_back("phase '" + printable(table.names[i]) + "' is in " + std::to_string(table.present[i]) +
-                            " of the " + std::to_string(count) + " " + label +
-                            " profiles; it counts as 0 in the others");
+            const std::string in_some = "phase '" + printable(table.names[i]) + "' is in " +
+                                        std::to_string(table.present[i]) + " of the " + std::to_string(count) + " " +
+                                        label + " profiles";
+            switch (missing) {
+                case MissingPhases::error: {
+                    std::string lacking;
+                    std::size_t listed = 0;
+                    for (std::size_t r = 0; r < count; ++r) {
+                        if (!std::isnan(times[r])) continue;
+                        if (listed++ < 3) lacking += (lacking.empty() ? "" : ", ") + printable(side.profiles[r].source);
+                    }
+                    if (listed > 3) lacking += " and " + std::to_string(listed - 3) + " more";
+                    throw Error(label, in_some + " (not in " + lacking +
+                                           "): a phase that comes and goes between runs has no median to compare; "
+                                           "give --missing zero if it took no time in those runs, or --missing "
+                                           "skip to take its median over the runs that have it");
+                }
+                case MissingPhases::zero:
+                    std::replace_if(
+                        times.begin(), times.end(), [](double t) { return std::isnan(t); }, 0.0);
+                    notes.push_back(in_some + "; it counts as 0 in the others (--missing zero)");
+                    break;
+                case MissingPhases::skip:
+                    times.erase(std::remove_if(times.begin(), times.end(), [](double t) { return std::isnan(t); }),
+                                times.end());
+                    notes.push_back(in_some + "; its median is over those " + std::to_string(times.size()) +
+                                    " (--missing skip)");
+                    break;
+            }
         }
+        table.spreads.push_back(median_interval(times));
+        sum.add(table.spreads.back().median);
     }
     table.phase_sum = sum.value();
     table.total = median_interval(std::move(totals));
@@ -160,8 +189,8 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     Comparison out;
     out.noise = options.noise;
     if (!before_side.profiles.empty()) out.unit = before_side.profiles.front().unit;
-    const SideTable before = tabulate(before_side, "BEFORE", out.notes);
-    const SideTable after = tabulate(after_side, "AFTER", out.notes);
+    const SideTable before = tabulate(before_side, "BEFORE", options.missing, out.notes);
+    const SideTable after = tabulate(after_side, "AFTER", options.missing, out.notes);
 
     // Renames first, then the same name on both sides.
     std::vector<std::optional<std::size_t>> match(before.names.size());

@@ -27,6 +27,7 @@ struct CompareCommandOptions {
     std::vector<std::string> fail_if_phase_slower;
     std::optional<std::string> require_speedup;
     std::optional<std::string> noise;
+    std::string missing = "error";
 };
 
 constexpr const char* interval_help =
@@ -84,6 +85,9 @@ CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     if (options.noise) {
         out.noise = parse_option("--noise", parse_percentage, *options.noise);
     }
+    out.missing = options.missing == "zero"   ? MissingPhases::zero
+                  : options.missing == "skip" ? MissingPhases::skip
+                                              : MissingPhases::error;
     return out;
 }
 
@@ -236,6 +240,11 @@ void setup_compare(CLI::App& app, Action& action) {
     command->add_option(
         "--noise", options->noise,
         "Changes smaller than this percentage of their own time are noise: marked, and never fail a gate");
+    command
+        ->add_option("--missing", options->missing,
+                     "A phase some runs of a side lack: error (the default), zero (it took no time there) or skip "
+                     "(its median over the runs that have it)")
+        ->check(CLI::IsMember({"error", "zero", "skip"}));
     command->footer(interval_help);
     command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
 }
