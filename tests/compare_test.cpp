@@ -701,3 +701,27 @@ TEST_CASE("compare: a phase missing from some runs is an error unless --missing 
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--missing"));
 }
+
+TEST_CASE("compare: --require-speedup passes only when the whole interval reaches it", "[compare][gates]") {
+    // 1.0101x measured, interval 1.0x .. 1.11x: the spread could explain all of it, so 1.1 is not met
+    // (it used to pass: the gate looked at the interval's high end).
+    const auto before =
+        test::write_temp("require_before.json", R"({"phases": {"step": 100}, "runs": [100, 100, 100, 100, 100]})");
+    const auto noisy =
+        test::write_temp("require_noisy.json", R"({"phases": {"step": 99}, "runs": [90, 99, 99, 99, 100]})");
+    auto r = test::run_cli({"compare", before, noisy, "--require-speedup", "1.1"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Contains("below the required 1.1000x"));
+    r = test::run_cli({"compare", before, noisy, "--require-speedup", "1.01"});
+    CHECK(r.exit_code == 1);  // 1.0101x measured, but the interval reaches down to 1x
+    CHECK_THAT(r.err, Contains("the interval reaches down to 1.0000x, so not clearly the required 1.0100x"));
+    // Every run faster: the low end, 100 / 81, passes 1.2.
+    const auto faster =
+        test::write_temp("require_faster.json", R"({"phases": {"step": 80}, "runs": [80, 80, 81, 80, 79]})");
+    r = test::run_cli({"compare", before, faster, "--require-speedup", "1.2"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("at least the required 1.2000x"));
+    // The slowdown gate keeps its direction: it fails only when the whole interval is past it.
+    r = test::run_cli({"compare", faster, noisy, "--fail-if-slower", "20%"});
+    CHECK(r.exit_code == 0);  // +23.8% measured, but the interval reaches down to +11%
+}
