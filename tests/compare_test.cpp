@@ -725,3 +725,26 @@ TEST_CASE("compare: --require-speedup passes only when the whole interval reache
     r = test::run_cli({"compare", faster, noisy, "--fail-if-slower", "20%"});
     CHECK(r.exit_code == 0);  // +23.8% measured, but the interval reaches down to +11%
 }
+
+TEST_CASE("compare: a change of exactly the threshold does not fail it", "[compare][gates]") {
+    // 0.7 -> 0.735 is +5% exactly in decimals; in binary it is 5.000000000000004%.
+    const auto small_before = test::write_temp("exact_before.json", R"({"phases": {"k": 0.7}})");
+    const auto small_after = test::write_temp("exact_after.json", R"({"phases": {"k": 0.735}})");
+    auto r = test::run_cli(
+        {"compare", small_before, small_after, "--fail-if-slower", "5%", "--fail-if-phase-slower", "k=5%"});
+    CHECK(r.exit_code == 0);
+    const auto big_before = test::write_temp("exact_before2.json", R"({"phases": {"gemm": 46.1}})");
+    const auto big_after = test::write_temp("exact_after2.json", R"({"phases": {"gemm": 48.405}})");
+    r = test::run_cli(
+        {"compare", big_before, big_after, "--fail-if-slower", "5%", "--fail-if-phase-slower", "gemm=5%"});
+    CHECK(r.exit_code == 0);
+    // A hair more does fail.
+    const auto more = test::write_temp("exact_after3.json", R"({"phases": {"k": 0.7351}})");
+    r = test::run_cli({"compare", small_before, more, "--fail-if-slower", "5%"});
+    CHECK(r.exit_code == 1);
+    // And a speedup of exactly the requirement meets it: 1.1 -> 1.0 is 1.1x.
+    const auto slow = test::write_temp("exact_slow.json", R"({"phases": {"k": 1.1}})");
+    const auto fast = test::write_temp("exact_fast.json", R"({"phases": {"k": 1.0}})");
+    r = test::run_cli({"compare", slow, fast, "--require-speedup", "1.1"});
+    CHECK(r.exit_code == 0);
+}

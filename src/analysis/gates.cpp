@@ -21,6 +21,14 @@ namespace {
 // A percentage the user gave, as they wrote it: "2%", "0.5%".
 std::string user_percent(double fraction) { return shortest(fraction * 100) + "%"; }
 
+// Thresholds are decimals the user wrote and times decimals a profile wrote, but their quotients
+// carry binary rounding in the 16th digit: 0.7 -> 0.735 is +5.000000000000004%. A value is past a
+// threshold only by more than 1e-12 (of the threshold, or absolutely below 1), far below any change
+// a run can measure, so a change of exactly 5% never fails a 5% gate.
+double rounding_allowance(double threshold) { return 1e-12 * std::max(1.0, std::fabs(threshold)); }
+bool above(double value, double threshold) { return value > threshold + rounding_allowance(threshold); }
+bool at_least(double value, double threshold) { return value >= threshold - rounding_allowance(threshold); }
+
 // How a slowdown compares with a threshold, given its point value and the low end of its interval
 // (both fractions of the base). Fails only when even the low end is past the threshold; a change
 // within --noise also admits "no change".
@@ -32,10 +40,10 @@ struct Slowdown {
 Slowdown judge_slowdown(double point, double low, bool within_noise, double noise, double threshold,
                         const NumberStyle& style) {
     const double effective_low = within_noise ? std::min(low, 0.0) : low;
-    if (effective_low > threshold) return {true, "more than " + user_percent(threshold)};
-    if (within_noise && point > threshold)
+    if (above(effective_low, threshold)) return {true, "more than " + user_percent(threshold)};
+    if (within_noise && above(point, threshold))
         return {false, "within --noise " + user_percent(noise) + ", counted as no change"};
-    if (point > threshold)
+    if (above(point, threshold))
         return {false, "the interval reaches down to " + format_signed_share(low, style) +
                            ", so not clearly more than " + user_percent(threshold)};
     return {false, "not more than " + user_percent(threshold)};
@@ -65,7 +73,7 @@ GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle
 GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     const bool within_noise = std::fabs(c.change) < c.noise * c.before_total.median;
     const double effective_low = within_noise ? 1.0 : c.speedup_low;  // noise: no change, a speedup of 1
-    const bool passed = effective_low >= gate.threshold;
+    const bool passed = at_least(effective_low, gate.threshold);
     std::string measured = "end to end " + format_speedup(c.speedup, style);
     if (c.before_total.runs > 1 || c.after_total.runs > 1)
         measured +=
@@ -79,7 +87,7 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
         reason = "at least the required " + required;
     else if (within_noise)
         reason = "within --noise " + user_percent(c.noise) + ", counted as no change: not the required " + required;
-    else if (c.speedup >= gate.threshold)
+    else if (at_least(c.speedup, gate.threshold))
         reason = "the interval reaches down to " + format_speedup(c.speedup_low, style) +
                  ", so not clearly the required " + required;
     else
