@@ -416,7 +416,7 @@ TEST_CASE("cli errors: times too large to add", "[cli][errors]") {
     }
     SECTION("--unit conversion that overflows") {
         const auto path = temp("huge_hours.json", "{\"phases\":[{\"name\":\"a\",\"time\":\"1e300 h\"}]}");
-        check_input_error(eval_file(path, {"--unit", "ns"}), {path + ": ", "not a finite number"});
+        check_input_error(eval_file(path, {"--unit", "ns"}), {path + ": phase 'a': ", "too large to convert to ns"});
     }
 }
 

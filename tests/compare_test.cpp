@@ -748,3 +748,12 @@ TEST_CASE("compare: a change of exactly the threshold does not fail it", "[compa
     r = test::run_cli({"compare", slow, fast, "--require-speedup", "1.1"});
     CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("compare: times too large for BEFORE's unit are an error, not inf and 'unchanged'", "[compare][units]") {
+    const auto before = test::write_temp("overflow_before.json", R"({"unit": "ns", "phases": {"a": 5}})");
+    const auto after = test::write_temp("overflow_after.json", R"({"unit": "h", "phases": {"a": 1e300}})");
+    const auto r = test::run_cli({"compare", before, after});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains("error: " + after + ": phase 'a': 1e+300 h is too large to convert to ns"));
+}

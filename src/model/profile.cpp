@@ -1,8 +1,13 @@
 #include "amdahl/profile.hpp"
 
-#include "amdahl/numbers.hpp"
-
+#include <charconv>
+#include <cmath>
 #include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "amdahl/units.hpp"
 
 namespace amdahl {
 
@@ -39,17 +44,31 @@ std::string where(const std::string& source, Origin origin, std::uint64_t at, co
 Profile convert_profile(const Profile& profile, Unit unit) {
     Profile out = profile;
     out.unit = unit;
+    // A time a double holds in hours may be past what it holds in ns: an error, never inf.
+    const auto in_unit = [&](double value, const std::string& what) {
+        const double converted = convert(value, profile.unit, unit);
+        if (std::isfinite(value) && !std::isfinite(converted)) {
+            char text[32];
+            const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+            throw Error(profile.source, what + std::string(text, end) + " " + std::string(unit_name(profile.unit)) +
+                                            " is too large to convert to " + std::string(unit_name(unit)));
+        }
+        return converted;
+    };
     // Every time-valued field: a field left behind reads in the wrong unit (the overlap range did).
     for (auto& phase : out.phases) {
-        phase.time = convert(phase.time, profile.unit, unit);
-        if (phase.active_time) phase.active_time = convert(*phase.active_time, profile.unit, unit);
+        const std::string what = "phase '" + printable(phase.name) + "': ";
+        phase.time = in_unit(phase.time, what);
+        if (phase.active_time) phase.active_time = in_unit(*phase.active_time, what + "active time ");
     }
-    for (auto& run : out.runs) run = convert(run, profile.unit, unit);
-    for (auto& overlap : out.overlaps) overlap.time = convert(overlap.time, profile.unit, unit);
+    for (auto& run : out.runs) run = in_unit(run, "run time ");
+    for (auto& overlap : out.overlaps) overlap.time = in_unit(overlap.time, "overlap ");
     for (auto& step : out.steps) {
-        step.start = convert(step.start, profile.unit, unit);
-        step.time = convert(step.time, profile.unit, unit);
+        step.start = in_unit(step.start, "step '" + printable(step.name) + "' start ");
+        step.time = in_unit(step.time, "step '" + printable(step.name) + "': ");
     }
+    if (!std::isfinite(out.total()))
+        throw Error(profile.source, "its times add up to more than a double holds in " + std::string(unit_name(unit)));
     return out;
 }
 
