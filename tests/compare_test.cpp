@@ -565,7 +565,7 @@ TEST_CASE("compare: every output format", "[compare][cli][formats]") {
 
 TEST_CASE("compare: one side from standard input", "[compare][cli]") {
     const auto r = test::run_cli({"compare", before_path, "-", "--format", "json"},
-                                 R"({"phases": {"gemm_qkv": 50, "attention_softmax": 21}})");
+                                 R"({"unit": "ms", "phases": {"gemm_qkv": 50, "attention_softmax": 21}})");
     const auto report = json_of(r);
     CHECK(report["after_sources"][0] == "-");
     CHECK(report["after_total"] == 71);
@@ -756,4 +756,35 @@ TEST_CASE("compare: times too large for BEFORE's unit are an error, not inf and 
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK_THAT(r.err, Contains("error: " + after + ": phase 'a': 1e+300 h is too large to convert to ns"));
+}
+
+TEST_CASE("compare: a side that says no unit beside one that does is an error unless --assume-unit",
+          "[compare][units]") {
+    // A bare `time` header beside `time_ms`: the bare numbers were in us, and read as ms they made
+    // a 1000x "speedup" with no note.
+    const auto before = test::write_temp("assume_before.csv", "name,time_ms\ngemm,40\ncopy,10\n");
+    const auto after = test::write_temp("assume_after.csv", "name,time\ngemm,20000\ncopy,10000\n");
+    auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "2%"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, StartsWith("error: " + after + ": says no unit for its times (they would be read as ms), but " +
+                                 before + " says its unit (ms)"));
+    CHECK_THAT(r.err, Contains("give --assume-unit UNIT"));
+
+    r = test::run_cli({"compare", before, after, "--assume-unit", "us", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["after_total"].get<double>() == Approx(30));  // 30,000 us in BEFORE's ms
+    CHECK_THAT(report["notes"].dump(), Contains("says no unit: its times are read as us (--assume-unit)"));
+
+    // Both sides bare: the same tool wrote them, in the same unit; nothing to settle.
+    const auto bare_before = test::write_temp("assume_bare.csv", "name,time\ngemm,40\n");
+    CHECK(test::run_cli({"compare", bare_before, after}).exit_code == 0);
+    // --assume-unit with nothing to assume, or no unit, is an error, not ignored.
+    r = test::run_cli({"compare", before, before, "--assume-unit", "us"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--assume-unit: every profile says its unit; there is nothing to assume"));
+    r = test::run_cli({"compare", before, after, "--assume-unit", "parsecs"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("unknown unit 'parsecs'"));
 }

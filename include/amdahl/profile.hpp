@@ -85,6 +85,7 @@ struct Profile {
     std::string format;                      ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
     std::string boundary;                    ///< for imports: what the phases add up to, in words
     bool summary_only = false;               ///< from a summary (nsys/rocprof stats): no overlap information
+    bool unit_assumed = false;               ///< no unit declared or written anywhere: the times were read as ms
     std::vector<Overlap> overlaps;           ///< for traces: what the `overlapped` phase is made of
     std::vector<Step> steps;                 ///< for traces cut with --window: every step found, used or not
     std::vector<std::string> notes;          ///< things worth telling the user (stderr), e.g. share mismatches

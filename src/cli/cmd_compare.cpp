@@ -28,6 +28,7 @@ struct CompareCommandOptions {
     std::optional<std::string> require_speedup;
     std::optional<std::string> noise;
     std::string missing = "error";
+    std::string assume_unit;
 };
 
 constexpr const char* interval_help =
@@ -124,6 +125,44 @@ LoadedSide load_side(const std::string& argument, const char* label, std::option
     return loaded;
 }
 
+// Profiles that say no unit anywhere were read as ms. Beside profiles that do say theirs, that
+// guess could turn a unit slip into a 1000x speedup or regression: an error, unless --assume-unit
+// says what the bare numbers are (they are relabelled, not converted: they were never ms).
+void settle_assumed_units(std::vector<CompareSide*> sides, const std::string& assume_unit,
+                          std::vector<std::string>& notes) {
+    const Profile* assumed = nullptr;
+    const Profile* known = nullptr;
+    for (const CompareSide* side : sides) {
+        for (const Profile& profile : side->profiles) {
+            if (profile.unit_assumed && !assumed) assumed = &profile;
+            if (!profile.unit_assumed && !known) known = &profile;
+        }
+    }
+    if (assume_unit.empty()) {
+        if (assumed && known) {
+            throw Error(assumed->source,
+                        "says no unit for its times (they would be read as ms), but " + printable(known->source) +
+                            " says its unit (" + std::string(unit_name(known->unit)) +
+                            "): a wrong guess would pass as a 1000x change; write the unit in the file (a time_ms "
+                            "header, \"unit\": \"ms\"), or give --assume-unit UNIT");
+        }
+        return;
+    }
+    const auto unit = parse_unit(assume_unit);
+    if (!unit)
+        throw Error("--assume-unit",
+                    "unknown unit '" + printable(assume_unit) + "' (expected ns, us, ms, s, min or h)");
+    if (!assumed) throw Error("--assume-unit", "every profile says its unit; there is nothing to assume");
+    for (CompareSide* side : sides) {
+        for (Profile& profile : side->profiles) {
+            if (!profile.unit_assumed) continue;
+            profile.unit = *unit;
+            notes.push_back(printable(profile.source) + " says no unit: its times are read as " +
+                            std::string(unit_name(*unit)) + " (--assume-unit)");
+        }
+    }
+}
+
 // Every profile in `unit`; a note for each file that was in another unit (unless --unit asked).
 void convert_side(CompareSide& side, Unit unit, bool asked, std::vector<std::string>& notes) {
     for (Profile& profile : side.profiles) {
@@ -163,6 +202,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     std::vector<std::string> notes;
     LoadedSide before = load_side(options.before, "BEFORE", format, context, notes);
     LoadedSide after = load_side(options.after, "AFTER", format, context, notes);
+    settle_assumed_units({&before.side, &after.side}, options.assume_unit, notes);
     const Unit common = unit.value_or(before.side.profiles.front().unit);
     convert_side(before.side, common, unit.has_value(), notes);
     convert_side(after.side, common, unit.has_value(), notes);
@@ -245,6 +285,9 @@ void setup_compare(CLI::App& app, Action& action) {
                      "A phase some runs of a side lack: error (the default), zero (it took no time there) or skip "
                      "(its median over the runs that have it)")
         ->check(CLI::IsMember({"error", "zero", "skip"}));
+    command->add_option("--assume-unit", options->assume_unit,
+                        "The unit of profiles that say none (bare numbers), when others say theirs: ns, us, ms, s, "
+                        "min or h; without it such a mix is an error");
     command->footer(interval_help);
     command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
 }

@@ -148,6 +148,7 @@ Profile finish_profile(RawProfile raw) {
         if (more.has_time && more.time_unit) unit = more.time_unit;
     }
     if (!unit && raw.total && raw.total->unit) unit = raw.total->unit;
+    profile.unit_assumed = !unit.has_value();
     profile.unit = unit.value_or(Unit::ms);
     // A time written without a unit is in the declared unit, else ms: never in the unit another
     // row happened to write (c,3 then a,1 s made c 3 s).
