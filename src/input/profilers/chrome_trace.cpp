@@ -678,6 +678,9 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
             read_rest(stream, builder, form);
         }
     }
+    // A second part still waiting for the origin (this part had no timed event) hears there is
+    // none here, sees the handover abandoned, and ends: only then can it be joined.
+    tell_origin(std::nullopt);
     second.reset();
     builder.finish();
     Profile profile = sweep(timeline, options, source, "chrome-trace");
