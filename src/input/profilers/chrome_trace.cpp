@@ -570,7 +570,8 @@ std::optional<std::uint64_t> middle_event(const TraceSplit& split) {
     const std::uint64_t from = split.size / 2;
     const auto in = split.open_at(from);
     if (!in) return std::nullopt;
-    std::string text(std::size_t{4} << 20, '\0');
+    std::string text(static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{4} << 20, split.size - from)),
+                     '\0');
     in->read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in->gcount()));
     const auto space = [&](std::size_t i) { return i < text.size() && is_space(text[i]); };
