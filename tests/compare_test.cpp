@@ -788,3 +788,41 @@ TEST_CASE("compare: a side that says no unit beside one that does is an error un
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("unknown unit 'parsecs'"));
 }
+
+TEST_CASE("compare: a phase gate whose phases are all gone is an error unless --on-missing-gate skip",
+          "[compare][gates]") {
+    // 'b' was renamed to 'c': the gate on b would pass forever, checking nothing.
+    const auto before = test::write_temp("gone_before.json", R"({"unit": "ms", "phases": {"a": 10, "b": 5}})");
+    const auto after = test::write_temp("gone_after.json", R"({"unit": "ms", "phases": {"a": 10, "c": 9}})");
+    auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "b=5%"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          "error: --fail-if-phase-slower b=5%: every phase it selects is gone from AFTER ('b'), so it "
+          "checks nothing; if it was renamed, give --rename b=NEW (new in AFTER: 'c'), or "
+          "--on-missing-gate skip to skip the gate\n");
+    // The rename the message suggests makes the gate check c, which is 80% slower.
+    r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "b=5%", "--rename", "b=c"});
+    CHECK(r.exit_code == 1);
+
+    r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "b=5%", "--on-missing-gate", "skip"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("  skip  --fail-if-phase-slower b=5%: skipped: every phase it selects is gone"));
+    CHECK_THAT(r.err, Contains("verdict: pass, the gate was skipped"));
+    CHECK_THAT(r.err, Contains("note: --fail-if-phase-slower b=5%: skipped:"));
+    r = test::run_cli(
+        {"compare", before, after, "--fail-if-phase-slower", "b=5%", "--on-missing-gate", "skip", "--format", "json"});
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["gates"][0]["skipped"] == true);
+    CHECK(json["gates"][0]["passed"] == true);
+    r = test::run_cli(
+        {"compare", before, after, "--fail-if-phase-slower", "b=5%", "--on-missing-gate", "skip", "--format", "md"});
+    CHECK_THAT(r.out, Contains("- \xe2\x9a\xa0\xef\xb8\x8f `--fail-if-phase-slower b=5%`: skipped"));
+    // A glob that still finds a phase checks it: only a gate with nothing left is refused.
+    r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "*=5%"});
+    CHECK(r.exit_code == 1);  // c is new in AFTER
+    // The option without a phase gate applies to nothing: an error, not ignored.
+    r = test::run_cli({"compare", before, after, "--on-missing-gate", "skip"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--on-missing-gate: applies to --fail-if-phase-slower gates, and none is given"));
+}

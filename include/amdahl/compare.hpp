@@ -121,6 +121,9 @@ struct Gate {
     double threshold = 0;  ///< a fraction (slower, phase_slower) or a speedup
     Selector selector;     ///< phase_slower only
     std::string text;      ///< as the user wrote it: "--fail-if-slower 2%"
+    /// phase_slower: when every phase it selects is gone from AFTER, skip the gate (with a
+    /// note) instead of refusing the comparison (--on-missing-gate skip).
+    bool skip_when_gone = false;
 };
 
 /// "2%" -> 0.02. Throws amdahl::Error (no location) for anything but a percentage >= 0.
@@ -131,7 +134,8 @@ Gate parse_phase_gate(std::string_view text);
 struct GateResult {
     std::string gate;  ///< as the user wrote it
     bool passed = true;
-    std::string detail;  ///< what was measured, in words
+    std::string detail;    ///< what was measured, in words
+    bool skipped = false;  ///< checked nothing (--on-missing-gate skip): passed, and said so everywhere
 };
 
 /// Checks the gates. A gate fails only when every value in the interval fails it (the point value

@@ -161,7 +161,24 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
         if (failures.size() > listed) detail += fmt::format("; and {} more phases", failures.size() - listed);
         return {gate.text, false, detail};
     }
-    if (largest.empty()) return {gate.text, true, "every phase it selects was removed"};
+    if (largest.empty()) {
+        // Every phase it selects is gone from AFTER: a gate that silently stops checking is worse
+        // than none. An error, with what AFTER has instead, unless the user chose to skip.
+        std::string gone, added;
+        for (std::size_t r : rows) gone += (gone.empty() ? "'" : ", '") + printable(c.phases[r].name) + "'";
+        for (const PhaseChange& row : c.phases)
+            if (row.status == PhaseStatus::added) added += (added.empty() ? "'" : ", '") + printable(row.name) + "'";
+        const std::string what = "every phase it selects is gone from AFTER (" + gone + ")";
+        if (gate.skip_when_gone) {
+            if (notes) notes->push_back(gate.text + ": skipped: " + what + " (--on-missing-gate skip)");
+            return {gate.text, true, "skipped: " + what, true};
+        }
+        const std::string first = printable(c.phases[rows.front()].name);
+        throw Error(gate.text, what + ", so it checks nothing; if " + (rows.size() > 1 ? "they were" : "it was") +
+                                   " renamed, give --rename " + first + "=NEW" +
+                                   (added.empty() ? "" : " (new in AFTER: " + added + ")") +
+                                   ", or --on-missing-gate skip to skip the gate");
+    }
     return {gate.text, true,
             (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest};
 }

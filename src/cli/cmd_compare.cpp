@@ -29,6 +29,7 @@ struct CompareCommandOptions {
     std::optional<std::string> noise;
     std::string missing = "error";
     std::string assume_unit;
+    std::string on_missing_gate = "error";
 };
 
 constexpr const char* interval_help =
@@ -51,6 +52,8 @@ double parse_required_speedup(const std::string& text) {
 }
 
 std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
+    if (options.on_missing_gate != "error" && options.fail_if_phase_slower.empty())
+        throw Error("--on-missing-gate", "applies to --fail-if-phase-slower gates, and none is given");
     std::vector<Gate> gates;
     if (options.fail_if_slower) {
         Gate gate;
@@ -62,6 +65,7 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
     for (const auto& text : options.fail_if_phase_slower) {
         Gate gate = parse_option("--fail-if-phase-slower", parse_phase_gate, text);
         gate.text = "--fail-if-phase-slower " + text;
+        gate.skip_when_gone = options.on_missing_gate == "skip";
         gates.push_back(std::move(gate));
     }
     if (options.require_speedup) {
@@ -288,6 +292,11 @@ void setup_compare(CLI::App& app, Action& action) {
     command->add_option("--assume-unit", options->assume_unit,
                         "The unit of profiles that say none (bare numbers), when others say theirs: ns, us, ms, s, "
                         "min or h; without it such a mix is an error");
+    command
+        ->add_option("--on-missing-gate", options->on_missing_gate,
+                     "A phase gate whose phases are all gone from AFTER: error (the default: it would check "
+                     "nothing) or skip (a note, and the gate listed as skipped)")
+        ->check(CLI::IsMember({"error", "skip"}));
     command->footer(interval_help);
     command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
 }

@@ -193,11 +193,16 @@ Table data_table(const Comparison& c) {
 }  // namespace
 
 std::string gates_summary(const std::vector<GateResult>& gates) {
-    std::size_t failed = 0;
-    for (const GateResult& gate : gates) failed += gate.passed ? 0 : 1;
-    if (gates.size() == 1) return failed == 0 ? "the gate passed" : "the gate failed";
-    if (failed == 0) return fmt::format("all {} gates passed", gates.size());
-    return fmt::format("{} of {} gates failed", failed, gates.size());
+    std::size_t failed = 0, skipped = 0;
+    for (const GateResult& gate : gates) {
+        failed += gate.passed ? 0 : 1;
+        skipped += gate.skipped ? 1 : 0;
+    }
+    const std::string skips = skipped == 0 ? "" : fmt::format(" ({} skipped)", skipped);
+    if (gates.size() == 1)
+        return skipped ? "the gate was skipped" : failed == 0 ? "the gate passed" : "the gate failed";
+    if (failed == 0) return fmt::format("all {} gates passed{}", gates.size(), skips);
+    return fmt::format("{} of {} gates failed{}", failed, gates.size(), skips);
 }
 
 Document layout(const CompareReport& report, const ReportOptions& options) {
@@ -210,7 +215,8 @@ Document layout(const CompareReport& report, const ReportOptions& options) {
     doc.csv_table = data_table(c);
     doc.summary = summary_lines(report, p);
     add_boundary(doc.summary, report.boundary, report.summary_only);
-    for (const GateResult& gate : report.gates) doc.gates.push_back({gate.passed, gate.gate, gate.detail});
+    for (const GateResult& gate : report.gates)
+        doc.gates.push_back({gate.passed, gate.gate, gate.detail, gate.skipped});
     if (!report.gates.empty()) doc.verdict = gates_summary(report.gates);
     doc.summary.push_back(
         {"", "", "gates_passed",
@@ -272,6 +278,7 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
         json.begin_object()
             .field("gate", gate.gate)
             .field("passed", gate.passed)
+            .field("skipped", gate.skipped)
             .field("detail", gate.detail)
             .end_object();
         passed = passed && gate.passed;

@@ -31,8 +31,9 @@ struct Section {
 /// A CI gate's outcome: `--fail-if-slower 2%` and what was measured.
 struct GateLine {
     bool passed = true;
-    std::string gate;    ///< as the user wrote it
-    std::string detail;  ///< what was measured, in words
+    std::string gate;      ///< as the user wrote it
+    std::string detail;    ///< what was measured, in words
+    bool skipped = false;  ///< it checked nothing (passed)
 };
 
 struct Document {

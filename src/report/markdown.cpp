@@ -104,8 +104,10 @@ void write_markdown(std::ostream& out, const Document& document) {
         out << "**Gates**\n\n";
         bool passed = true;
         for (const auto& gate : document.gates) {
-            out << (gate.passed ? "- \xe2\x9c\x85 " : "- \xe2\x9d\x8c ") << markdown_code(gate.gate, false) << ": "
-                << markdown_text(gate.detail) << '\n';
+            out << (gate.skipped  ? "- \xe2\x9a\xa0\xef\xb8\x8f "  // a warning sign: it checked nothing
+                    : gate.passed ? "- \xe2\x9c\x85 "
+                                  : "- \xe2\x9d\x8c ")
+                << markdown_code(gate.gate, false) << ": " << markdown_text(gate.detail) << '\n';
             passed = passed && gate.passed;
         }
         out << "\n**Verdict: " << (passed ? "\xe2\x9c\x85 " : "\xe2\x9d\x8c ") << markdown_text(document.verdict)

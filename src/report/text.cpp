@@ -115,7 +115,10 @@ void write_text(std::ostream& out, const Document& document, bool with_table) {
         separate();
         out << "gates:\n";
         for (const auto& gate : document.gates)
-            out << (gate.passed ? "  pass  " : "  FAIL  ") << printable(gate.gate) << ": " << gate.detail << '\n';
+            out << (gate.skipped  ? "  skip  "
+                    : gate.passed ? "  pass  "
+                                  : "  FAIL  ")
+                << printable(gate.gate) << ": " << gate.detail << '\n';
     }
 }
 
