@@ -835,3 +835,14 @@ TEST_CASE("compare: --rename OLD=NEW whose OLD is not in BEFORE is a note, not a
     r = test::run_cli({"compare", before_path, after_path, "--rename", "attention_softmax=flash"});
     CHECK(r.exit_code == 2);
 }
+
+TEST_CASE("compare: --input-format takes every format name the other commands take", "[compare][cli]") {
+    const std::string trace = test::source_path("tests/data/profilers/handmade/kernel_names_trace.json");
+    auto r = test::run_cli({"compare", trace, trace, "--input-format", "chrome-trace"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("result:    unchanged"));
+    r = test::run_cli({"compare", before_path, after_path, "--input-format", "parquet"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, StartsWith("error: --input-format: unknown format 'parquet' (expected json, csv, tsv, md, "
+                                 "text, chrome-trace, nsys,"));
+}

@@ -195,7 +195,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     const std::vector<Gate> gates = parse_gates(options);
     const CompareOptions compare_options = parse_compare_options(options);
     std::optional<InputFormat> format;
-    if (!options.input_format.empty()) format = parse_input_format(options.input_format);
+    if (!options.input_format.empty()) format = input_format(options.input_format);
     std::optional<Unit> unit;
     if (!options.unit.empty()) {
         unit = parse_unit(options.unit);
@@ -260,11 +260,9 @@ void setup_compare(CLI::App& app, Action& action) {
                         "Profile before the change; a quoted glob ('before/*.json') for several runs; - for stdin");
     command->add_option("AFTER", options->after, "Profile after the change; a quoted glob for several runs");
     command->add_option("extra", options->extra)->group("");
-    command
-        ->add_option(
-            "--input-format", options->input_format,
-            "Input format of every file: json, csv, tsv, md or text (default: from the extension, then the content)")
-        ->check(CLI::IsMember({"json", "csv", "tsv", "md", "markdown", "text", "txt"}));
+    command->add_option("--input-format", options->input_format,
+                        "Input format of every file: json, csv, tsv, md, text, chrome-trace, nsys, nsys-trace, "
+                        "rocprof-stats, rocprof-trace, rocprof-summary or folded (default: from the content)");
     command->add_option("--unit", options->unit,
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_output_options(*command, options->output);
