@@ -846,3 +846,12 @@ TEST_CASE("compare: --input-format takes every format name the other commands ta
     CHECK_THAT(r.err, StartsWith("error: --input-format: unknown format 'parquet' (expected json, csv, tsv, md, "
                                  "text, chrome-trace, nsys,"));
 }
+
+TEST_CASE("compare: a phase at 0 in BEFORE grew from 0; only a phase BEFORE lacks is new", "[compare][gates]") {
+    const auto before = test::write_temp("zero_before.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
+    const auto after = test::write_temp("zero_after.json", R"({"unit": "ms", "phases": {"a": 10, "z": 2, "n": 1}})");
+    const auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "*=5%"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Contains("z grew from 0 ms in BEFORE (to 2.0 ms): slower than any percentage"));
+    CHECK_THAT(r.err, Contains("n is new in AFTER (1.0 ms): slower than any percentage"));
+}

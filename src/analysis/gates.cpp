@@ -132,8 +132,11 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             fmt::format("{} \xe2\x86\x92 {} {}", format_time(base, style), format_time(row.after.median, style), unit);
         if (base == 0) {
             if (row.after.median > 0) {
-                failures.push_back(printable(row.name) + " is new in AFTER (" + format_time(row.after.median, style) +
-                                   " " + unit + "): slower than any percentage");
+                // Only a phase BEFORE lacks is new; one BEFORE has at 0 grew from 0.
+                const std::string grew = row.status == PhaseStatus::added ? " is new in AFTER ("
+                                                                          : " grew from 0 " + unit + " in BEFORE (to ";
+                failures.push_back(printable(row.name) + grew + format_time(row.after.median, style) + " " + unit +
+                                   "): slower than any percentage");
             }
             continue;
         }
