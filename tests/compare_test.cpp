@@ -855,3 +855,12 @@ TEST_CASE("compare: a phase at 0 in BEFORE grew from 0; only a phase BEFORE lack
     CHECK_THAT(r.err, Contains("z grew from 0 ms in BEFORE (to 2.0 ms): slower than any percentage"));
     CHECK_THAT(r.err, Contains("n is new in AFTER (1.0 ms): slower than any percentage"));
 }
+
+TEST_CASE("compare: a phase gate on phases at 0 on both sides passes; it is not 'gone'", "[compare][gates]") {
+    const auto before = test::write_temp("still_zero_before.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
+    const auto after = test::write_temp("still_zero_after.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
+    const auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "z=5%"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out,
+               Contains("pass  --fail-if-phase-slower z=5%: every phase it selects took no time on either side"));
+}
