@@ -152,17 +152,14 @@ void settle_assumed_units(std::vector<CompareSide*> sides, const std::string& as
         }
         return;
     }
-    const auto unit = parse_unit(assume_unit);
-    if (!unit)
-        throw Error("--assume-unit",
-                    "unknown unit '" + printable(assume_unit) + "' (expected ns, us, ms, s, min or h)");
+    const Unit unit = unit_option("--assume-unit", assume_unit);
     if (!assumed) throw Error("--assume-unit", "every profile says its unit; there is nothing to assume");
     for (CompareSide* side : sides) {
         for (Profile& profile : side->profiles) {
             if (!profile.unit_assumed) continue;
-            profile.unit = *unit;
+            profile.unit = unit;
             notes.push_back(printable(profile.source) + " says no unit: its times are read as " +
-                            std::string(unit_name(*unit)) + " (--assume-unit)");
+                            std::string(unit_name(unit)) + " (--assume-unit)");
         }
     }
 }
@@ -197,11 +194,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     std::optional<InputFormat> format;
     if (!options.input_format.empty()) format = input_format(options.input_format);
     std::optional<Unit> unit;
-    if (!options.unit.empty()) {
-        unit = parse_unit(options.unit);
-        if (!unit)
-            throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
-    }
+    if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
 
     std::vector<std::string> notes;
     LoadedSide before = load_side(options.before, "BEFORE", format, context, notes);

@@ -182,6 +182,12 @@ ImportOptions import_options(const ImportFlags& flags) {
     return out;
 }
 
+Unit unit_option(const char* option, const std::string& text) {
+    const auto unit = parse_unit(text);
+    if (!unit) throw Error(option, "unknown unit '" + printable(text) + "' (expected ns, us, ms, s, min or h)");
+    return *unit;
+}
+
 std::optional<InputFormat> input_format(const std::string& name) {
     if (name.empty()) return std::nullopt;
     const auto format = parse_input_format(name);
@@ -197,11 +203,7 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
     const std::optional<InputFormat> format = input_format(options.input_format);
     const ImportOptions import = import_options(options.import);
     std::optional<Unit> unit;
-    if (!options.unit.empty()) {
-        unit = parse_unit(options.unit);
-        if (!unit)
-            throw Error("--unit", "unknown unit '" + printable(options.unit) + "' (expected ns, us, ms, s, min or h)");
-    }
+    if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
     Profile profile = amdahl::load_profile(options.path, context.in, format, import);
     print_notes(context, profile.notes);
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);

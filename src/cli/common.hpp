@@ -66,6 +66,8 @@ void add_import_options(CLI::App& command, ImportFlags& flags);
 ImportOptions import_options(const ImportFlags& flags);
 /// The --input-format value, checked.
 std::optional<InputFormat> input_format(const std::string& name);
+/// The unit an option names (--unit, --assume-unit); throws amdahl::Error naming the option.
+Unit unit_option(const char* option, const std::string& text);
 /// Adds --format, --precision, --no-grouping, --output-json/-md/-csv and --summary-csv; with
 /// `phase_rows`, --phases too.
 void add_output_options(CLI::App& command, OutputOptions& options, bool phase_rows = false);

@@ -342,8 +342,7 @@ private:
         const std::uint32_t category = intern(f.cat, f.cat_escaped);
         // Events come in runs from one thread: the last track is checked first.
         if (f.pid != last_pid_ || f.tid != last_tid_ || !have_track_) {
-            key_.assign(f.pid).append("/").append(f.tid);
-            last_track_ = timeline_.track(key_, f.pid, f.tid);
+            last_track_ = timeline_.track(track_key(f.pid, f.tid), f.pid, f.tid);
             last_pid_.assign(f.pid);
             last_tid_.assign(f.tid);
             have_track_ = true;
@@ -383,7 +382,7 @@ public:
         for (std::uint32_t i = 0; i < string_id.size(); ++i) string_id[i] = timeline_.intern(other.text(i));
         for (std::uint32_t i = 0; i < track_id.size(); ++i) {
             const Timeline::TrackInfo& info = other.track_info(i);
-            track_id[i] = timeline_.track(info.pid + "/" + info.tid, info.pid, info.tid);
+            track_id[i] = timeline_.track(track_key(info.pid, info.tid), info.pid, info.tid);
         }
         timeline_.spans.reserve(timeline_.spans.size() + other.spans.size());
         for (Span span : other.spans) {
@@ -436,6 +435,11 @@ private:
     Timeline& timeline_;
     JsonStream& stream_;
     std::vector<Mark> marks_;
+    // A track's key: the (pid, tid) pair as one text, made in one place for both parts of a split.
+    const std::string& track_key(std::string_view pid, std::string_view tid) {
+        return key_.assign(pid).append("/").append(tid);
+    }
+
     std::string key_, scratch_;
     std::string last_pid_, last_tid_;  // the last event's track, and its id
     std::uint32_t last_track_ = 0;
