@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/speedup.hpp"
+#include "analysis/replay.hpp"
 #include "cli/run.hpp"
 #include "input/gzip.hpp"
 #include "input/profilers/readers.hpp"
@@ -251,9 +253,48 @@ void check_trace_split(std::string_view data, const ImportOptions& options) {
     require(one == two, [&] { return "chrome trace: one thread read\n" + one + "\nbut two threads read\n" + two; });
 }
 
+// Replay over the trace's dependencies: the graph is a DAG whose edges the trace recorded, so every
+// factor 1 gives back each event exactly, and speeding phases up never makes the run longer.
+void check_replay(std::string_view data) {
+    ImportOptions options = import_options(data.size());
+    options.window.clear();  // --model replay takes neither
+    options.total.reset();
+    options.dependencies = true;
+    Profile profile;
+    try {
+        profile = parse_profile(data, "fuzz", InputFormat::chrome_trace, options);
+    } catch (const Error&) {
+        return;
+    }
+    require(profile.dependencies != nullptr, [] { return "replay: a trace read with dependencies has none"; });
+    const detail::ReplayGraph& graph = profile.dependencies->graph;
+    const std::size_t phases = profile.dependencies->phase_names.size();
+    detail::ReplayResult same, faster;
+    try {
+        same = detail::replay(graph, std::vector<double>(phases, 1.0));
+        std::vector<double> factors(phases, 1.0);
+        for (std::size_t i = 0; i < phases; i += 2)
+            factors[i] = i % 4 == 0 ? 3.0 : std::numeric_limits<double>::infinity();
+        faster = detail::replay(graph, factors);
+    } catch (const Error& e) {
+        fail(std::string("replay: the trace's graph is refused: ") + e.what());
+    }
+    for (std::size_t i = 0; i < graph.events.size(); ++i) {
+        require(same.start[i] == graph.events[i].start && same.end[i] == graph.events[i].end,
+                [&] { return "replay: factor 1 moved event " + std::to_string(i); });
+    }
+    require(faster.after <= same.before * (1 + 1e-12) + 1e-9, [&] {
+        return "replay: a speedup made the run longer: " + std::to_string(same.before) + " -> " +
+               std::to_string(faster.after);
+    });
+}
+
 void check_profile_input(InputFormat format, std::string_view data) {
     if (format == InputFormat::json) check_json_paths(data);
-    if (format == InputFormat::chrome_trace) check_trace_split(data, import_options(data.size()));
+    if (format == InputFormat::chrome_trace) {
+        check_trace_split(data, import_options(data.size()));
+        check_replay(data);
+    }
     const std::string what = std::string(input_format_name(format)) + " profile";
     Profile profile;
     try {

@@ -206,6 +206,11 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
                                  " -s 'Memcpy*=3' -s gemm=inf --explain"})
         corpus.run("eval.schema.json", "eval " + trace + window + speedups + " --format json");
     corpus.run("eval.schema.json", "eval " + trace + " --lane cpu -s '*=2' --format json");
+    // --model replay: the replayed figures, an infinite one, a failed gate on them.
+    for (const char* replay :
+         {" -s kind:kernel=2", " -s '*=inf' --lane all", " -s kind:kernel=2 --require-speedup 100"})
+        corpus.run("eval.schema.json", "eval " + trace + replay + " --model replay --format json",
+                   std::string(replay).find("require") != std::string::npos ? 1 : 0);
     corpus.run("eval.schema.json", "eval " + one_phase + " -s only=inf --format json --explain");
     corpus.run("eval.schema.json", "eval " + one_phase + " --format json");
     corpus.run("eval.schema.json", "eval " + shares + " -s a=4 --format json");

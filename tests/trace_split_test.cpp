@@ -11,10 +11,12 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
+#include "analysis/replay.hpp"
 #include "input/profilers/readers.hpp"
 
 using namespace amdahl;
 using namespace amdahl::detail;
+using amdahl::Dependencies;
 
 namespace {
 
@@ -24,7 +26,19 @@ struct Reading {
     std::string json;                       // profile_to_json of the result, or empty
     std::string error;                      // the message, or empty
     std::optional<std::uint64_t> split_at;  // where the second thread's part began, when it was used
+    std::string graph;                      // the replay graph as text, when read with dependencies
 };
+
+// Every node, edge and wait of a replay graph, as text to compare.
+std::string graph_text(const Dependencies& deps) {
+    std::ostringstream out;
+    out.precision(17);
+    for (const ReplayEvent& e : deps.graph.events) out << e.start << ' ' << e.end << ' ' << e.phase << '\n';
+    for (const ReplayEdge& e : deps.graph.edges) out << e.from << '>' << e.to << ' ' << e.delay << e.from_start << '\n';
+    for (const ReplayWait& w : deps.graph.waits) out << w.call << '<' << w.awaited << '\n';
+    for (const std::string& line : deps.sources) out << line << '\n';
+    return out.str();
+}
 
 Reading read(const std::string& text, bool split, const ImportOptions& options = {}) {
     const std::size_t sniffed = std::min<std::size_t>(text.size(), 100);
@@ -38,8 +52,10 @@ Reading read(const std::string& text, bool split, const ImportOptions& options =
         return std::make_unique<std::istringstream>(text.substr(static_cast<std::size_t>(offset)));
     };
     try {
-        out.json = profile_to_json(read_chrome_trace(std::string_view(text).substr(0, sniffed), &rest, "t.json",
-                                                     options, split ? &parts : nullptr));
+        const Profile profile = read_chrome_trace(std::string_view(text).substr(0, sniffed), &rest, "t.json", options,
+                                                  split ? &parts : nullptr);
+        out.json = profile_to_json(profile);
+        if (profile.dependencies) out.graph = graph_text(*profile.dependencies);
     } catch (const Error& e) {
         out.error = e.what();
     }
@@ -52,6 +68,7 @@ Reading read_both(const std::string& text, const ImportOptions& options = {}) {
     const Reading two = read(text, true, options);
     CHECK(two.error == one.error);
     CHECK(two.json == one.json);
+    CHECK(two.graph == one.graph);
     CHECK_FALSE(one.split_at);
     return two;
 }
@@ -119,6 +136,28 @@ TEST_CASE("trace split: two threads give the profile one thread gives", "[trace]
         CHECK(r.error.empty());
         CHECK(split_at_an_event(r, text));
         CHECK(r.json.find("step \\\"3\\\"") != std::string::npos);
+    }
+    SECTION("with dependencies for replay: the same graph, correlation ids from both halves") {
+        std::string text = "{\"traceEvents\": [\n";
+        for (int i = 0; i < 300; ++i) {
+            const std::string id = std::to_string(i + 1);
+            text +=
+                "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": " +
+                std::to_string(10 * i) + ", \"dur\": 2, \"args\": {\"correlation\": " + id + "}},\n";
+            text += "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": " +
+                    std::to_string(10 * i + 4) + ", \"dur\": 3, \"args\": {\"grid\": [1], \"correlation\": " + id +
+                    "}},\n";
+        }
+        text +=
+            "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaDeviceSynchronize\", \"pid\": 1, "
+            "\"tid\": 1, \"ts\": 3000, \"dur\": 10}\n]}";
+        ImportOptions options;
+        options.dependencies = true;
+        const Reading r = read_both(text, options);
+        CHECK(r.error.empty());
+        CHECK(split_at_an_event(r, text));
+        CHECK(r.graph.find("300 GPU events linked to their runtime call") != std::string::npos);
     }
     SECTION("the first timed event is in the second half: it is the origin") {
         std::string text = "[\n";

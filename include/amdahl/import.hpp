@@ -42,6 +42,12 @@ struct ImportOptions {
     /// restrict events to the listed processes, threads, GPU streams and devices, and categories.
     std::vector<std::string> exclude;
     std::vector<std::string> pids, tids, streams, devices, categories;
+    /// Traces: also keep every event and what links them (launches, synchronizations, track
+    /// order), so that a speedup can be replayed over them (`--model replay`): Profile::dependencies.
+    bool dependencies = false;
+    /// Replay: a GPU event that starts more than this after its stream became free was held by
+    /// its launch, not queued behind earlier work (`--queue-gap`), in µs.
+    double queue_gap_us = 5;
 };
 
 }  // namespace amdahl

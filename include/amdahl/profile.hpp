@@ -1,6 +1,7 @@
 #pragma once
 /// \file A profile: named, non-overlapping phases whose times add up to the baseline.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ struct Step {
     std::string dropped;  ///< why it was left out (a partial step, not the one --step picked); empty when used
 };
 
+/// A trace's events and what links them (launches, synchronizations, track order): what
+/// `--model replay` replays. Opaque here; amdahl/replay.hpp uses it.
+struct Dependencies;
+
 struct Profile {
     std::string name;
     std::string source;  ///< file name or "<stdin>"
@@ -91,6 +96,8 @@ struct Profile {
     std::vector<std::string> notes;          ///< things worth telling the user (stderr), e.g. share mismatches
     std::vector<ClassMember> class_members;  ///< from --group-by class: what each class holds, and why
     Origin origin = Origin::none;            ///< how the phases' `at` reads
+    /// From a trace read with ImportOptions::dependencies: its events and their links, else null.
+    std::shared_ptr<const Dependencies> dependencies;
 
     /// Sum of the phase times (compensated summation).
     double total() const;

@@ -14,6 +14,7 @@
 #include "amdahl/plan.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/rank.hpp"
+#include "amdahl/replay.hpp"
 #include "amdahl/scaling.hpp"
 #include "amdahl/speedup.hpp"
 
@@ -26,6 +27,11 @@ struct EvalResult {
     Evaluation evaluation;                   ///< baseline, new time, speedup, f, ceiling, per-phase outcomes
     std::optional<double> required_speedup;  ///< --require-speedup: the gate's threshold (a speedup)
     bool gate_passed = true;                 ///< speedup >= required_speedup, or no gate
+    /// --model replay: the speedups replayed over the trace's dependencies; the headline then
+    /// (and the gate's figure), with `evaluation` as the phase-table Amdahl figure beside it.
+    std::optional<ReplayOutcome> replay;
+    /// The figure the command answers with: the replayed speedup, or Amdahl's.
+    double speedup() const { return replay ? replay->speedup : evaluation.speedup; }
 };
 
 /// `amdahl law`: the closed form solved for the quantity not given.

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "amdahl/error.hpp"
+#include "amdahl/replay.hpp"
 
 namespace amdahl::detail {
 
@@ -144,3 +147,38 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
 }
 
 }  // namespace amdahl::detail
+
+namespace amdahl {
+
+ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation) {
+    if (!profile.dependencies) {
+        throw Error(profile.source, "has no events to replay: --model replay reads a Chrome or Kineto trace (read as " +
+                                        (profile.format.empty() ? std::string("a phase table") : profile.format) +
+                                        ", it is a table of phases, for the Amdahl model only)");
+    }
+    const Dependencies& deps = *profile.dependencies;
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
+    std::vector<double> factor(deps.phase_names.size(), 1.0);
+    ReplayOutcome outcome;
+    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
+        if (evaluation.phases[i].spec < 0) continue;
+        const auto found = index.find(profile.phases[i].name);
+        if (found == index.end() || !deps.has_events[found->second]) {
+            outcome.not_events.push_back(profile.phases[i].name);
+            continue;
+        }
+        factor[found->second] = evaluation.phases[i].factor;
+    }
+    const detail::ReplayResult result = detail::replay(deps.graph, factor);
+    outcome.before = convert(result.before, deps.unit, profile.unit);
+    outcome.after = convert(result.after, deps.unit, profile.unit);
+    outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
+    outcome.events = deps.graph.events.size();
+    outcome.edges = deps.graph.edges.size();
+    outcome.waits = deps.graph.waits.size();
+    outcome.assumptions = deps.sources;
+    return outcome;
+}
+
+}  // namespace amdahl

@@ -5,7 +5,10 @@
 // trace has (track order, launches, synchronizations) is the trace reader's to say.
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
+
+#include "amdahl/units.hpp"
 
 namespace amdahl::detail {
 
@@ -54,3 +57,17 @@ struct ReplayResult {
 ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor);
 
 }  // namespace amdahl::detail
+
+namespace amdahl {
+
+/// A trace's events and what links them, kept with its profile (Profile::dependencies) for
+/// `--model replay`. Built by the trace reader (src/input/profilers/dependencies.cpp).
+struct Dependencies {
+    detail::ReplayGraph graph;
+    Unit unit = Unit::us;                  ///< of the graph's times
+    std::vector<std::string> phase_names;  ///< ReplayEvent::phase indexes these (profile phase names)
+    std::vector<bool> has_events;          ///< per phase name: some event of the graph is of that phase
+    std::vector<std::string> sources;      ///< what the edges were taken from, and what was assumed
+};
+
+}  // namespace amdahl

@@ -7,6 +7,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/replay.hpp"
 #include "cli/commands.hpp"
 
 namespace amdahl::cli {
@@ -18,9 +19,13 @@ struct EvalOptions {
     std::vector<std::string> speedups;
     bool explain = false;
     std::optional<double> require_speedup;
+    std::string model = "amdahl";
 };
 
-int run_eval(const EvalOptions& options, Context& context) {
+int run_eval(const EvalOptions& given, Context& context) {
+    EvalOptions options = given;
+    const bool replay = options.model == "replay";
+    options.profile.import.dependencies = replay;
     const Profile profile = load_profile(options.profile, context);
     EvalResult result;
     result.profile = &profile;
@@ -35,15 +40,22 @@ int run_eval(const EvalOptions& options, Context& context) {
     print_notes(context, e.notes);
     if (!std::isfinite(e.new_time) || !std::isfinite(e.baseline_time))
         throw Error(profile.source, "the result is not a finite number (times too large to add)");
+    if (replay) {
+        try {
+            result.replay = replay_evaluation(profile, e);
+        } catch (const Error& error) {
+            throw Error(profile.source, "--model replay: " + error.message());
+        }
+    }
     result.required_speedup = options.require_speedup;
-    result.gate_passed = !options.require_speedup || e.speedup >= *options.require_speedup;
+    result.gate_passed = !options.require_speedup || result.speedup() >= *options.require_speedup;
 
     const ReportOptions report = report_options(options.profile.output, options.explain);
     emit(context, result, options.profile.output, report);
     context.out.flush();
     if (!result.gate_passed) {
-        context.err << fmt::format("gate failed: speedup {} is below the required {}\n",
-                                   format_speedup(e.speedup, report.numbers),
+        context.err << fmt::format("gate failed: {}speedup {} is below the required {}\n", replay ? "replayed " : "",
+                                   format_speedup(result.speedup(), report.numbers),
                                    format_speedup(*options.require_speedup, report.numbers));
         return exit_gate_failed;
     }
@@ -61,6 +73,14 @@ void setup_eval(CLI::App& app, Action& action) {
                      "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
+    command
+        ->add_option("--model", options->model,
+                     "amdahl: the phase table's law (default); replay: replay a Chrome/Kineto trace's events over "
+                     "their dependencies (launches, synchronizations, stream order), docs/replay.md")
+        ->check(CLI::IsMember({"amdahl", "replay"}));
+    command->add_option("--queue-gap", options->profile.import.queue_gap,
+                        "With --model replay: a GPU event starting more than this after its stream was free was held "
+                        "by its launch (default 5us)");
     command
         ->add_option("--require-speedup", options->require_speedup,
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")

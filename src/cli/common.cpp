@@ -169,6 +169,14 @@ ImportOptions import_options(const ImportFlags& flags) {
             throw Error("--timeunit", "unknown unit '" + printable(flags.timeunit) + "' (expected ns, us, ms or s)");
     }
     if (!flags.total.empty()) out.total = time_option(flags.total, "--total");
+    out.dependencies = flags.dependencies;
+    if (!flags.queue_gap.empty()) {
+        if (!flags.dependencies) throw Error("--queue-gap", "applies to --model replay only");
+        const Quantity gap = time_option(flags.queue_gap, "--queue-gap");
+        if (!gap.unit) throw Error("--queue-gap", "give the time with its unit, e.g. 5us");
+        out.queue_gap_us = convert(gap.value, *gap.unit, Unit::us);
+        if (!std::isfinite(out.queue_gap_us)) throw Error("--queue-gap", "is too large");
+    }
     out.window_any = flags.window_any;
     out.keep_partial_steps = flags.keep_partial_steps;
     out.keep_profiler_events = flags.keep_profiler_events;

@@ -303,6 +303,15 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
     trace_only(!options.streams.empty(), "--stream", "it filters the events");
     trace_only(!options.devices.empty(), "--device", "it filters the events");
     trace_only(!options.categories.empty(), "--cat", "it filters the events");
+    if (options.dependencies) {
+        if (format != InputFormat::chrome_trace) {
+            refuse("--model replay",
+                   "it replays the events of a Chrome or Kineto trace; rocprof and nsys traces are not replayed yet");
+        }
+        if (!options.window.empty())
+            throw Error("--model replay", "does not take --window yet: it replays the whole trace");
+        if (options.total) throw Error("--model replay", "does not take --total: its baseline is the trace's makespan");
+    }
     if (options.window.empty()) {
         if (!options.step.empty()) throw Error("--step", "picks one of the steps --window finds; give --window too");
         if (options.window_any) throw Error("--window-any", "widens what --window matches; give --window too");

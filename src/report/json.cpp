@@ -61,6 +61,18 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     } else {
         json.key("speedup_range").null().key("time_saved_range").null();
     }
+    json.field("model", result.replay ? "replay" : "amdahl");
+    if (result.replay) {
+        const ReplayOutcome& p = *result.replay;
+        json.field("replayed_speedup", p.speedup).field("amdahl_speedup", r.speedup);
+        json.field("step_time", p.before).field("new_step_time", p.after);
+        json.key("replay").begin_object().field("events", p.events).field("edges", p.edges).field("waits", p.waits);
+        json.key("assumptions").begin_array();
+        for (const std::string& line : p.assumptions) json.value(line);
+        json.end_array().key("not_events").begin_array();
+        for (const std::string& name : p.not_events) json.value(name);
+        json.end_array().end_object();
+    }
     write_boundary(json, profile);
     if (result.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *result.required_speedup);

@@ -24,6 +24,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
 #include "input/profilers/begin_end.hpp"
+#include "input/profilers/dependencies.hpp"
 #include "input/profilers/json_stream.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/profilers/timeline.hpp"
@@ -113,6 +114,7 @@ struct EventFields {
     std::string_view name, cat;  // string bodies, still escaped
     bool name_escaped = false, cat_escaped = false;
     std::string_view ts, dur, tdur, pid, tid;  // number (or string) tokens
+    std::string_view args;                     // the "args" object's text, read only for dependencies
 };
 
 // A cursor over the text of one event at the start of `text`. Running off the end of `text`
@@ -238,8 +240,27 @@ std::size_t parse_event(std::string_view text, EventFields& f) {
             f.pid = unquote(value);
         } else if (key == "tid") {
             f.tid = unquote(value);
+        } else if (key == "args") {
+            f.args = value;
         }
     });
+}
+
+// The "correlation" of an event's args: Kineto's link from a runtime call (cudaLaunchKernel) to
+// the GPU work it launched; 0 when there is none, or it is no whole number.
+std::uint64_t correlation_of(std::string_view args) {
+    if (args.empty() || args.front() != '{') return 0;
+    std::uint64_t id = 0;
+    try {
+        ObjectParser(args).members([&](std::string_view key, std::string_view value) {
+            if (key != "correlation") return;
+            const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
+            if (ec != std::errc() || p != value.data() + value.size()) id = 0;
+        });
+    } catch (const std::invalid_argument&) {
+        return 0;
+    }
+    return id;
 }
 
 // A timestamp in µs split into an exact integer part and a fraction, so that microsecond
@@ -289,7 +310,9 @@ using SharedOrigin = std::shared_future<std::optional<std::int64_t>>;
 
 class TraceBuilder {
 public:
-    TraceBuilder(Timeline& timeline, JsonStream& stream) : timeline_(timeline), stream_(stream) {}
+    /// `links`: keep each span's correlation id (Timeline::links), which replay needs.
+    TraceBuilder(Timeline& timeline, JsonStream& stream, bool links)
+        : timeline_(timeline), stream_(stream), links_(links) {}
 
     /// For the first part of a split trace: `found(origin)` is called once, with the origin.
     void report_origin(std::function<void(std::int64_t)> found) { origin_found_ = std::move(found); }
@@ -356,7 +379,7 @@ private:
                                                         "': \"dur\" must be a number >= 0 (got '" + printable(token) +
                                                         "')");
             }
-            add_span(start, start + duration, name, category, track);
+            add_span(start, start + duration, name, category, track, links_ ? correlation_of(f.args) : 0);
             return;
         }
         const JsonStream::Position at = stream_.position(size);
@@ -391,6 +414,7 @@ public:
             span.track = track_id[span.track];
             timeline_.spans.push_back(span);
         }
+        timeline_.links.insert(timeline_.links.end(), other.links.begin(), other.links.end());
         for (Mark mark : part.marks_) {
             mark.name = string_id[mark.name];
             mark.category = string_id[mark.category];
@@ -418,7 +442,8 @@ private:
         return timeline_.intern(scratch_);
     }
 
-    void add_span(double start, double end, std::uint32_t name, std::uint32_t category, std::uint32_t track) {
+    void add_span(double start, double end, std::uint32_t name, std::uint32_t category, std::uint32_t track,
+                  std::uint64_t link = 0) {
         Span span;
         span.start = start;
         span.end = end;
@@ -429,11 +454,13 @@ private:
         if (classes_[category] < 0) classes_[category] = static_cast<int>(classify_category(timeline_.text(category)));
         span.cls = static_cast<SpanClass>(classes_[category]);
         timeline_.spans.push_back(span);
+        if (links_) timeline_.links.push_back(link);
         last_end_ = std::max(last_end_, end);
     }
 
     Timeline& timeline_;
     JsonStream& stream_;
+    bool links_ = false;
     std::vector<Mark> marks_;
     // A track's key: the (pid, tid) pair as one text, made in one place for both parts of a split.
     const std::string& track_key(std::string_view pid, std::string_view tid) {
@@ -602,8 +629,9 @@ std::optional<std::uint64_t> middle_event(const TraceSplit& split) {
 // The second part of a split trace, read on its own thread into its own timeline.
 class SecondPart {
 public:
-    SecondPart(const TraceSplit& split, std::uint64_t at, const std::string& source, Form form, SharedOrigin origin)
-        : in_(split.open_at(at)), stream_("", in_.get(), source), builder_(timeline_, stream_) {
+    SecondPart(const TraceSplit& split, std::uint64_t at, const std::string& source, Form form, SharedOrigin origin,
+               bool links)
+        : in_(split.open_at(at)), stream_("", in_.get(), source), builder_(timeline_, stream_, links) {
         handover.at = at;
         builder_.take_origin(std::move(origin));
         thread_ = std::thread([this, form] {
@@ -644,7 +672,7 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     JsonStream stream(prefix, in, source);
     Timeline timeline;
     timeline.unit = Unit::us;
-    TraceBuilder builder(timeline, stream);
+    TraceBuilder builder(timeline, stream, options.dependencies);
     const Form form = form_of(stream);
 
     // A large input is read from both ends of a guessed event boundary at once: this thread up to
@@ -660,7 +688,8 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     std::unique_ptr<SecondPart> second;
     if (split && split->open_at && split->size >= split->min_size) {
         if (const auto at = middle_event(*split)) {
-            second = std::make_unique<SecondPart>(*split, *at, source, form, origin.get_future().share());
+            second = std::make_unique<SecondPart>(*split, *at, source, form, origin.get_future().share(),
+                                                  options.dependencies);
             builder.report_origin([&](std::int64_t value) { tell_origin(value); });
         }
     }
@@ -688,7 +717,9 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     tell_origin(std::nullopt);
     second.reset();
     builder.finish();
-    Profile profile = sweep(timeline, options, source, "chrome-trace");
+    SpanPhases span_phases;
+    Profile profile = sweep(timeline, options, source, "chrome-trace", options.dependencies ? &span_phases : nullptr);
+    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
     profile.notes.insert(profile.notes.begin(), source + ": " + std::to_string(builder.events()) + " trace events, " +
                                                     std::to_string(timeline.spans.size()) + " with a duration");
     if (builder.unclosed() > 0) {

@@ -322,7 +322,7 @@ private:
 }  // namespace
 
 Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
-              const std::string& format_name) {
+              const std::string& format_name, SpanPhases* span_phases) {
     Lane lane = options.lane;
     if (lane == Lane::automatic) {
         const bool device =
@@ -457,8 +457,10 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     for (std::uint32_t i = 0; i < phase_count; ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return exclusive[a].value() > exclusive[b].value(); });
+    std::vector<std::uint32_t> profile_index(phase_count, UINT32_MAX);
     for (std::uint32_t p : order) {
         if (active[p].value() <= 0) continue;  // outside every window
+        profile_index[p] = static_cast<std::uint32_t>(profile.phases.size());
         Phase phase;
         phase.name = phase_names[p];
         phase.kind = phase_kinds[p];
@@ -569,6 +571,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     profile.notes.insert(profile.notes.end(), notes.begin(), notes.end());
     profile.notes.insert(profile.notes.end(), steps.notes.begin(), steps.notes.end());
     profile.class_members = namer.class_members();
+    if (span_phases) {
+        span_phases->phase.resize(timeline.spans.size());
+        for (std::size_t i = 0; i < timeline.spans.size(); ++i)
+            span_phases->phase[i] = span_phase[i] == UINT32_MAX ? UINT32_MAX : profile_index[span_phase[i]];
+        span_phases->left_out = left_out;
+    }
     return profile;
 }
 

@@ -30,6 +30,9 @@ class Timeline {
 public:
     Unit unit = Unit::us;
     std::vector<Span> spans;
+    /// Per span, when the reader keeps dependencies (ImportOptions::dependencies; empty
+    /// otherwise): the correlation id linking a runtime call to the GPU work it launched, 0: none.
+    std::vector<std::uint64_t> links;
 
     /// Interns a string; the same text always gets the same index.
     std::uint32_t intern(std::string_view text);
@@ -66,6 +69,14 @@ std::string_view kind_of(SpanClass cls);
 /// names in all; a note sums up the sets left out. Throws amdahl::Error when nothing is left to
 /// attribute (an empty lane, a window that matches nothing, a bad regex).
 Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
-              const std::string& format_name);
+              const std::string& format_name, struct SpanPhases* span_phases = nullptr);
+
+/// What the sweep made of each span, for replay: the index in Profile::phases of the phase it
+/// went to (UINT32_MAX: none: off the lane, zero length, a --window annotation), and whether a
+/// filter (--exclude, --pid, --category, ...) left it out.
+struct SpanPhases {
+    std::vector<std::uint32_t> phase;
+    std::vector<bool> left_out;
+};
 
 }  // namespace amdahl::detail

@@ -1,0 +1,28 @@
+#pragma once
+/// \file Replay of a trace over its dependencies (docs/replay.md): the end-to-end effect of
+/// speedups when phases overlap, the CPU launches ahead of the GPU and synchronizations wait.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "amdahl/evaluate.hpp"
+#include "amdahl/profile.hpp"
+
+namespace amdahl {
+
+struct ReplayOutcome {
+    double before = 0;   ///< the trace's makespan, first start to last end of every event, in the profile's unit
+    double after = 0;    ///< the same after the speedups
+    double speedup = 1;  ///< before / after; infinite when after is 0
+    std::size_t events = 0, edges = 0, waits = 0;
+    /// What the model took from the trace and what it assumed, in words.
+    std::vector<std::string> assumptions;
+    /// Sped-up phases that are no events (overlapped, idle, unattributed): replay leaves them.
+    std::vector<std::string> not_events;
+};
+
+/// Replays `evaluation`'s factors (per phase of `profile`) over the profile's dependencies.
+/// Throws amdahl::Error when the profile has none (it was not read from a trace with them).
+ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation);
+
+}  // namespace amdahl

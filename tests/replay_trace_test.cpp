@@ -1,0 +1,272 @@
+// Replay on traces (src/input/profilers/dependencies.cpp, `eval --model replay`): the graph a
+// Chrome/Kineto trace gives, checked on the small cases of docs/replay.md and on the real
+// samples in tests/data, which replayed with factor 1 give back every event to the last bit.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>  // only to read the JSON report back
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/evaluate.hpp"
+#include "amdahl/io.hpp"
+#include "amdahl/replay.hpp"
+#include "analysis/replay.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// One complete ("X") event; `correlation` 0 writes no args.
+std::string event(const char* cat, const char* name, int pid, int tid, double ts, double dur, int correlation = 0) {
+    std::string text = "{\"ph\": \"X\", \"cat\": \"" + std::string(cat) + "\", \"name\": \"" + name +
+                       "\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
+                       ", \"ts\": " + std::to_string(ts) + ", \"dur\": " + std::to_string(dur);
+    if (correlation != 0)
+        text += ", \"args\": {\"External id\": 7, \"correlation\": " + std::to_string(correlation) + "}";
+    return text + "}";
+}
+
+std::string trace(const std::vector<std::string>& events) {
+    std::string text = "{\"traceEvents\": [\n";
+    for (std::size_t i = 0; i < events.size(); ++i) text += (i ? ",\n" : "") + events[i];
+    return text + "\n]}\n";
+}
+
+Profile read(const std::string& text, Lane lane = Lane::automatic) {
+    ImportOptions options;
+    options.lane = lane;
+    options.dependencies = true;
+    return parse_profile(text, "t.json", InputFormat::chrome_trace, options);
+}
+
+struct Both {
+    Evaluation amdahl;
+    ReplayOutcome replay;
+};
+
+Both eval(const Profile& profile, const std::vector<std::string>& specs) {
+    std::vector<SpeedupSpec> parsed;
+    for (const std::string& spec : specs) parsed.push_back(parse_speedup(spec));
+    Both out;
+    out.amdahl = evaluate(profile, parsed);
+    out.replay = replay_evaluation(profile, out.amdahl);
+    return out;
+}
+
+bool mentions(const ReplayOutcome& r, const std::string& text) {
+    for (const std::string& line : r.assumptions)
+        if (line.find(text) != std::string::npos) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("replay: work on another stream that still ends last gains nothing", "[replay]") {
+    // The issue's case: gemm [0,100] on stream 7, a copy [50,150] on stream 8.
+    const Profile profile = read(trace({
+        event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+        event("cuda_runtime", "cudaMemcpyAsync", 1, 1, 2, 1, 2),
+        event("kernel", "gemm", 0, 7, 0, 100, 1),
+        event("gpu_memcpy", "copy", 0, 8, 50, 100, 2),
+    }));
+    const Both r = eval(profile, {"gemm=2"});
+    CHECK(r.amdahl.speedup == Approx(1.2));
+    REQUIRE(r.amdahl.overlap_range);
+    CHECK(r.amdahl.overlap_range->high_speedup == Approx(1.5));
+    CHECK(r.replay.before == 150);
+    CHECK(r.replay.after == 150);
+    CHECK(r.replay.speedup == 1);
+    CHECK(mentions(r.replay, "2 GPU events linked to their runtime call by correlation id"));
+}
+
+TEST_CASE("replay: one stream of queued kernels is Amdahl's law", "[replay]") {
+    // Launched far ahead, back to back on one stream: the device-bound case.
+    const Profile profile = read(trace({
+        event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+        event("cuda_runtime", "cudaLaunchKernel", 1, 1, 1, 1, 2),
+        event("cuda_runtime", "cudaLaunchKernel", 1, 1, 2, 1, 3),
+        event("kernel", "k1", 0, 7, 0, 30, 1),
+        event("kernel", "k2", 0, 7, 30, 30, 2),
+        event("kernel", "k3", 0, 7, 60, 30, 3),
+    }));
+    for (const char* spec : {"k2=2", "k2=inf", "k1=3", "k3=1.5"}) {
+        const Both r = eval(profile, {spec});
+        CHECK(r.replay.before == 90);
+        CHECK(r.replay.speedup == Approx(r.amdahl.speedup).epsilon(1e-12));
+    }
+    const Both r = eval(profile, {"k2=2"});
+    CHECK(r.replay.after == Approx(75));
+    CHECK(mentions(r.replay, "1 held by their launch"));
+    CHECK(mentions(r.replay, "2 queued behind earlier work"));
+}
+
+TEST_CASE("replay: a host-bound trace gains little from faster kernels, much from faster host work", "[replay]") {
+    // Each CPU op takes 40 us and launches a 5 us kernel at its end: the GPU idles 88% of the time.
+    std::vector<std::string> events;
+    for (int i = 0; i < 4; ++i) {
+        const double t = i * 50;
+        events.push_back(event("cpu_op", "aten::op", 1, 1, t, 45));
+        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 1, t + 40, 5, i + 1));
+        events.push_back(event("kernel", "k", 0, 7, t + 45, 5, i + 1));
+    }
+    const Profile profile = read(trace(events), Lane::all);
+    const Both kernels = eval(profile, {"k=inf"});
+    CHECK(kernels.replay.before == 200);
+    CHECK(kernels.replay.after == Approx(195));  // only the last kernel's 5 us go
+    const Both host = eval(profile, {"aten::op=2"});
+    CHECK(host.replay.after == Approx(200 - 4 * 20));  // every op's 40 us self time halves
+    CHECK(host.replay.speedup > 1.6);
+}
+
+TEST_CASE("replay: a device synchronize waits for the work launched before it", "[replay]") {
+    // The kernel [5,55] is waited for by cudaDeviceSynchronize [2,60], then host work [60,70].
+    const Profile profile = read(trace({
+                                     event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+                                     event("cuda_runtime", "cudaDeviceSynchronize", 1, 1, 2, 58),
+                                     event("cpu_op", "aten::after", 1, 1, 60, 10),
+                                     event("kernel", "k", 0, 7, 5, 50, 1),
+                                 }),
+                                 Lane::all);
+    const Both r = eval(profile, {"k=2"});
+    CHECK(r.replay.before == 70);
+    // The kernel ends at 30; the call returns 5 us after it (its tail), the host work follows.
+    CHECK(r.replay.after == Approx(45));
+    CHECK(mentions(r.replay, "inferred from 1 runtime calls"));
+    // Without the synchronize the host work would not wait: the replay has the wait edge.
+    CHECK(r.replay.waits == 1);
+}
+
+TEST_CASE("replay: a blocking copy waits for the copy it launched", "[replay]") {
+    const Profile profile = read(trace({
+                                     event("cpu_op", "aten::before", 1, 1, 0, 10),
+                                     event("cuda_runtime", "cudaMemcpy", 1, 1, 10, 50, 4),
+                                     event("cpu_op", "aten::after", 1, 1, 60, 10),
+                                     event("gpu_memcpy", "Memcpy DtoH", 0, 7, 15, 40, 4),
+                                 }),
+                                 Lane::all);
+    const Both copy = eval(profile, {"Memcpy DtoH=2"});
+    CHECK(copy.replay.before == 70);
+    CHECK(copy.replay.after == Approx(50));  // the copy 20 us shorter, and everything after it
+    const Both before = eval(profile, {"aten::before=2"});
+    CHECK(before.replay.after == Approx(65));  // the call, its copy and the rest move 5 us earlier
+}
+
+TEST_CASE("replay: nested CPU events are cut into self-time segments", "[replay]") {
+    // An op [0,100] with a child [20,60]: the op's self time is 60 us, the child's 40 us.
+    const Profile profile = read(trace({
+                                     event("cpu_op", "outer", 1, 1, 0, 100),
+                                     event("cpu_op", "inner", 1, 1, 20, 40),
+                                 }),
+                                 Lane::cpu);
+    CHECK(eval(profile, {"outer=2"}).replay.after == Approx(70));
+    CHECK(eval(profile, {"inner=2"}).replay.after == Approx(80));
+    CHECK(eval(profile, {"inner=inf", "outer=inf"}).replay.after == 0);
+}
+
+TEST_CASE("replay: the real samples replayed with factor 1 give back every event exactly", "[replay]") {
+    for (const char* sample : {"tests/data/profilers/pytorch-chrome-trace/hta_base.json",
+                               "tests/data/profilers/pytorch-chrome-trace/hta_mi250_minitoy_train_ROCm6_2_kineto.json",
+                               "tests/data/profilers/pytorch-chrome-trace/hta_triton_example.json",
+                               "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json"}) {
+        INFO(sample);
+        ImportOptions options;
+        options.dependencies = true;
+        options.lane = Lane::all;
+        std::istringstream none;
+        const Profile profile = load_profile(test::source_path(sample), none, std::nullopt, options);
+        REQUIRE(profile.dependencies);
+        const detail::ReplayGraph& graph = profile.dependencies->graph;
+        REQUIRE_FALSE(graph.events.empty());
+        const detail::ReplayResult same =
+            detail::replay(graph, std::vector<double>(profile.dependencies->phase_names.size(), 1.0));
+        for (std::size_t i = 0; i < graph.events.size(); ++i) {
+            CHECK(same.start[i] == graph.events[i].start);
+            CHECK(same.end[i] == graph.events[i].end);
+        }
+        CHECK(same.after == same.before);
+        // And a speedup of any phases never makes the run longer.
+        std::mt19937 random(7);
+        std::uniform_real_distribution<double> factor(1, 20);
+        for (int round = 0; round < 50; ++round) {
+            std::vector<double> factors(profile.dependencies->phase_names.size());
+            for (double& f : factors) f = random() % 3 == 0 ? factor(random) : 1.0;
+            const detail::ReplayResult faster = detail::replay(graph, factors);
+            CHECK(faster.after <= same.before * (1 + 1e-12));
+        }
+    }
+}
+
+TEST_CASE("replay: eval --model replay on the command line", "[replay][cli]") {
+    const std::string path =
+        test::write_temp("two_streams.json", trace({
+                                                 event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+                                                 event("kernel", "gemm", 0, 7, 0, 100, 1),
+                                                 event("gpu_memcpy", "copy", 0, 8, 50, 100),
+                                             }));
+    const auto text = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Contains("replayed speedup:     1.0000x"));
+    CHECK_THAT(text.out, Contains("Amdahl speedup:       1.2000x"));
+    CHECK_THAT(text.out, Contains("the replay gains less"));
+    CHECK_THAT(text.out, Contains("1 GPU events have no known launch"));
+
+    const auto json = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto report = nlohmann::json::parse(json.out);
+    CHECK(report["model"] == "replay");
+    CHECK(report["replayed_speedup"].get<double>() == 1);
+    CHECK(report["amdahl_speedup"].get<double>() == Approx(1.2));
+    CHECK(report["speedup"].get<double>() == Approx(1.2));
+    CHECK(report["step_time"].get<double>() == 150);
+    CHECK(report["new_step_time"].get<double>() == 150);
+    CHECK(report["replay"]["events"].get<int>() == 3);
+
+    // The gate is on the replayed figure.
+    const auto gate = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--require-speedup", "1.1"});
+    CHECK(gate.exit_code == 1);
+    CHECK_THAT(gate.err, Contains("gate failed: replayed speedup 1.0000x is below the required 1.1000x"));
+
+    // A phase with no event to move (the overlapped time the sweep adds) is said to stay.
+    const auto overlapped = test::run_cli({"eval", path, "-s", "overlapped=2", "--model", "replay"});
+    CHECK(overlapped.exit_code == 0);
+    CHECK_THAT(overlapped.out, Contains("'overlapped' is no event the replay moves"));
+    CHECK_THAT(overlapped.out, Contains("replayed speedup:     1.0000x"));
+
+    const auto plain = test::run_cli({"eval", path, "-s", "gemm=2", "--format", "json"});
+    CHECK(nlohmann::json::parse(plain.out)["model"] == "amdahl");
+}
+
+TEST_CASE("replay: options that do not apply are errors", "[replay][cli]") {
+    const std::string table = test::source_path("examples/transformer_step.json");
+    const auto phases = test::run_cli({"eval", table, "-s", "attention=2", "--model", "replay"});
+    CHECK(phases.exit_code == 2);
+    CHECK_THAT(phases.err, Contains("--model replay"));
+    CHECK_THAT(phases.err, Contains("does not apply to"));
+
+    const std::string trace_path = test::source_path("tests/data/profilers/pytorch-chrome-trace/hta_base.json");
+    const auto gap = test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--queue-gap", "5us"});
+    CHECK(gap.exit_code == 2);
+    CHECK_THAT(gap.err, Contains("--queue-gap: applies to --model replay only"));
+
+    const auto bare =
+        test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--queue-gap", "5"});
+    CHECK(bare.exit_code == 2);
+    CHECK_THAT(bare.err, Contains("--queue-gap: give the time with its unit"));
+
+    const auto window =
+        test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--window", "ProfilerStep.*"});
+    CHECK(window.exit_code == 2);
+    CHECK_THAT(window.err, Contains("--model replay: does not take --window yet"));
+
+    const auto model = test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "dag"});
+    CHECK(model.exit_code == 2);
+    CHECK_THAT(model.err, Contains("--model"));
+}
