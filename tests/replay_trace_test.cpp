@@ -175,7 +175,8 @@ TEST_CASE("replay: the real samples replayed with factor 1 give back every event
     for (const char* sample : {"tests/data/profilers/pytorch-chrome-trace/hta_base.json",
                                "tests/data/profilers/pytorch-chrome-trace/hta_mi250_minitoy_train_ROCm6_2_kineto.json",
                                "tests/data/profilers/pytorch-chrome-trace/hta_triton_example.json",
-                               "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json"}) {
+                               "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json",
+                               "tests/data/profilers/handmade/replay_sim_3steps.json"}) {
         INFO(sample);
         ImportOptions options;
         options.dependencies = true;
@@ -269,4 +270,42 @@ TEST_CASE("replay: options that do not apply are errors", "[replay][cli]") {
     const auto model = test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "dag"});
     CHECK(model.exit_code == 2);
     CHECK_THAT(model.err, Contains("--model"));
+}
+
+TEST_CASE("replay: predicts a simulated run with faster kernels within 1%", "[replay][ground-truth]") {
+    // bench/sim_trace.py simulates one CPU thread launching to two streams, with blocking copies
+    // and device synchronizes; --scale reruns the same program with some kernels faster. The truth
+    // is that second trace's makespan, read here straight from its events.
+    const auto makespan = [](const std::string& path) {
+        const auto trace = nlohmann::json::parse(test::read_file(path));
+        double first = std::numeric_limits<double>::infinity(), last = -first;
+        for (const auto& e : trace["traceEvents"]) {
+            first = std::min(first, e["ts"].get<double>());
+            last = std::max(last, e["ts"].get<double>() + e["dur"].get<double>());
+        }
+        return last - first;
+    };
+    const test::TempDir dir;
+    const std::string sim = "python3 " + test::source_path("bench/sim_trace.py");
+    for (const std::string seed : {"1", "2"}) {
+        const std::string base = dir / ("base" + seed + ".json");
+        REQUIRE(test::run_shell(sim + " " + base + " --steps 25 --seed " + seed).exit_code == 0);
+        for (const std::string scale : {"gemm=2", "nccl_allreduce=2", "attention=4 --scale layernorm=3"}) {
+            INFO("seed " << seed << ", --scale " << scale);
+            const std::string truth_path = dir / "truth.json";
+            REQUIRE(test::run_shell(sim + " " + truth_path + " --steps 25 --seed " + seed + " --scale " + scale)
+                        .exit_code == 0);
+            std::string specs = " -s " + scale;
+            for (std::size_t at; (at = specs.find("--scale")) != std::string::npos;) specs.replace(at, 7, "-s");
+            const auto run = test::run_binary("eval " + base + specs + " --model replay --format json");
+            REQUIRE(run.exit_code == 0);
+            const auto report = nlohmann::json::parse(run.out);
+            const double truth = makespan(truth_path);
+            CHECK(report["step_time"].get<double>() == Approx(makespan(base)).epsilon(1e-12));
+            CHECK(report["new_step_time"].get<double>() == Approx(truth).epsilon(0.01));
+            // The phase table's Amdahl figure is further off than the 1% the replay keeps to.
+            const double replayed = report["replayed_speedup"].get<double>();
+            CHECK(std::fabs(report["amdahl_speedup"].get<double>() - replayed) > 0.01 * replayed);
+        }
+    }
 }
