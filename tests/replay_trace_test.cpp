@@ -309,3 +309,68 @@ TEST_CASE("replay: predicts a simulated run with faster kernels within 1%", "[re
         }
     }
 }
+
+TEST_CASE("replay: the critical path says what sets the step's end", "[replay][critical-path]") {
+    const Profile profile = read(trace({
+        event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+        event("cuda_runtime", "cudaMemcpyAsync", 1, 1, 2, 1, 2),
+        event("kernel", "gemm", 0, 7, 0, 100, 1),
+        event("gpu_memcpy", "copy", 0, 8, 50, 100, 2),
+    }));
+    std::vector<SpeedupSpec> specs{parse_speedup("gemm=2")};
+    const ReplayOutcome r = replay_evaluation(profile, evaluate(profile, specs), true);
+    for (const auto* path : {&r.path_before, &r.path_after}) {
+        double sum = 0;
+        for (const PathShare& share : *path) sum += share.time;
+        CHECK(sum == Approx(150));
+        // The copy ends the step: its 100 us, the launch call's 1 us, and 49 us of delays (the
+        // copy's launch latency, 48 us, and the 1 us between the two calls); gemm is off the path.
+        REQUIRE(path->size() == 3);
+        CHECK(((*path)[0].name == "copy" && (*path)[0].phase && (*path)[0].time == 100));
+        CHECK(((*path)[1].name.empty() && (*path)[1].time == 49));
+        CHECK(((*path)[2].name == "cudaLaunchKernel" && !(*path)[2].phase && (*path)[2].time == 1));
+    }
+
+    // A synchronize that waits puts the awaited kernel on the path, and the call's tail after it.
+    const Profile synced = read(trace({
+                                    event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+                                    event("cuda_runtime", "cudaDeviceSynchronize", 1, 1, 2, 58),
+                                    event("cpu_op", "aten::after", 1, 1, 60, 10),
+                                    event("kernel", "k", 0, 7, 5, 50, 1),
+                                }),
+                                Lane::all);
+    specs = {parse_speedup("k=2")};
+    const ReplayOutcome s = replay_evaluation(synced, evaluate(synced, specs), true);
+    double sum = 0;
+    bool kernel = false;
+    for (const PathShare& share : s.path_after) {
+        sum += share.time;
+        if (share.name == "k") kernel = share.time == 25;
+    }
+    CHECK(sum == Approx(45));
+    CHECK(kernel);
+}
+
+TEST_CASE("replay: --critical-path on the command line", "[replay][critical-path][cli]") {
+    const std::string path = test::source_path("tests/data/profilers/handmade/replay_sim_3steps.json");
+    const auto text = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--critical-path"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Contains("Critical path (what sets the step's end):"));
+    CHECK_THAT(text.out, Contains("  recorded, "));
+    CHECK_THAT(text.out, Contains("delays (untraced host work, launch latency, queue gaps)"));
+
+    const auto json =
+        test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--critical-path", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto report = nlohmann::json::parse(json.out);
+    double sum = 0;
+    for (const auto& share : report["critical_path"]["after"]) sum += share["time"].get<double>();
+    CHECK(sum == Approx(report["new_step_time"].get<double>()));
+    bool flagged = false;
+    for (const auto& phase : report["phases"]) flagged = flagged || phase.contains("on_critical_path");
+    CHECK(flagged);
+
+    const auto amdahl = test::run_cli({"eval", path, "-s", "gemm=2", "--critical-path"});
+    CHECK(amdahl.exit_code == 2);
+    CHECK_THAT(amdahl.err, Contains("--critical-path: applies to --model replay only"));
+}

@@ -207,8 +207,8 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
         corpus.run("eval.schema.json", "eval " + trace + window + speedups + " --format json");
     corpus.run("eval.schema.json", "eval " + trace + " --lane cpu -s '*=2' --format json");
     // --model replay: the replayed figures, an infinite one, a failed gate on them.
-    for (const char* replay :
-         {" -s kind:kernel=2", " -s '*=inf' --lane all", " -s kind:kernel=2 --require-speedup 100"})
+    for (const char* replay : {" -s kind:kernel=2", " -s '*=inf' --lane all", " -s kind:kernel=2 --require-speedup 100",
+                               " -s kind:kernel=2 --critical-path"})
         corpus.run("eval.schema.json", "eval " + trace + replay + " --model replay --format json",
                    std::string(replay).find("require") != std::string::npos ? 1 : 0);
     corpus.run("eval.schema.json", "eval " + one_phase + " -s only=inf --format json --explain");

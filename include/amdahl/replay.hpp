@@ -10,6 +10,13 @@
 
 namespace amdahl {
 
+/// One entry of a critical path: the time an event label spends on it.
+struct PathShare {
+    std::string name;    ///< a phase's name, or an event's of no phase; empty: the delays between events
+    bool phase = false;  ///< `name` is a phase of the profile
+    double time = 0;     ///< in the profile's unit
+};
+
 struct ReplayOutcome {
     double before = 0;   ///< the trace's makespan, first start to last end of every event, in the profile's unit
     double after = 0;    ///< the same after the speedups
@@ -19,10 +26,14 @@ struct ReplayOutcome {
     std::vector<std::string> assumptions;
     /// Sped-up phases that are no events (overlapped, idle, unattributed): replay leaves them.
     std::vector<std::string> not_events;
+    /// With the critical path asked for: the time on it per phase (or event of no phase), and the
+    /// delays between events (untraced host work, launch latency, gaps), longest first; for the
+    /// recorded trace and for the replayed one. Each adds up to `before` or `after`.
+    std::vector<PathShare> path_before, path_after;
 };
 
 /// Replays `evaluation`'s factors (per phase of `profile`) over the profile's dependencies.
 /// Throws amdahl::Error when the profile has none (it was not read from a trace with them).
-ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation);
+ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path = false);
 
 }  // namespace amdahl

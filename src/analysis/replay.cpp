@@ -19,6 +19,8 @@ double scaled(double duration, double factor) { return std::isinf(factor) ? 0.0 
 
 std::string event_name(std::uint32_t i) { return "replay: event " + std::to_string(i); }
 
+constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
 }  // namespace
 
 ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor) {
@@ -75,6 +77,7 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
     //   max(new start + o / f, max over awaited (new end(a) + A - end(a)) + o), in shifts
     //   max(shift_start - waited + (o / f - o), max over awaited (shift_end(a) - (A - end(a)))).
     std::vector<double> shift_start(n, 0), shift_end(n, 0);
+    std::vector<std::uint32_t> start_by(n, none), end_by(n, none);
     std::vector<std::uint32_t> ready;
     ready.reserve(n);
     for (std::uint32_t i = 0; i < n; ++i)
@@ -86,6 +89,7 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
         const ReplayEvent& event = events[v];
         bool explained = false;
         double shift = -std::numeric_limits<double>::infinity();
+        std::uint32_t binding = none;  // the edge that sets the new start
         for (std::uint32_t k = edges_in_first[v]; k < edges_in_first[v + 1]; ++k) {
             const ReplayEdge& e = graph.edges[edges_in[k]];
             const ReplayEvent& from = events[e.from];
@@ -93,10 +97,16 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
             const double slack = (event.start - anchor) - e.delay;
             if (slack < 0) throw Error(event_name(v), "an edge asks for more delay than the trace recorded");
             explained = explained || slack == 0;
-            shift = std::max(shift, (e.from_start ? shift_start[e.from] : shift_end[e.from]) - slack);
+            const double candidate = (e.from_start ? shift_start[e.from] : shift_end[e.from]) - slack;
+            if (candidate > shift || binding == none) binding = edges_in[k];
+            shift = std::max(shift, candidate);
         }
-        if (event.released || !explained) shift = std::max(shift, 0.0);
+        if ((event.released || !explained) && shift < 0) {
+            shift = 0;
+            binding = none;  // it keeps its recorded start: nothing before it holds it
+        }
         shift_start[v] = shift;
+        start_by[v] = binding;
 
         const double f = factor_of(event.phase);
         const double duration = event.end - event.start;
@@ -120,7 +130,14 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
             }
             const double own = event.end - awaited_end;  // the part that did not wait
             const double waited = duration - own;
-            shift_end[v] = std::max(shift - waited + (scaled(own, f) - own), awaited_shift);
+            const double by_itself = shift - waited + (scaled(own, f) - own);
+            shift_end[v] = std::max(by_itself, awaited_shift);
+            if (awaited_shift > by_itself) {
+                for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
+                    const std::uint32_t a = graph.waits[waits_in[k]].awaited;
+                    if (shift_end[a] - (awaited_end - events[a].end) == awaited_shift) end_by[v] = a;
+                }
+            }
         }
         for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
             if (--in_degree[next[k]] == 0) ready.push_back(next[k]);
@@ -143,14 +160,75 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
     }
     result.before = last_before - first_before;
     result.after = last_after - first_after;
+    result.first_start = first_after;
+    result.start_by = std::move(start_by);
+    result.end_by = std::move(end_by);
     return result;
+}
+
+std::vector<PathPart> critical_path(const ReplayGraph& graph, const ReplayResult& result) {
+    std::vector<PathPart> parts;
+    const std::size_t n = graph.events.size();
+    if (n == 0) return parts;
+    std::uint32_t v = 0;
+    for (std::uint32_t i = 1; i < n; ++i)
+        if (result.end[i] > result.end[v]) v = i;
+    bool at_end = true;
+    // Each step moves back along one arc: at most one per event's start and end.
+    for (std::size_t step = 0; step <= 2 * n + 1; ++step) {
+        if (at_end) {
+            if (const std::uint32_t a = result.end_by[v]; a != none) {
+                parts.push_back({v, result.end[v] - result.end[a]});  // the call's part after the wait
+                v = a;
+                continue;
+            }
+            parts.push_back({v, result.end[v] - result.start[v]});
+        }
+        const std::uint32_t k = result.start_by[v];
+        if (k == none) {
+            if (result.start[v] > result.first_start) parts.push_back({none, result.start[v] - result.first_start});
+            break;
+        }
+        const ReplayEdge& e = graph.edges[k];
+        const double anchor = e.from_start ? result.start[e.from] : result.end[e.from];
+        if (result.start[v] > anchor) parts.push_back({none, result.start[v] - anchor});
+        v = e.from;
+        at_end = !e.from_start;
+    }
+    return parts;
 }
 
 }  // namespace amdahl::detail
 
 namespace amdahl {
 
-ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation) {
+namespace {
+
+// A critical path's time per event label (phase or event name), the delays as one entry; longest first.
+std::vector<PathShare> path_shares(const Dependencies& deps, const detail::ReplayGraph& graph,
+                                   const detail::ReplayResult& result) {
+    std::unordered_map<std::uint32_t, double> by_label;
+    double delays = 0;
+    for (const detail::PathPart& part : detail::critical_path(graph, result)) {
+        if (part.event == std::numeric_limits<std::uint32_t>::max())
+            delays += part.time;
+        else
+            by_label[deps.label[part.event]] += part.time;
+    }
+    std::vector<PathShare> shares;
+    for (const auto& [label, time] : by_label) {
+        if (time > 0) shares.push_back({deps.labels[label].name, deps.labels[label].phase, time});
+    }
+    if (delays > 0) shares.push_back({"", false, delays});
+    std::sort(shares.begin(), shares.end(), [](const PathShare& a, const PathShare& b) {
+        return a.time != b.time ? a.time > b.time : a.name < b.name;
+    });
+    return shares;
+}
+
+}  // namespace
+
+ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path) {
     if (!profile.dependencies) {
         throw Error(profile.source, "has no events to replay: --model replay reads a Chrome or Kineto trace (read as " +
                                         (profile.format.empty() ? std::string("a phase table") : profile.format) +
@@ -171,6 +249,14 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
         factor[found->second] = evaluation.phases[i].factor;
     }
     const detail::ReplayResult result = detail::replay(deps.graph, factor);
+    if (with_critical_path) {
+        const double scale = convert(1.0, deps.unit, profile.unit);
+        outcome.path_before =
+            path_shares(deps, deps.graph, detail::replay(deps.graph, std::vector<double>(factor.size(), 1.0)));
+        outcome.path_after = path_shares(deps, deps.graph, result);
+        for (auto* path : {&outcome.path_before, &outcome.path_after})
+            for (PathShare& share : *path) share.time *= scale;
+    }
     outcome.before = convert(result.before, deps.unit, profile.unit);
     outcome.after = convert(result.after, deps.unit, profile.unit);
     outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();

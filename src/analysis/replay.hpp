@@ -47,7 +47,24 @@ struct ReplayGraph {
 struct ReplayResult {
     std::vector<double> start, end;  ///< each event's new start and end
     double before = 0, after = 0;    ///< the makespan (first start to last end), recorded and new
+    double first_start = 0;          ///< the new first start
+    /// Per event, what set it: the edge (index into ReplayGraph::edges) that set its new start
+    /// (UINT32_MAX: it kept its recorded start), and the awaited event that set a waiting call's
+    /// new end (UINT32_MAX: its own start did). The critical path follows them back.
+    std::vector<std::uint32_t> start_by, end_by;
 };
+
+/// One stretch of a critical path: an event's time on it (its whole duration, or a waiting call's
+/// part after the work it waited for), or a delay between two events (`event` UINT32_MAX).
+struct PathPart {
+    std::uint32_t event = std::numeric_limits<std::uint32_t>::max();
+    double time = 0;
+};
+
+/// The chain of events and delays that sets the replayed makespan, from the event that ends last
+/// back to one that kept its recorded start (plus the time from the first start to there, as a
+/// delay). Its parts' times add up to `result.after`.
+std::vector<PathPart> critical_path(const ReplayGraph& graph, const ReplayResult& result);
 
 /// Replays `graph` with each phase's events `factor[phase]` times shorter (infinity: no time; a
 /// phase beyond `factor`'s size keeps its time). With every factor 1 the result is the recorded
@@ -67,7 +84,15 @@ struct Dependencies {
     Unit unit = Unit::us;                  ///< of the graph's times
     std::vector<std::string> phase_names;  ///< ReplayEvent::phase indexes these (profile phase names)
     std::vector<bool> has_events;          ///< per phase name: some event of the graph is of that phase
-    std::vector<std::string> sources;      ///< what the edges were taken from, and what was assumed
+    /// Per event: what a critical path calls it, an index into `labels` (its phase, or the event's
+    /// own name when it is of no phase).
+    std::vector<std::uint32_t> label;
+    struct Label {
+        std::string name;
+        bool phase = false;
+    };
+    std::vector<Label> labels;
+    std::vector<std::string> sources;  ///< what the edges were taken from, and what was assumed
 };
 
 }  // namespace amdahl

@@ -20,11 +20,13 @@ struct EvalOptions {
     bool explain = false;
     std::optional<double> require_speedup;
     std::string model = "amdahl";
+    bool critical_path = false;
 };
 
 int run_eval(const EvalOptions& given, Context& context) {
     EvalOptions options = given;
     const bool replay = options.model == "replay";
+    if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     options.profile.import.dependencies = replay;
     const Profile profile = load_profile(options.profile, context);
     EvalResult result;
@@ -42,7 +44,7 @@ int run_eval(const EvalOptions& given, Context& context) {
         throw Error(profile.source, "the result is not a finite number (times too large to add)");
     if (replay) {
         try {
-            result.replay = replay_evaluation(profile, e);
+            result.replay = replay_evaluation(profile, e, options.critical_path);
         } catch (const Error& error) {
             throw Error(profile.source, "--model replay: " + error.message());
         }
@@ -78,6 +80,8 @@ void setup_eval(CLI::App& app, Action& action) {
                      "amdahl: the phase table's law (default); replay: replay a Chrome/Kineto trace's events over "
                      "their dependencies (launches, synchronizations, stream order), docs/replay.md")
         ->check(CLI::IsMember({"amdahl", "replay"}));
+    command->add_flag("--critical-path", options->critical_path,
+                      "With --model replay: what the recorded and the replayed step spend their critical path on");
     command->add_option("--queue-gap", options->profile.import.queue_gap,
                         "With --model replay: a GPU event starting more than this after its stream was free was held "
                         "by its launch (default 5us)");

@@ -93,6 +93,28 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
     return reason;
 }
 
+// "recorded, 150.0 us: 67% gemm, 33% delays (...)": the longest entries, then the rest summed.
+std::string path_line(const char* which, const std::vector<PathShare>& path, double total, const std::string& unit,
+                      const NumberStyle& style) {
+    std::string line = fmt::format("{}, {} {}:", which, format_time(total, style), unit);
+    constexpr std::size_t shown = 6;
+    double rest = 0;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        if (i >= shown) {
+            rest += path[i].time;
+            continue;
+        }
+        const std::string name = path[i].name.empty() ? "delays (untraced host work, launch latency, queue gaps)"
+                                 : path[i].phase      ? printable(path[i].name)
+                                                      : printable(path[i].name) + " (no phase)";
+        line += fmt::format("{} {} {}", i ? "," : "", format_share(total > 0 ? path[i].time / total : 0, style), name);
+    }
+    if (path.size() > shown)
+        line +=
+            fmt::format(", {} in {} others", format_share(total > 0 ? rest / total : 0, style), path.size() - shown);
+    return line;
+}
+
 // The replayed figures, first: they are the answer; the phase table's follow as a comparison.
 void add_replay(Document& doc, const EvalResult& r, const NumberStyle& style) {
     const ReplayOutcome& p = *r.replay;
@@ -122,6 +144,13 @@ void add_replay(Document& doc, const EvalResult& r, const NumberStyle& style) {
                         (one ? "it stays as it is" : "they stay as they are"));
     }
     doc.sections.push_back({"What the replay took from the trace", lines, false, false});
+    if (!p.path_after.empty() || !p.path_before.empty()) {
+        doc.sections.push_back({"Critical path (what sets the step's end)",
+                                {path_line("recorded", p.path_before, p.before, unit, style),
+                                 path_line("replayed", p.path_after, p.after, unit, style)},
+                                false,
+                                false});
+    }
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // (schemas/<command>.schema.json documents each key). Infinite numbers are written as null.
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <unordered_set>
 
 #include "model/side_by_side.hpp"
 #include "report/explain.hpp"
@@ -72,6 +74,24 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.end_array().key("not_events").begin_array();
         for (const std::string& name : p.not_events) json.value(name);
         json.end_array().end_object();
+        if (!p.path_before.empty() || !p.path_after.empty()) {
+            json.key("critical_path").begin_object();
+            for (const auto& [key, path, total] :
+                 {std::tuple{"before", &p.path_before, p.before}, std::tuple{"after", &p.path_after, p.after}}) {
+                json.key(key).begin_array();
+                for (const PathShare& share : *path) {
+                    json.begin_object(true);
+                    if (share.name.empty())
+                        json.key("name").null();
+                    else
+                        json.field("name", share.name);
+                    json.field("phase", share.phase).field("time", share.time);
+                    json.field("share", total > 0 ? share.time / total : 0.0).end_object();
+                }
+                json.end_array();
+            }
+            json.end_object();
+        }
     }
     write_boundary(json, profile);
     if (result.required_speedup) {
@@ -100,6 +120,12 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     full.reserve(profile.phases.size());
     for (const auto& phase : profile.phases) full.push_back(phase.name);
     const std::vector<std::string> shown = json_short_names(full, &profile);
+    // With --critical-path: which phases the replayed step's critical path runs through.
+    const bool with_path = result.replay && !result.replay->path_after.empty();
+    std::unordered_set<std::string_view> on_path;
+    if (with_path)
+        for (const PathShare& share : result.replay->path_after)
+            if (share.phase) on_path.insert(share.name);
     const auto write_phases = [&](JsonWriter& writer, std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             if (!phase_row_wanted(r.phases[i], options.phases)) continue;
@@ -110,7 +136,9 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
             if (calls) write_calls(writer, phase.calls);
             writer.field("time", phase.time).field("share", phase.time / r.baseline_time);
             writer.field("factor", r.phases[i].factor).field("new_time", r.phases[i].new_time);
-            writer.field("saved", r.phases[i].saved).end_object();
+            writer.field("saved", r.phases[i].saved);
+            if (with_path) writer.field("on_critical_path", on_path.count(phase.name) > 0);
+            writer.end_object();
         }
     };
     const std::size_t count = options.phases == PhaseRows::none ? 0 : profile.phases.size();

@@ -66,6 +66,7 @@ public:
 
     void build(Dependencies& deps) {
         graph_ = &deps.graph;
+        deps_ = &deps;
         const std::size_t n = t_.spans.size();
         first_node_.assign(n, none);
         last_node_.assign(n, none);
@@ -101,8 +102,19 @@ public:
     }
 
 private:
-    std::uint32_t add_node(double start, double end, std::uint32_t phase) {
+    // A node for (a segment of) span `span`, labelled for critical paths by its phase, or by the
+    // event's name when it is of no phase.
+    std::uint32_t add_node(double start, double end, std::uint32_t span) {
+        const std::uint32_t phase = phase_of(span);
         graph_->events.push_back(ReplayEvent{start, end, phase, false});
+        std::vector<std::uint32_t>& labels = phase != no_phase ? phase_label_ : name_label_;
+        const std::uint32_t key = phase != no_phase ? phase : t_.spans[span].name;
+        if (key >= labels.size()) labels.resize(key + 1, none);
+        if (labels[key] == none) {
+            labels[key] = static_cast<std::uint32_t>(deps_->labels.size());
+            deps_->labels.push_back({phase != no_phase ? deps_->phase_names[phase] : t_.text(key), phase != no_phase});
+        }
+        deps_->label.push_back(labels[key]);
         return static_cast<std::uint32_t>(graph_->events.size() - 1);
     }
     const ReplayEvent& node(std::uint32_t i) const { return graph_->events[i]; }
@@ -148,7 +160,7 @@ private:
             const double from = b.time, to = boundaries[k + 1].time;
             if (!(to > from)) continue;
             const std::uint32_t owner = stack.back();
-            const std::uint32_t segment = add_node(from, to, phase_of(owner));
+            const std::uint32_t segment = add_node(from, to, owner);
             if (first_node_[owner] == none) first_node_[owner] = segment;
             last_node_[owner] = segment;
             if (previous != none) {
@@ -213,7 +225,7 @@ private:
         const std::string& device = t_.track_info(track).pid;
         for (std::uint32_t i : spans) {
             const Span& s = t_.spans[i];
-            const std::uint32_t v = add_node(s.start, s.end, phase_of(i));
+            const std::uint32_t v = add_node(s.start, s.end, i);
             first_node_[i] = last_node_[i] = v;
             gpu_nodes_[track].push_back(v);
             if (!t_.links.empty() && t_.links[i] != 0) gpu_of_link_.try_emplace(t_.links[i], v);
@@ -365,6 +377,8 @@ private:
     const SpanPhases& phases_;
     double queue_gap_;
     ReplayGraph* graph_ = nullptr;
+    Dependencies* deps_ = nullptr;
+    std::vector<std::uint32_t> phase_label_, name_label_;            // a label per phase, per event name
     std::vector<std::uint32_t> first_node_, last_node_;              // per span
     std::vector<bool> ended_;                                        // per span, while a CPU track is cut
     std::vector<std::uint32_t> predecessor_;                         // per CPU segment: the one before it on its thread
