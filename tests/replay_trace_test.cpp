@@ -374,3 +374,23 @@ TEST_CASE("replay: --critical-path on the command line", "[replay][critical-path
     CHECK(amdahl.exit_code == 2);
     CHECK_THAT(amdahl.err, Contains("--critical-path: applies to --model replay only"));
 }
+
+TEST_CASE("replay: a host-bound trace is called host-bound", "[replay][cli]") {
+    std::vector<std::string> events;
+    for (int i = 0; i < 4; ++i) {
+        const double t = i * 50;
+        events.push_back(event("cpu_op", "aten::op", 1, 1, t, 45));
+        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 1, t + 40, 5, i + 1));
+        events.push_back(event("kernel", "k", 0, 7, t + 45, 5, i + 1));
+    }
+    const std::string path = test::write_temp("host_bound.json", trace(events));
+    const auto r = test::run_cli({"eval", path, "-s", "k=inf", "--model", "replay"});
+    CHECK(r.exit_code == 0);
+    // The GPU runs 20 of 200 us; after, 0 of 195.
+    CHECK_THAT(r.out, Contains("host-bound: the GPU is idle 90.0% of the recorded step"));
+    CHECK_THAT(r.out, Contains("(100.0% after)"));
+    const auto json = test::run_cli({"eval", path, "-s", "k=inf", "--model", "replay", "--format", "json"});
+    const auto report = nlohmann::json::parse(json.out);
+    CHECK(report["replay"]["gpu_busy_time"].get<double>() == 20);
+    CHECK(report["replay"]["new_gpu_busy_time"].get<double>() == 0);
+}

@@ -22,6 +22,8 @@ struct ReplayOutcome {
     double after = 0;    ///< the same after the speedups
     double speedup = 1;  ///< before / after; infinite when after is 0
     std::size_t events = 0, edges = 0, waits = 0;
+    /// Time some GPU event runs, recorded and replayed (the rest of the step the GPU is idle).
+    double gpu_busy_before = 0, gpu_busy_after = 0;
     /// What the model took from the trace and what it assumed, in words.
     std::vector<std::string> assumptions;
     /// Sped-up phases that are no events (overlapped, idle, unattributed): replay leaves them.

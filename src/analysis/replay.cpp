@@ -204,6 +204,26 @@ namespace amdahl {
 
 namespace {
 
+// The time at least one of the events from `first` on runs: the union of their intervals.
+double busy_time(const std::vector<double>& start, const std::vector<double>& end, std::uint32_t first) {
+    std::vector<std::pair<double, double>> spans;
+    for (std::size_t i = first; i < start.size(); ++i) spans.emplace_back(start[i], end[i]);
+    std::sort(spans.begin(), spans.end());
+    double busy = 0, from = 0, to = 0;
+    bool open = false;
+    for (const auto& [s, e] : spans) {
+        if (open && s <= to) {
+            to = std::max(to, e);
+            continue;
+        }
+        if (open) busy += to - from;
+        from = s;
+        to = e;
+        open = true;
+    }
+    return open ? busy + (to - from) : busy;
+}
+
 // A critical path's time per event label (phase or event name), the delays as one entry; longest first.
 std::vector<PathShare> path_shares(const Dependencies& deps, const detail::ReplayGraph& graph,
                                    const detail::ReplayResult& result) {
@@ -260,6 +280,14 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
     outcome.before = convert(result.before, deps.unit, profile.unit);
     outcome.after = convert(result.after, deps.unit, profile.unit);
     outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
+    std::vector<double> starts, ends;
+    for (const detail::ReplayEvent& event : deps.graph.events) {
+        starts.push_back(event.start);
+        ends.push_back(event.end);
+    }
+    outcome.gpu_busy_before = convert(busy_time(starts, ends, deps.first_gpu_event), deps.unit, profile.unit);
+    outcome.gpu_busy_after =
+        convert(busy_time(result.start, result.end, deps.first_gpu_event), deps.unit, profile.unit);
     outcome.events = deps.graph.events.size();
     outcome.edges = deps.graph.edges.size();
     outcome.waits = deps.graph.waits.size();

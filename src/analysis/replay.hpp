@@ -92,6 +92,8 @@ struct Dependencies {
         bool phase = false;
     };
     std::vector<Label> labels;
+    /// The GPU's events are the graph's events from this index on (the CPU's come first).
+    std::uint32_t first_gpu_event = 0;
     std::vector<std::string> sources;  ///< what the edges were taken from, and what was assumed
 };
 

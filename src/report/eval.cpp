@@ -77,6 +77,12 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
     std::string reason;
     if (std::fabs(p.speedup - e.speedup) <= 0.005 * e.speedup) {
         reason = "none worth telling: the replay agrees with Amdahl's law on the phase table";
+    } else if (p.speedup < low && p.before > 0 && p.gpu_busy_before < 0.5 * p.before) {
+        reason = fmt::format(
+            "host-bound: the GPU is idle {} of the recorded step, waiting for the CPU's launches "
+            "and work; faster GPU work mostly becomes more idle time ({} after)",
+            format_share(1 - p.gpu_busy_before / p.before, style),
+            format_share(p.after > 0 ? 1 - p.gpu_busy_after / p.after : 0, style));
     } else if (p.speedup < low) {
         reason =
             "the replay gains less: work the speedups do not touch (on other streams, the CPU's launches, "

@@ -93,6 +93,7 @@ public:
             if (t_.spans[i].cls == SpanClass::runtime && t_.links[i] != 0 && first_node_[i] != none)
                 call_of_link_.try_emplace(t_.links[i], i);
         }
+        deps.first_gpu_event = static_cast<std::uint32_t>(graph_->events.size());
         gpu_nodes_.resize(t_.track_count());
         typical_latency(by_track, gpu_track);
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
