@@ -394,3 +394,153 @@ TEST_CASE("replay: a host-bound trace is called host-bound", "[replay][cli]") {
     CHECK(report["replay"]["gpu_busy_time"].get<double>() == 20);
     CHECK(report["replay"]["new_gpu_busy_time"].get<double>() == 0);
 }
+
+TEST_CASE("replay: rank --model replay ranks targets by their replayed saving", "[replay][rank][cli]") {
+    const std::string path = test::source_path("tests/data/profilers/handmade/replay_sim_3steps.json");
+    const auto rank =
+        test::run_cli({"rank", path, "--model", "replay", "-k", "2", "--grid", "4,inf", "--format", "json"});
+    REQUIRE(rank.exit_code == 0);
+    const auto report = nlohmann::json::parse(rank.out);
+    CHECK(report["model"] == "replay");
+    const auto first = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--format", "json"});
+    const double makespan = nlohmann::json::parse(first.out)["step_time"].get<double>();
+    CHECK(report["baseline_time"].get<double>() == makespan);
+    double previous = std::numeric_limits<double>::infinity();
+    for (const auto& target : report["targets"]) {
+        const std::string name = target["name"];
+        INFO(name);
+        // Each row is what eval --model replay says of that target alone.
+        const auto eval = test::run_cli({"eval", path, "-s", name + "=2", "--model", "replay", "--format", "json"});
+        REQUIRE(eval.exit_code == 0);
+        const auto e = nlohmann::json::parse(eval.out);
+        CHECK(target["speedup"].get<double>() == Approx(e["replayed_speedup"].get<double>()).epsilon(1e-12));
+        CHECK(target["time_saved"].get<double>() ==
+              Approx(e["step_time"].get<double>() - e["new_step_time"].get<double>()).epsilon(1e-12));
+        const auto inf = test::run_cli({"eval", path, "-s", name + "=inf", "--model", "replay", "--format", "json"});
+        CHECK(target["ceiling"].get<double>() ==
+              Approx(nlohmann::json::parse(inf.out)["replayed_speedup"].get<double>()).epsilon(1e-12));
+        CHECK(target["on_critical_path"].is_boolean());
+        CHECK(target["time_saved"].get<double>() <= previous);
+        previous = target["time_saved"].get<double>();
+    }
+
+    const auto text = test::run_cli({"rank", path, "--model", "replay"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out, Contains("on critical path"));
+    CHECK_THAT(text.out, Contains("model:"));
+
+    const auto explain = test::run_cli({"rank", path, "--model", "replay", "--explain"});
+    CHECK(explain.exit_code == 2);
+    CHECK_THAT(explain.err, Contains("--explain: shows Amdahl's arithmetic"));
+    const auto table =
+        test::run_cli({"rank", test::source_path("examples/transformer_step.json"), "--model", "replay"});
+    CHECK(table.exit_code == 2);
+    CHECK_THAT(table.err, Contains("--model replay"));
+}
+
+// Traces a hostile tester wrote against the first version of the graph builder: each one failed
+// (an internal error, or a wrong answer with exit 0) before the fix it names.
+TEST_CASE("replay: traces that once broke the graph", "[replay][hostile]") {
+    SECTION("a synchronizing call on a GPU stream's track is no host call: it waits for nothing") {
+        const Profile profile = read(trace({
+            event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1, 1),
+            event("kernel", "gemm", 0, 7, 5, 50, 1),
+            event("cuda_runtime", "cudaStreamSynchronize", 0, 7, 60, 5),
+            event("cuda_runtime", "cudaMemcpy", 0, 7, 70, 5, 5),
+        }));
+        CHECK(eval(profile, {"gemm=2"}).replay.after == Approx(50));  // was: "an edge names its own event"
+    }
+    SECTION("a launch call whose first instant a child covers launches from its own start") {
+        const Profile profile = read(trace({
+            event("cuda_runtime", "cudaLaunchKernel", 1, 1, 10, 10, 1),
+            event("cpu_op", "aten::inner", 1, 1, 10, 5),
+            event("kernel", "gemm", 0, 7, 12, 20, 1),
+        }));
+        // was: "an edge asks for more delay than the trace recorded"
+        CHECK(eval(profile, {"gemm=2"}).replay.after == Approx(12));  // [10, 22]: the kernel ends at 22
+    }
+    SECTION("a device synchronize waits for work launched before it, however much is launched during it") {
+        std::vector<std::string> events{event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 5, 1),
+                                        event("kernel", "big", 0, 7, 10, 140, 1),
+                                        event("cuda_runtime", "cudaDeviceSynchronize", 1, 1, 100, 900),
+                                        event("cpu_op", "aten::after", 1, 1, 1001, 500)};
+        for (int i = 0; i < 100; ++i) {  // another thread launches 100 small kernels to the stream meanwhile
+            const double t = 200 + 5 * i;
+            events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 2, t, 1, 100 + i));
+            events.push_back(event("kernel", "small", 0, 7, t + 2, 1, 100 + i));
+        }
+        // big 10x slower ends at 1410: the synchronize returns then (was: it stopped waiting for big
+        // once 64 small kernels came after it, and the step ended at 1906).
+        CHECK(eval(read(trace(events)), {"big=0.1"}).replay.after == Approx(2761));
+    }
+    SECTION("correlation ids two processes share link nothing, and say so") {
+        std::vector<std::string> events;
+        for (int rank = 0; rank < 2; ++rank) {
+            const int pid = 100 * (rank + 1);
+            const double op = rank == 0 ? 10 : 20;
+            events.push_back(event("cpu_op", rank == 0 ? "r0op" : "r1op", pid, pid, 0, op));
+            events.push_back(event("cuda_runtime", "cudaLaunchKernel", pid, pid, op, 2, 1));
+            events.push_back(event("kernel", "k", rank, 7, op + 5, 50, 1));
+        }
+        const Both r = eval(read(trace(events), Lane::all), {"r0op=10"});
+        // Rank 1 ends the trace whatever rank 0 does (was: its kernel was linked to rank 0's call).
+        CHECK(r.replay.speedup == 1);
+        CHECK(mentions(r.replay, "1 correlation ids are used by several runtime calls"));
+    }
+    SECTION("a device synchronize waits for its own process's devices only") {
+        const Profile profile = read(trace({
+            event("cuda_runtime", "cudaLaunchKernel", 100, 100, 0, 3, 1),
+            event("kernel", "k0", 0, 7, 5, 100, 1),
+            event("cuda_runtime", "cudaDeviceSynchronize", 100, 100, 10, 102),
+            event("cpu_op", "aten::after", 100, 100, 112, 400),
+            event("cuda_runtime", "cudaLaunchKernel", 200, 200, 1, 2, 2),
+            event("kernel", "k1", 1, 7, 6, 104, 2),
+        }));
+        // k0 ends at 55, the synchronize 7 us later, the host work at 462 (was: it waited for k1 on device 1).
+        CHECK(eval(profile, {"k0=2"}).replay.after == Approx(462));
+    }
+    SECTION("B/E events keep their correlation ids") {
+        const auto be = [](const char* ph, const char* cat, const char* name, int pid, int tid, double ts, int id) {
+            return "{\"ph\": \"" + std::string(ph) + "\", \"cat\": \"" + cat + "\", \"name\": \"" + name +
+                   "\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
+                   ", \"ts\": " + std::to_string(ts) + ", \"args\": {\"correlation\": " + std::to_string(id) + "}}";
+        };
+        const std::string x =
+            trace({event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 2, 1), event("kernel", "gemm", 0, 7, 10, 40, 1),
+                   event("cpu_op", "aten::after", 1, 1, 2, 20)});
+        const std::string b_e =
+            trace({be("B", "cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 1),
+                   be("E", "cuda_runtime", "cudaLaunchKernel", 1, 1, 2, 1), be("B", "kernel", "gemm", 0, 7, 10, 1),
+                   be("E", "kernel", "gemm", 0, 7, 50, 1), event("cpu_op", "aten::after", 1, 1, 2, 20)});
+        const Both from_x = eval(read(x), {"gemm=2"});
+        const Both from_b_e = eval(read(b_e), {"gemm=2"});
+        CHECK(from_b_e.replay.after == from_x.replay.after);
+        CHECK(mentions(from_b_e.replay, "1 GPU events linked to their runtime call"));
+    }
+    SECTION("a blocking copy waits for every copy of its correlation id") {
+        const Profile profile = read(trace({
+                                         event("cpu_op", "aten::copy_", 1, 1, 0, 60),
+                                         event("cuda_runtime", "cudaMemcpy", 1, 1, 5, 50, 1),
+                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 10, 15, 1),
+                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 25, 25, 1),
+                                         event("cpu_op", "aten::after", 1, 1, 60, 100),
+                                     }),
+                                     Lane::all);
+        CHECK(eval(profile, {"Memcpy DtoH=2"}).replay.after == Approx(140));
+        CHECK(eval(profile, {"Memcpy DtoH=0.1"}).replay.after == Approx(520));  // was 410: it waited for one
+    }
+}
+
+TEST_CASE("replay: the reason fits the case", "[replay][hostile][cli]") {
+    const std::string cpu_only = test::write_temp(
+        "replay_cpu_only.json", trace({event("cpu_op", "opA", 1, 1, 0, 100), event("cpu_op", "opA2", 1, 1, 200, 100),
+                                       event("cpu_op", "opB", 1, 2, 100, 50)}));
+    const auto cpu = test::run_cli({"eval", cpu_only, "-s", "opB=2", "--model", "replay"});
+    CHECK(cpu.exit_code == 0);
+    CHECK_THAT(cpu.out, !Contains("host-bound"));  // no GPU at all
+    const std::string sim = test::source_path("tests/data/profilers/handmade/replay_sim_3steps.json");
+    const auto slower = test::run_cli({"eval", sim, "-s", "gemm=0.5", "--model", "replay"});
+    CHECK(slower.exit_code == 0);
+    CHECK_THAT(slower.out, Contains("the replay loses less"));
+    CHECK_THAT(slower.out, !Contains("gains"));
+}

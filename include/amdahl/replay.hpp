@@ -38,4 +38,9 @@ struct ReplayOutcome {
 /// Throws amdahl::Error when the profile has none (it was not read from a trace with them).
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path = false);
 
+/// The same with a factor per phase of `profile` (parallel to Profile::phases; 1: untouched);
+/// `touched` says which phases were sped up (else: those whose factor is not 1).
+ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors,
+                            bool with_critical_path = false, const std::vector<bool>* touched = nullptr);
+
 }  // namespace amdahl

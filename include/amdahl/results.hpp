@@ -61,6 +61,12 @@ struct RankResult {
     double baseline_time = 0;          ///< T, the profile's total
     std::vector<double> grid;          ///< --grid factors (local speedups)
     std::vector<RankedTarget> ranked;  ///< best first, cut to --top
+    /// --model replay: each target's speedup, saving, ceiling and grid are replayed over the
+    /// trace's dependencies, and baseline_time is the trace's makespan (time and share stay the
+    /// phase table's); `on_critical_path` says, per candidate, whether the recorded step's
+    /// critical path runs through one of its phases.
+    bool replayed = false;
+    std::vector<bool> on_critical_path;
 };
 
 /// `amdahl plan`: the cheapest set of candidates that reaches a target.

@@ -249,6 +249,18 @@ std::vector<PathShare> path_shares(const Dependencies& deps, const detail::Repla
 }  // namespace
 
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path) {
+    std::vector<double> factors(profile.phases.size(), 1.0);
+    std::vector<bool> touched(profile.phases.size(), false);
+    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
+        if (evaluation.phases[i].spec < 0) continue;
+        factors[i] = evaluation.phases[i].factor;
+        touched[i] = true;
+    }
+    return replay_phases(profile, factors, with_critical_path, &touched);
+}
+
+ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path,
+                            const std::vector<bool>* touched) {
     if (!profile.dependencies) {
         throw Error(profile.source, "has no events to replay: --model replay reads a Chrome or Kineto trace (read as " +
                                         (profile.format.empty() ? std::string("a phase table") : profile.format) +
@@ -259,14 +271,14 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
     for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
     std::vector<double> factor(deps.phase_names.size(), 1.0);
     ReplayOutcome outcome;
-    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
-        if (evaluation.phases[i].spec < 0) continue;
+    for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
+        if (touched ? !(*touched)[i] : factors[i] == 1) continue;
         const auto found = index.find(profile.phases[i].name);
         if (found == index.end() || !deps.has_events[found->second]) {
             outcome.not_events.push_back(profile.phases[i].name);
             continue;
         }
-        factor[found->second] = evaluation.phases[i].factor;
+        factor[found->second] = factors[i];
     }
     const detail::ReplayResult result = detail::replay(deps.graph, factor);
     if (with_critical_path) {

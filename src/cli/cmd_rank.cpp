@@ -1,12 +1,18 @@
 // amdahl rank PROFILE: which single target is worth it, by saving, saving per effort or ceiling.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <unordered_set>
 #include <ostream>
 
 #include "amdahl/error.hpp"
 #include "amdahl/rank.hpp"
+#include "amdahl/replay.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
 
@@ -21,9 +27,53 @@ struct RankOptions {
     std::optional<std::size_t> top;
     std::vector<std::string> grid;
     bool explain = false;
+    std::string model = "amdahl";
 };
 
-int run_rank(const RankOptions& options, Context& context) {
+// Replays each candidate alone (at its factor, at infinity, at each grid factor) over the
+// trace's dependencies: its saving, and afterwards its speedup, ceiling and grid, are replayed.
+struct Replayed {
+    double baseline = 0;
+    std::vector<double> ceiling;                // per candidate: the replayed speedup at infinity
+    std::vector<std::vector<double>> grid;      // per candidate: at each grid factor
+    std::vector<bool> on_critical_path;         // per candidate
+};
+
+Replayed replay_candidates(const Profile& profile, std::vector<Candidate>& candidates, const std::vector<double>& grid) {
+    Replayed out;
+    const std::vector<double> ones(profile.phases.size(), 1.0);
+    const ReplayOutcome recorded = replay_phases(profile, ones, true);
+    out.baseline = recorded.before;
+    std::unordered_set<std::string_view> on_path;
+    for (const PathShare& share : recorded.path_before)
+        if (share.phase) on_path.insert(share.name);
+    const auto speedup_at = [&](const Candidate& c, double k) {
+        std::vector<double> factors = ones;
+        for (std::size_t p : c.phases) factors[p] = k;
+        const ReplayOutcome r = replay_phases(profile, factors);
+        return r;
+    };
+    for (Candidate& c : candidates) {
+        const ReplayOutcome at_factor = speedup_at(c, c.factor);
+        c.saved = at_factor.before - at_factor.after;
+        const ReplayOutcome at_inf = speedup_at(c, std::numeric_limits<double>::infinity());
+        out.ceiling.push_back(at_inf.speedup);
+        std::vector<double> at_grid;
+        for (double k : grid) at_grid.push_back(speedup_at(c, k).speedup);
+        out.grid.push_back(std::move(at_grid));
+        bool path = false;
+        for (std::size_t p : c.phases) path = path || on_path.count(profile.phases[p].name) > 0;
+        out.on_critical_path.push_back(path);
+    }
+    return out;
+}
+
+int run_rank(const RankOptions& given, Context& context) {
+    RankOptions options = given;
+    const bool replay = options.model == "replay";
+    if (replay && options.explain)
+        throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
+    options.profile.import.dependencies = replay;
     const Profile profile = load_profile(options.profile, context);
     RankResult result;
     result.profile = &profile;
@@ -35,8 +85,25 @@ int run_rank(const RankOptions& options, Context& context) {
                     "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT or \"proposals\" in the profile)");
     for (const auto& text : options.grid) result.grid.push_back(parse_option("--grid", parse_factor, text).value);
     result.baseline_time = profile.total();
+    std::optional<Replayed> replayed;
+    if (replay) {
+        replayed = replay_candidates(profile, result.set.candidates, result.grid);
+        result.baseline_time = replayed->baseline;
+        result.replayed = true;
+        result.on_critical_path = replayed->on_critical_path;
+    }
     result.ranked = parse_option("--by effort", rank_candidates, result.set.candidates, result.baseline_time, result.by,
                                  result.grid);
+    if (replayed) {
+        for (RankedTarget& target : result.ranked) {
+            target.ceiling = replayed->ceiling[target.candidate];
+            target.grid = replayed->grid[target.candidate];
+        }
+        if (result.by == RankBy::ceiling) {
+            std::stable_sort(result.ranked.begin(), result.ranked.end(),
+                             [](const RankedTarget& a, const RankedTarget& b) { return a.ceiling > b.ceiling; });
+        }
+    }
     if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
     emit(context, result, options.profile.output, report_options(options.profile.output, options.explain));
     return exit_ok;
@@ -57,6 +124,14 @@ void setup_rank(CLI::App& app, Action& action) {
         ->delimiter(',')
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
+    command
+        ->add_option("--model", options->model,
+                     "amdahl (default) or replay: evaluate each target by replaying a Chrome/Kineto trace's events "
+                     "over their dependencies (docs/replay.md)")
+        ->check(CLI::IsMember({"amdahl", "replay"}));
+    command->add_option("--queue-gap", options->profile.import.queue_gap,
+                        "With --model replay: a GPU event starting more than this after its stream was free was held "
+                        "by its launch (default 5us)");
     command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
 }
 

@@ -74,10 +74,23 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
     const double low = e.overlap_range ? e.overlap_range->low_speedup : e.speedup;
     const double high = e.overlap_range ? e.overlap_range->high_speedup : e.speedup;
     const std::string unit(unit_name(r.profile->unit));
+    // Did the speedups touch GPU work? Only then can the GPU's idle time be the reason.
+    bool gpu_work = false;
+    for (std::size_t i = 0; i < e.phases.size(); ++i) {
+        const std::string& kind = r.profile->phases[i].kind;
+        gpu_work = gpu_work || (e.phases[i].spec >= 0 && (kind == "kernel" || kind == "copy" || kind == "memset"));
+    }
+    const bool slower = p.speedup < 1 || e.speedup < 1;
     std::string reason;
-    if (std::fabs(p.speedup - e.speedup) <= 0.005 * e.speedup) {
+    if ((std::isinf(p.speedup) && std::isinf(e.speedup)) || std::fabs(p.speedup - e.speedup) <= 0.005 * e.speedup) {
         reason = "none worth telling: the replay agrees with Amdahl's law on the phase table";
-    } else if (p.speedup < low && p.before > 0 && p.gpu_busy_before < 0.5 * p.before) {
+    } else if (slower) {
+        reason = p.speedup > high ? "the replay loses less: other work still running hides part of the slower work"
+                 : p.speedup < low
+                     ? "the replay loses more: the slower work also holds back the work that depends on it"
+                     : "the replay lies within the phase table's range: part of the slower work ran alongside other "
+                       "work";
+    } else if (p.speedup < low && gpu_work && p.gpu_busy_before > 0 && p.gpu_busy_before < 0.5 * p.before) {
         reason = fmt::format(
             "host-bound: the GPU is idle {} of the recorded step, waiting for the CPU's launches "
             "and work; faster GPU work mostly becomes more idle time ({} after)",

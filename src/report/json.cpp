@@ -209,6 +209,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
     begin_report(json, "rank");
     json.field("unit", unit_name(profile.unit)).field("baseline_time", result.baseline_time);
     json.field("by", result.by == RankBy::effort ? "effort" : result.by == RankBy::ceiling ? "ceiling" : "saving");
+    json.field("model", result.replayed ? "replay" : "amdahl");
     if (set.from_proposals)
         json.key("factor").null();
     else
@@ -233,6 +234,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.field("time", c.time).field("share", c.time / result.baseline_time);
         json.field("factor", c.factor).field("speedup", target.speedup).field("time_saved", c.saved);
         json.field("ceiling", target.ceiling).field("effort", c.effort);
+        if (result.replayed) json.field("on_critical_path", static_cast<bool>(result.on_critical_path[target.candidate]));
         json.field("saved_per_effort", target.saved_per_effort);
         if (!result.grid.empty()) {
             json.key("grid").begin_array();

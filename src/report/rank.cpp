@@ -38,6 +38,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (calls) table.columns.insert(table.columns.begin() + 3, Column{"calls", "calls", true});
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    if (r.replayed) table.columns.push_back({"on critical path", "on_critical_path"});
     // The names as printed: short names never alike within the table (--names short).
     std::vector<std::string_view> full;
     full.reserve(r.ranked.size());
@@ -68,6 +69,10 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                               : Cell("-", ""));
         }
         for (double s : t.grid) row.emplace_back(format_speedup(s, style), machine_number(s));
+        if (r.replayed) {
+            const bool on_path = r.on_critical_path[t.candidate];
+            row.emplace_back(on_path ? "yes" : "no (faster gains little)", on_path ? "true" : "false");
+        }
     };
     doc.table = std::move(table);
     if (options.explain) doc.sections.push_back({"The arithmetic", explain_rank(r, style), true, true});
@@ -85,6 +90,14 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         doc.summary.push_back({what, text + ")", "top", first.name});
         doc.headline = fmt::format("{} first ({} {})", printable(shown_name(0)), format_speedup(top.speedup, style),
                                    whole_run(r.profile->summary_only));
+    }
+    if (r.replayed) {
+        doc.summary.push_back({"model",
+                               fmt::format("replay: each target alone replayed over the trace's dependencies "
+                                           "(docs/replay.md); speedups, savings and ceilings are over the trace's "
+                                           "makespan, {} {}; time and share are the phase table's",
+                                           format_time(r.baseline_time, style), unit),
+                               "model", "replay"});
     }
     add_boundary(doc.summary, r.profile->boundary, r.profile->summary_only);
     doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});

@@ -114,7 +114,7 @@ Pairing pair_begin_end(std::vector<Mark>& marks, double trace_end, const Timelin
     const auto close_unmatched = [&] {
         open.drain([&](std::size_t b) {
             const Mark& m = marks[b];
-            out.spans.push_back({m.time, std::max(m.time, trace_end), m.name, m.category, m.track});
+            out.spans.push_back({m.time, std::max(m.time, trace_end), m.name, m.category, m.track, m.link});
             ++out.unclosed;
         });
     };
@@ -128,13 +128,15 @@ Pairing pair_begin_end(std::vector<Mark>& marks, double trace_end, const Timelin
         }
         if (const std::size_t b = open.latest(m.name); b != npos) {
             used[b] = true;
-            out.spans.push_back({marks[b].time, m.time, marks[b].name, marks[b].category, m.track});
+            out.spans.push_back({marks[b].time, m.time, marks[b].name, marks[b].category, m.track,
+                                 marks[b].link != 0 ? marks[b].link : m.link});
             continue;
         }
         // An E listed before its B at the same instant: a zero-length span.
         if (const std::size_t b = later.first(i); b != npos) {
             used[b] = true;
-            out.spans.push_back({m.time, m.time, m.name, marks[b].category, m.track});
+            out.spans.push_back({m.time, m.time, m.name, marks[b].category, m.track,
+                                 marks[b].link != 0 ? marks[b].link : m.link});
             continue;
         }
         throw Error(source + ":" + std::to_string(m.line) + ":" + std::to_string(m.column),

@@ -15,12 +15,14 @@ struct Mark {
     std::uint32_t name = 0, category = 0, track = 0;  ///< as in Span
     bool begin = false;
     std::uint64_t line = 0, column = 0;  ///< where the event is, for the error about an E without its B
+    std::uint64_t link = 0;              ///< its correlation id (Timeline::links), when kept
 };
 
 /// A B and its E, or a B never closed (it runs to the end of the trace).
 struct PairedSpan {
     double start = 0, end = 0;
     std::uint32_t name = 0, category = 0, track = 0;
+    std::uint64_t link = 0;  ///< the B's correlation id, else the E's
 };
 
 struct Pairing {

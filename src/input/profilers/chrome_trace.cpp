@@ -383,7 +383,8 @@ private:
             return;
         }
         const JsonStream::Position at = stream_.position(size);
-        marks_.push_back({start, name, category, track, f.ph == 'B', at.line, at.column});
+        marks_.push_back(
+            {start, name, category, track, f.ph == 'B', at.line, at.column, links_ ? correlation_of(f.args) : 0});
     }
 
 public:
@@ -393,7 +394,7 @@ public:
         double trace_end = last_end_;
         for (const Mark& m : marks_) trace_end = std::max(trace_end, m.time);
         const Pairing pairing = pair_begin_end(marks_, trace_end, timeline_, stream_.source());
-        for (const PairedSpan& s : pairing.spans) add_span(s.start, s.end, s.name, s.category, s.track);
+        for (const PairedSpan& s : pairing.spans) add_span(s.start, s.end, s.name, s.category, s.track, s.link);
         unclosed_ = pairing.unclosed;
     }
 

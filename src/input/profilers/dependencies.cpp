@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <unordered_map>
 
 #include "analysis/replay.hpp"
@@ -70,10 +71,12 @@ public:
         const std::size_t n = t_.spans.size();
         first_node_.assign(n, none);
         last_node_.assign(n, none);
+        start_node_.assign(n, none);
         ended_.assign(n, false);
         std::vector<char> marker(t_.string_count(), -1);
         std::vector<std::vector<std::uint32_t>> by_track(t_.track_count());
-        std::vector<bool> gpu_track(t_.track_count(), false);
+        gpu_track_.assign(t_.track_count(), false);
+        std::vector<bool>& gpu_track = gpu_track_;
         for (std::uint32_t i = 0; i < n; ++i) {
             const Span& s = t_.spans[i];
             if (phases_.left_out[i] || s.cls == SpanClass::annotation || s.cls == SpanClass::gpu_annotation) continue;
@@ -88,16 +91,24 @@ public:
         }
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
             if (!gpu_track[track] && !by_track[track].empty()) add_cpu_track(by_track[track]);
-        // Runtime calls by correlation id: the launches of GPU work.
+        // Runtime calls by correlation id: the launches of GPU work. An id two calls share (a trace
+        // merged from several processes, each counting from 1) links nothing: which call launched
+        // the work is unknown.
         for (std::uint32_t i = 0; i < n && !t_.links.empty(); ++i) {
-            if (t_.spans[i].cls == SpanClass::runtime && t_.links[i] != 0 && first_node_[i] != none)
-                call_of_link_.try_emplace(t_.links[i], i);
+            if (t_.spans[i].cls != SpanClass::runtime || t_.links[i] == 0 || start_node_[i] == none) continue;
+            const auto [it, fresh] = call_of_link_.try_emplace(t_.links[i], i);
+            if (!fresh && it->second != none) {
+                it->second = none;
+                ++shared_ids_;
+            }
         }
         deps.first_gpu_event = static_cast<std::uint32_t>(graph_->events.size());
         gpu_nodes_.resize(t_.track_count());
         typical_latency(by_track, gpu_track);
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
             if (gpu_track[track]) add_gpu_track(track, by_track[track]);
+        std::sort(gpu_of_link_.begin(), gpu_of_link_.end());
+        index_gpu_work();
         add_waits();
         describe(deps);
     }
@@ -148,11 +159,14 @@ private:
             return x.start != y.start ? x.start > y.start : a.span > b.span;
         });
         std::vector<std::uint32_t> stack;  // running spans, the innermost on top; ended ones leave lazily
+        std::vector<std::uint32_t> starting;  // spans that started at this instant: the next segment starts them
         std::uint32_t previous = none;
         for (std::size_t k = 0; k < boundaries.size(); ++k) {
             const Boundary& b = boundaries[k];
+            if (k > 0 && b.time != boundaries[k - 1].time) starting.clear();
             if (b.start) {
                 stack.push_back(b.span);
+                starting.push_back(b.span);
             } else {
                 ended_[b.span] = true;
                 while (!stack.empty() && ended_[stack.back()]) stack.pop_back();
@@ -164,6 +178,8 @@ private:
             const std::uint32_t segment = add_node(from, to, owner);
             if (first_node_[owner] == none) first_node_[owner] = segment;
             last_node_[owner] = segment;
+            for (std::uint32_t started : starting) start_node_[started] = segment;
+            starting.clear();
             if (previous != none) {
                 graph_->edges.push_back(ReplayEdge{previous, segment, from - node(previous).end, false});
                 predecessor_.resize(segment + 1, none);
@@ -179,7 +195,9 @@ private:
     std::uint32_t launch_of(std::uint32_t i) const {
         if (t_.links.empty() || t_.links[i] == 0) return none;
         const auto found = call_of_link_.find(t_.links[i]);
-        if (found == call_of_link_.end() || t_.spans[found->second].start > t_.spans[i].start) return none;
+        if (found == call_of_link_.end() || found->second == none ||
+            t_.spans[found->second].start > t_.spans[i].start)
+            return none;
         return found->second;
     }
 
@@ -227,13 +245,16 @@ private:
         for (std::uint32_t i : spans) {
             const Span& s = t_.spans[i];
             const std::uint32_t v = add_node(s.start, s.end, i);
-            first_node_[i] = last_node_[i] = v;
+            first_node_[i] = last_node_[i] = start_node_[i] = v;
             gpu_nodes_[track].push_back(v);
-            if (!t_.links.empty() && t_.links[i] != 0) gpu_of_link_.try_emplace(t_.links[i], v);
+            if (first_gpu_ == none) first_gpu_ = v;
+            node_track_.push_back(track);
+            if (!t_.links.empty() && t_.links[i] != 0 && is_gpu_work(s.cls)) gpu_of_link_.emplace_back(t_.links[i], v);
             const std::uint32_t call = launch_of(i);
             const bool held = frontier == none || s.start - free_at > queue_gap_;
             launch_start_.resize(v + 1, 0);
             launch_start_[v] = call != none ? t_.spans[call].start : s.start;
+            if (call != none) launched_devices_[process_of(call)].insert(device);
             if (call == none) {
                 ++unlaunched_;
             } else {
@@ -262,7 +283,7 @@ private:
     // it launched): the node before it on its thread is, with the gap between them added.
     void add_launch(std::uint32_t call, std::uint32_t v, double latency) {
         const ReplayEvent& event = node(v);
-        std::uint32_t source = first_node_[call];
+        std::uint32_t source = start_node_[call];  // the segment that begins at the call's start
         double lead = 0;  // from the source's anchor to the call's start
         bool from_start = true;
         if (sync_of(t_.text(t_.spans[call].name)) != Sync::no_wait) {
@@ -277,55 +298,98 @@ private:
         graph_->edges.push_back(ReplayEdge{source, v, std::max(delay, 0.0), from_start});
     }
 
-    // The GPU node on `track` that ended last no later than `end`, launched before `launched_by`;
-    // none. Looks back over at most 64 nodes: a stream's events end in start order, save overlaps.
-    std::uint32_t last_ended(std::uint32_t track, double end, double launched_by) const {
-        const std::vector<std::uint32_t>& nodes = gpu_nodes_[track];
-        auto it = std::upper_bound(nodes.begin(), nodes.end(), end,
-                                   [&](double time, std::uint32_t v) { return time < node(v).start; });
-        std::uint32_t best = none;
-        for (int look = 0; it != nodes.begin() && look < 64; ++look) {
-            const std::uint32_t v = *--it;
-            if (node(v).end > end || launch_start_[v] >= launched_by) continue;
-            if (best == none || node(v).end > node(best).end) best = v;
+    const std::string& process_of(std::uint32_t span) const { return t_.track_info(t_.spans[span].track).pid; }
+
+    // For the waits: each GPU stream's nodes in launch order with the one that ends last so far, and
+    // every GPU node in end order.
+    void index_gpu_work() {
+        by_launch_.resize(gpu_nodes_.size());
+        latest_end_.resize(gpu_nodes_.size());
+        for (std::uint32_t track = 0; track < gpu_nodes_.size(); ++track) {
+            std::vector<std::uint32_t>& nodes = by_launch_[track];
+            nodes = gpu_nodes_[track];
+            std::stable_sort(nodes.begin(), nodes.end(),
+                             [&](std::uint32_t x, std::uint32_t y) { return launch_start_[x] < launch_start_[y]; });
+            std::uint32_t latest = none;
+            for (std::uint32_t v : nodes) {
+                if (latest == none || node(v).end > node(latest).end) latest = v;
+                latest_end_[track].push_back(latest);
+            }
+            if (!nodes.empty()) gpu_tracks_.push_back(track);
+            for (std::uint32_t v : gpu_nodes_[track]) by_end_.push_back(v);
         }
-        return best;
+        std::sort(by_end_.begin(), by_end_.end(), [&](std::uint32_t x, std::uint32_t y) {
+            return node(x).end != node(y).end ? node(x).end < node(y).end : x < y;
+        });
+    }
+
+    // The devices (GPU pids) a process launched work to; null when none is known.
+    const std::set<std::string>* devices_of(const std::string& process) const {
+        const auto found = launched_devices_.find(process);
+        return found == launched_devices_.end() ? nullptr : &found->second;
+    }
+    bool on_devices(std::uint32_t track, const std::set<std::string>* devices) const {
+        return !devices || devices->count(t_.track_info(track).pid) > 0;
+    }
+
+    // Of the work on `track` launched before `by`, the node that ends last, when it ends by `end`.
+    std::uint32_t launched_before(std::uint32_t track, double by, double end) const {
+        const std::vector<std::uint32_t>& nodes = by_launch_[track];
+        const auto it = std::lower_bound(nodes.begin(), nodes.end(), by,
+                                         [&](std::uint32_t v, double time) { return launch_start_[v] < time; });
+        if (it == nodes.begin()) return none;
+        const std::uint32_t latest = latest_end_[track][static_cast<std::size_t>(it - nodes.begin()) - 1];
+        return node(latest).end <= end ? latest : none;
     }
 
     void add_waits() {
         for (std::uint32_t i = 0; i < t_.spans.size(); ++i) {
             const Span& s = t_.spans[i];
-            if (s.cls != SpanClass::runtime || last_node_[i] == none) continue;
+            // A call on a GPU stream's track is no host call: it waits for nothing.
+            if (s.cls != SpanClass::runtime || last_node_[i] == none || gpu_track_[s.track]) continue;
             const Sync sync = sync_of(t_.text(s.name));
             if (sync == Sync::no_wait) continue;
             const std::uint32_t call = last_node_[i];
             const double end = node(call).end;
-            const auto wait = [&](std::uint32_t awaited) { graph_->waits.push_back(ReplayWait{call, awaited}); };
+            std::size_t added = 0;
+            const auto wait = [&](std::uint32_t awaited) {
+                if (awaited == none || awaited == call || node(awaited).end > end) return;
+                graph_->waits.push_back(ReplayWait{call, awaited});
+                ++added;
+            };
             ++syncs_;
-            if (sync == Sync::copy && !t_.links.empty() && t_.links[i] != 0) {
-                const auto copy = gpu_of_link_.find(t_.links[i]);
-                if (copy != gpu_of_link_.end() && node(copy->second).end <= end) {
-                    wait(copy->second);
-                    continue;
-                }
+            // The devices this call's process launched work to: a synchronize waits for those only.
+            const std::set<std::string>* devices = devices_of(process_of(i));
+            if (sync == Sync::copy && !t_.links.empty() && t_.links[i] != 0) {  // its own copies
+                const std::uint64_t id = t_.links[i];
+                auto it = std::lower_bound(gpu_of_link_.begin(), gpu_of_link_.end(), std::pair{id, std::uint32_t{0}});
+                for (; it != gpu_of_link_.end() && it->first == id; ++it) wait(it->second);
+                if (added > 0) continue;
             }
-            if (sync == Sync::device) {  // all work launched before it, on every stream
-                for (std::uint32_t track = 0; track < gpu_nodes_.size(); ++track)
-                    if (const std::uint32_t v = last_ended(track, end, s.start); v != none) wait(v);
+            if (sync == Sync::device) {  // all work launched before it, on every stream of its devices
+                for (std::uint32_t track : gpu_tracks_)
+                    if (on_devices(track, devices)) wait(launched_before(track, s.start, end));
                 continue;
             }
-            // A stream or event sync (or a copy not linked to its GPU work): the runtime call does
-            // not say which stream; the GPU work that ended last inside the call.
+            // A stream or event synchronize (or a copy not linked to its GPU work): the call does
+            // not say which stream; the GPU work of its devices that ended last inside the call.
+            auto it = std::upper_bound(by_end_.begin(), by_end_.end(), end,
+                                       [&](double time, std::uint32_t v) { return time < node(v).end; });
             std::uint32_t best = none;
-            int streams = 0;
-            for (std::uint32_t track = 0; track < gpu_nodes_.size(); ++track) {
-                const std::uint32_t v = last_ended(track, end, INFINITY);
-                if (v == none || node(v).end < s.start) continue;
-                ++streams;
-                if (best == none || node(v).end > node(best).end) best = v;
+            bool several = false;
+            for (int look = 0; it != by_end_.begin() && look < 64; ++look) {
+                const std::uint32_t v = *--it;
+                if (node(v).end < s.start) break;
+                if (!on_devices(node_track_[v - first_gpu_], devices)) continue;
+                if (best == none) {
+                    best = v;
+                } else if (node_track_[v - first_gpu_] != node_track_[best - first_gpu_]) {
+                    several = true;
+                    break;
+                }
             }
-            if (streams > 1) ++ambiguous_;
-            if (best != none) wait(best);
+            if (several) ++ambiguous_;
+            wait(best);
         }
     }
 
@@ -362,6 +426,11 @@ private:
                                 ambiguous_));
             }
         }
+        if (shared_ids_ > 0) {
+            out.push_back(fmt::format("{} correlation ids are used by several runtime calls (a trace merged from "
+                                      "several processes?): the GPU work of those ids is linked to no launch",
+                                      shared_ids_));
+        }
         if (sync_markers_ > 0) {
             out.push_back(
                 fmt::format("the trace's {} cuda_sync events are not read yet: synchronizations were "
@@ -381,14 +450,21 @@ private:
     Dependencies* deps_ = nullptr;
     std::vector<std::uint32_t> phase_label_, name_label_;            // a label per phase, per event name
     std::vector<std::uint32_t> first_node_, last_node_;              // per span
+    std::vector<std::uint32_t> start_node_;  // per span: the node that begins at its start
+    std::vector<bool> gpu_track_;            // per track: it holds GPU work
+    std::uint32_t first_gpu_ = none;         // the first GPU node; node_track_ is indexed from it
+    std::vector<std::uint32_t> node_track_;  // per GPU node: its track
+    std::vector<std::vector<std::uint32_t>> by_launch_, latest_end_;  // per GPU track, see index_gpu_work
+    std::vector<std::uint32_t> gpu_tracks_, by_end_;
+    std::unordered_map<std::string, std::set<std::string>> launched_devices_;  // process -> devices
     std::vector<bool> ended_;                                        // per span, while a CPU track is cut
     std::vector<std::uint32_t> predecessor_;                         // per CPU segment: the one before it on its thread
     std::unordered_map<std::uint64_t, std::uint32_t> call_of_link_;  // correlation id -> runtime call (span)
-    std::unordered_map<std::uint64_t, std::uint32_t> gpu_of_link_;   // correlation id -> GPU node
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> gpu_of_link_;  // (correlation id, GPU node), sorted
     std::unordered_map<std::string, double> latency_;                // per device (pid)
     std::vector<std::vector<std::uint32_t>> gpu_nodes_;              // per track, in start order
     std::vector<double> launch_start_;  // per GPU node: its call's start (its own when it has none)
-    std::size_t segments_ = 0, held_ = 0, queued_ = 0, unlaunched_ = 0, syncs_ = 0, ambiguous_ = 0;
+    std::size_t segments_ = 0, held_ = 0, queued_ = 0, unlaunched_ = 0, syncs_ = 0, ambiguous_ = 0, shared_ids_ = 0;
     std::size_t sync_markers_ = 0;
 };
 
