@@ -262,6 +262,11 @@ TEST_CASE("replay: options that do not apply are errors", "[replay][cli]") {
     CHECK(bare.exit_code == 2);
     CHECK_THAT(bare.err, Contains("--queue-gap: give the time with its unit"));
 
+    const auto empty =
+        test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--queue-gap", ""});
+    CHECK(empty.exit_code == 2);
+    CHECK_THAT(empty.err, Contains("--queue-gap: expected a time such as 250ms (got '')"));
+
     const auto window =
         test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--window", "ProfilerStep.*"});
     CHECK(window.exit_code == 2);

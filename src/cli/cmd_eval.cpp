@@ -82,9 +82,11 @@ void setup_eval(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"amdahl", "replay"}));
     command->add_flag("--critical-path", options->critical_path,
                       "With --model replay: what the recorded and the replayed step spend their critical path on");
-    command->add_option("--queue-gap", options->profile.import.queue_gap,
-                        "With --model replay: a GPU event starting more than this after its stream was free was held "
-                        "by its launch (default 5us)");
+    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
+    command->add_option_function<std::string>(
+        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
+        "With --model replay: a GPU event starting more than this after its stream was free was held "
+        "by its launch (default 5us)");
     command
         ->add_option("--require-speedup", options->require_speedup,
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")

@@ -6,9 +6,9 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string_view>
 #include <unordered_set>
-#include <ostream>
 
 #include "amdahl/error.hpp"
 #include "amdahl/rank.hpp"
@@ -34,12 +34,13 @@ struct RankOptions {
 // trace's dependencies: its saving, and afterwards its speedup, ceiling and grid, are replayed.
 struct Replayed {
     double baseline = 0;
-    std::vector<double> ceiling;                // per candidate: the replayed speedup at infinity
-    std::vector<std::vector<double>> grid;      // per candidate: at each grid factor
-    std::vector<bool> on_critical_path;         // per candidate
+    std::vector<double> ceiling;            // per candidate: the replayed speedup at infinity
+    std::vector<std::vector<double>> grid;  // per candidate: at each grid factor
+    std::vector<bool> on_critical_path;     // per candidate
 };
 
-Replayed replay_candidates(const Profile& profile, std::vector<Candidate>& candidates, const std::vector<double>& grid) {
+Replayed replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
+                           const std::vector<double>& grid) {
     Replayed out;
     const std::vector<double> ones(profile.phases.size(), 1.0);
     const ReplayOutcome recorded = replay_phases(profile, ones, true);
@@ -129,9 +130,11 @@ void setup_rank(CLI::App& app, Action& action) {
                      "amdahl (default) or replay: evaluate each target by replaying a Chrome/Kineto trace's events "
                      "over their dependencies (docs/replay.md)")
         ->check(CLI::IsMember({"amdahl", "replay"}));
-    command->add_option("--queue-gap", options->profile.import.queue_gap,
-                        "With --model replay: a GPU event starting more than this after its stream was free was held "
-                        "by its launch (default 5us)");
+    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
+    command->add_option_function<std::string>(
+        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
+        "With --model replay: a GPU event starting more than this after its stream was free was held "
+        "by its launch (default 5us)");
     command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
 }
 

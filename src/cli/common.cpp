@@ -170,9 +170,9 @@ ImportOptions import_options(const ImportFlags& flags) {
     }
     if (!flags.total.empty()) out.total = time_option(flags.total, "--total");
     out.dependencies = flags.dependencies;
-    if (!flags.queue_gap.empty()) {
+    if (flags.queue_gap) {
         if (!flags.dependencies) throw Error("--queue-gap", "applies to --model replay only");
-        const Quantity gap = time_option(flags.queue_gap, "--queue-gap");
+        const Quantity gap = time_option(*flags.queue_gap, "--queue-gap");
         if (!gap.unit) throw Error("--queue-gap", "give the time with its unit, e.g. 5us");
         out.queue_gap_us = convert(gap.value, *gap.unit, Unit::us);
         if (!std::isfinite(out.queue_gap_us)) throw Error("--queue-gap", "is too large");

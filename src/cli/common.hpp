@@ -36,8 +36,8 @@ struct ImportFlags {
     bool window_any = false, keep_partial_steps = false, keep_profiler_events = false;
     std::string step;
     std::vector<std::string> exclude, pids, tids, streams, devices, categories;
-    bool dependencies = false;  ///< --model replay (eval): keep the trace's events and their links
-    std::string queue_gap;      ///< --queue-gap (eval, with --model replay)
+    bool dependencies = false;             ///< --model replay (eval): keep the trace's events and their links
+    std::optional<std::string> queue_gap;  ///< --queue-gap (eval and rank, with --model replay)
 };
 
 /// How a command writes its report: the format on stdout, more files in other formats (like
