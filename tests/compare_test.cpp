@@ -864,3 +864,53 @@ TEST_CASE("compare: a phase gate on phases at 0 on both sides passes; it is not 
     CHECK_THAT(r.out,
                Contains("pass  --fail-if-phase-slower z=5%: every phase it selects took no time on either side"));
 }
+
+TEST_CASE("compare: floors keep tiny kernels out of phase gates, and --fail-if-phase-costs gates on the total",
+          "[compare][gates][floors]") {
+    // A 100 ms run: gemm 60 ms -> 60 ms, a 10 ns kernel -> 20 ns (+100% of itself), a new 1 ns kernel.
+    const std::string before =
+        test::write_temp("floors_before.json",
+                         R"({"unit": "ns", "phases": [{"name": "gemm", "kind": "kernel", "time": 60000000},
+            {"name": "tiny", "kind": "kernel", "time": 10}, {"name": "other", "kind": "cpu", "time": 39999990}]})");
+    const std::string after =
+        test::write_temp("floors_after.json",
+                         R"({"unit": "ns", "phases": [{"name": "gemm", "kind": "kernel", "time": 60000000},
+            {"name": "tiny", "kind": "kernel", "time": 20}, {"name": "new_1ns", "kind": "kernel", "time": 1},
+            {"name": "other", "kind": "cpu", "time": 39999990}]})");
+    // Without floors the tiny kernels fail a 5% phase gate.
+    const auto plain = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "kind:kernel=5%"});
+    CHECK(plain.exit_code == 1);
+    CHECK_THAT(plain.out, Contains("tiny +100.0% of phase"));
+
+    const auto floored =
+        test::run_cli({"compare", before, after, "--fail-if-phase-slower", "kind:kernel=5%", "--min-time", "1us"});
+    CHECK(floored.exit_code == 0);
+    CHECK_THAT(floored.out, Contains("(2 phases below the floor (--min-time 1us) left out)"));
+    const auto share =
+        test::run_cli({"compare", before, after, "--fail-if-phase-slower", "kind:kernel=5%", "--min-share", "0.1%"});
+    CHECK(share.exit_code == 0);
+    CHECK_THAT(share.out, Contains("below the floor (--min-share 0.1%)"));
+    const auto all_below = test::run_cli(
+        {"compare", before, after, "--fail-if-phase-slower", "tiny=5%", "--min-time", "1us", "--format", "json"});
+    CHECK(all_below.exit_code == 0);
+    CHECK_THAT(all_below.out, Contains("every phase it selects is below the floor"));
+
+    // The cost gate: the tiny kernels add 11 ns of 100 ms; gemm 1% more would fail a 0.5% budget.
+    const auto costs = test::run_cli({"compare", before, after, "--fail-if-phase-costs", "*=0.5%"});
+    CHECK(costs.exit_code == 0);
+    const std::string slower =
+        test::write_temp("floors_slower.json",
+                         R"({"unit": "ns", "phases": [{"name": "gemm", "kind": "kernel", "time": 61000000},
+            {"name": "tiny", "kind": "kernel", "time": 20}, {"name": "other", "kind": "cpu", "time": 39999990}]})");
+    const auto costly = test::run_cli({"compare", before, slower, "--fail-if-phase-costs", "*=0.5%"});
+    CHECK(costly.exit_code == 1);
+    CHECK_THAT(costly.out,
+               Contains("gemm +1.0% of the BEFORE total (adds 1,000,000.0 ns): more than the allowed 0.5%"));
+
+    const auto stray = test::run_cli({"compare", before, after, "--min-share", "1%"});
+    CHECK(stray.exit_code == 2);
+    CHECK_THAT(stray.err, Contains("--min-share: applies to phase gates"));
+    const auto bare = test::run_cli({"compare", before, after, "--fail-if-phase-costs", "*=1%", "--min-time", "5"});
+    CHECK(bare.exit_code == 2);
+    CHECK_THAT(bare.err, Contains("--min-time: give the time with its unit"));
+}

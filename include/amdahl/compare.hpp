@@ -116,7 +116,8 @@ Comparison compare(const CompareSide& before, const CompareSide& after, const Co
 
 /// A CI gate.
 struct Gate {
-    enum class Type { slower, phase_slower, speedup };
+    /// phase_costs: a phase's change may add at most `threshold` of BEFORE's total.
+    enum class Type { slower, phase_slower, speedup, phase_costs };
     Type type = Type::slower;
     double threshold = 0;  ///< a fraction (slower, phase_slower) or a speedup
     Selector selector;     ///< phase_slower only
@@ -124,6 +125,10 @@ struct Gate {
     /// phase_slower: when every phase it selects is gone from AFTER, skip the gate (with a
     /// note) instead of refusing the comparison (--on-missing-gate skip).
     bool skip_when_gone = false;
+    /// Phase gates: phases smaller than these on both sides (a share of their side's total, a
+    /// time in the comparison's unit) are left out of the gate, and the gate says how many.
+    double min_share = 0, min_time = 0;
+    std::string floor_text;  ///< the floors as the user wrote them: "--min-share 0.1%"
 };
 
 /// "2%" -> 0.02. Throws amdahl::Error (no location) for anything but a percentage >= 0.

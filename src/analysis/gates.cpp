@@ -95,6 +95,43 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
     return {gate.text, passed, measured + ": " + reason};
 }
 
+// Drops the rows below the gate's floors (smaller than --min-time and than --min-share of their
+// side's total, on both sides); returns how many.
+std::size_t drop_below_floor(const Comparison& c, const Gate& gate, std::vector<std::size_t>& rows) {
+    if (gate.min_share <= 0 && gate.min_time <= 0) return 0;
+    const auto small = [&](double time, double total) {
+        return time < gate.min_time || (total > 0 && time < gate.min_share * total);
+    };
+    const auto below = [&](std::size_t r) {
+        const PhaseChange& row = c.phases[r];
+        return small(row.before.median, c.before_total.median) && small(row.after.median, c.after_total.median);
+    };
+    const std::size_t before = rows.size();
+    rows.erase(std::remove_if(rows.begin(), rows.end(), below), rows.end());
+    return before - rows.size();
+}
+
+std::string floor_note(const Gate& gate, std::size_t below) {
+    if (below == 0) return "";
+    return fmt::format(" ({} {} below the floor ({}) left out)", below, below == 1 ? "phase" : "phases",
+                       gate.floor_text);
+}
+
+GateResult below_floor_result(const Gate& gate, std::size_t below) {
+    return {gate.text, true,
+            fmt::format("every phase it selects is below the floor ({}): {} left out, nothing to check",
+                        gate.floor_text, below)};
+}
+
+// The first few failures, so that a gate over thousands of phases still prints one readable line.
+std::string listed_failures(const std::vector<std::string>& failures) {
+    constexpr std::size_t listed = 5;
+    std::string detail;
+    for (std::size_t i = 0; i < failures.size() && i < listed; ++i) detail += (i > 0 ? "; " : "") + failures[i];
+    if (failures.size() > listed) detail += fmt::format("; and {} more phases", failures.size() - listed);
+    return detail;
+}
+
 GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style,
                               std::vector<std::string>* notes) {
     // The selector sees each phase under its AFTER name and, when renamed, its BEFORE name.
@@ -119,6 +156,8 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
         throw Error("--fail-if-phase-slower", e.message());
     }
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    const std::size_t below = drop_below_floor(c, gate, rows);
+    if (rows.empty()) return below_floor_result(gate, below);
 
     const std::string unit(unit_name(c.unit));
     std::vector<std::string> failures;
@@ -156,14 +195,7 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             largest = measured + ": " + verdict.reason;
         }
     }
-    if (!failures.empty()) {
-        // The first few, so that a gate over thousands of phases still prints one readable line.
-        constexpr std::size_t listed = 5;
-        std::string detail;
-        for (std::size_t i = 0; i < failures.size() && i < listed; ++i) detail += (i > 0 ? "; " : "") + failures[i];
-        if (failures.size() > listed) detail += fmt::format("; and {} more phases", failures.size() - listed);
-        return {gate.text, false, detail};
-    }
+    if (!failures.empty()) return {gate.text, false, listed_failures(failures) + floor_note(gate, below)};
     const bool all_gone = std::all_of(rows.begin(), rows.end(),
                                       [&](std::size_t r) { return c.phases[r].status == PhaseStatus::removed; });
     if (largest.empty() && !all_gone) return {gate.text, true, "every phase it selects took no time on either side"};
@@ -186,7 +218,65 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
                                    ", or --on-missing-gate skip to skip the gate");
     }
     return {gate.text, true,
-            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest};
+            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest +
+                floor_note(gate, below)};
+}
+
+// --fail-if-phase-costs SELECTOR=P%: fails when a phase's change adds more than P% of BEFORE's
+// total (all of its interval above it): a new 1 ns kernel costs nothing, a phase that doubles
+// from 10 ns too, whatever they do to their own time.
+GateResult check_phase_costs(const Comparison& c, const Gate& gate, const NumberStyle& style,
+                             std::vector<std::string>* notes) {
+    Profile names;
+    std::vector<std::size_t> row_of;
+    for (std::size_t r = 0; r < c.phases.size(); ++r) {
+        const PhaseChange& row = c.phases[r];
+        if (row.status == PhaseStatus::residual) continue;
+        for (const std::string* name : {&row.name, &row.before_name}) {
+            if (name->empty() || (name == &row.before_name && row.before_name == row.name)) continue;
+            Phase phase;
+            phase.name = *name;
+            phase.kind = row.kind;
+            names.phases.push_back(std::move(phase));
+            row_of.push_back(r);
+        }
+    }
+    std::vector<std::size_t> rows;
+    try {
+        for (std::size_t i : select_phases(names, gate.selector, notes)) rows.push_back(row_of[i]);
+    } catch (const Error& e) {
+        throw Error("--fail-if-phase-costs", e.message());
+    }
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    const std::size_t below = drop_below_floor(c, gate, rows);
+    if (rows.empty()) return below_floor_result(gate, below);
+    const double total = c.before_total.median;
+    const std::string unit(unit_name(c.unit));
+    std::vector<std::string> failures;
+    std::string largest;
+    double largest_cost = -std::numeric_limits<double>::infinity();
+    for (std::size_t r : rows) {
+        const PhaseChange& row = c.phases[r];
+        const double cost = total > 0 ? row.change / total : 0;
+        const double cost_low = total > 0 ? row.change_low / total : 0;
+        std::string measured =
+            fmt::format("{} {} of the BEFORE total ({} {} {})", printable(row.name), format_signed_share(cost, style),
+                        row.change >= 0 ? "adds" : "saves", format_time(std::fabs(row.change), style), unit);
+        const bool fails = above(cost_low, gate.threshold);
+        if (fails) {
+            failures.push_back(measured + ": more than the allowed " + format_share(gate.threshold, style));
+        } else if (cost > largest_cost) {
+            largest_cost = cost;
+            largest = measured + (above(cost, gate.threshold)
+                                      ? ": above the allowed " + format_share(gate.threshold, style) +
+                                            " but within the run-to-run interval"
+                                      : ": within the allowed " + format_share(gate.threshold, style));
+        }
+    }
+    if (!failures.empty()) return {gate.text, false, listed_failures(failures) + floor_note(gate, below)};
+    return {gate.text, true,
+            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest cost: " : "") + largest +
+                floor_note(gate, below)};
 }
 
 }  // namespace
@@ -236,6 +326,9 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
                 break;
             case Gate::Type::phase_slower:
                 results.push_back(check_phase_slower(comparison, gate, style, notes));
+                break;
+            case Gate::Type::phase_costs:
+                results.push_back(check_phase_costs(comparison, gate, style, notes));
                 break;
         }
     }

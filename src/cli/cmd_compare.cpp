@@ -24,7 +24,8 @@ struct CompareCommandOptions {
     OutputOptions output;
     std::vector<std::string> renames;
     std::optional<std::string> fail_if_slower;
-    std::vector<std::string> fail_if_phase_slower;
+    std::vector<std::string> fail_if_phase_slower, fail_if_phase_costs;
+    std::optional<std::string> min_share, min_time;
     std::optional<std::string> require_speedup;
     std::optional<std::string> noise;
     std::string missing = "error";
@@ -51,9 +52,35 @@ double parse_required_speedup(const std::string& text) {
     return value;
 }
 
+// The phase gates' floors; the time in `unit`, the comparison's.
+void set_floors(const CompareCommandOptions& options, std::vector<Gate>& gates, Unit unit) {
+    double min_share = 0, min_time = 0;
+    std::string text;
+    if (options.min_share) {
+        min_share = parse_option("--min-share", parse_percentage, *options.min_share);
+        text = "--min-share " + *options.min_share;
+    }
+    if (options.min_time) {
+        const Quantity q = time_option(*options.min_time, "--min-time");
+        if (!q.unit) throw Error("--min-time", "give the time with its unit, e.g. 1us");
+        min_time = convert(q.value, *q.unit, unit);
+        text += (text.empty() ? "" : ", ") + std::string("--min-time ") + *options.min_time;
+    }
+    for (Gate& gate : gates) {
+        if (gate.type != Gate::Type::phase_slower && gate.type != Gate::Type::phase_costs) continue;
+        gate.min_share = min_share;
+        gate.min_time = min_time;
+        gate.floor_text = text;
+    }
+}
+
 std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
     if (options.on_missing_gate != "error" && options.fail_if_phase_slower.empty())
         throw Error("--on-missing-gate", "applies to --fail-if-phase-slower gates, and none is given");
+    if ((options.min_share || options.min_time) && options.fail_if_phase_slower.empty() &&
+        options.fail_if_phase_costs.empty())
+        throw Error(options.min_share ? "--min-share" : "--min-time",
+                    "applies to phase gates (--fail-if-phase-slower, --fail-if-phase-costs), and none is given");
     std::vector<Gate> gates;
     if (options.fail_if_slower) {
         Gate gate;
@@ -66,6 +93,12 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
         Gate gate = parse_option("--fail-if-phase-slower", parse_phase_gate, text);
         gate.text = "--fail-if-phase-slower " + text;
         gate.skip_when_gone = options.on_missing_gate == "skip";
+        gates.push_back(std::move(gate));
+    }
+    for (const auto& text : options.fail_if_phase_costs) {
+        Gate gate = parse_option("--fail-if-phase-costs", parse_phase_gate, text);
+        gate.type = Gate::Type::phase_costs;
+        gate.text = "--fail-if-phase-costs " + text;
         gates.push_back(std::move(gate));
     }
     if (options.require_speedup) {
@@ -189,7 +222,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
                         ")");
     if (options.before == "-" && options.after == "-")
         throw Error("compare", "only one of BEFORE and AFTER can be read from standard input (-)");
-    const std::vector<Gate> gates = parse_gates(options);
+    std::vector<Gate> gates = parse_gates(options);
     const CompareOptions compare_options = parse_compare_options(options);
     std::optional<InputFormat> format;
     if (!options.input_format.empty()) format = input_format(options.input_format);
@@ -205,6 +238,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     convert_side(after.side, common, unit.has_value(), notes);
 
     const Comparison comparison = compare(before.side, after.side, compare_options);
+    set_floors(options, gates, comparison.unit);
     const ReportOptions report_style = report_options(options.output, false);
     const NumberStyle& p = report_style.numbers;
     const std::vector<GateResult> results = check_gates(comparison, gates, p, &notes);
@@ -270,6 +304,16 @@ void setup_compare(CLI::App& app, Action& action) {
             "SELECTOR=PERCENT: exit 1 when a phase the selector picks (name, glob, kind:KIND or *) grows by more "
             "than PERCENT of its own time; a phase only in AFTER fails it (repeatable)")
         ->allow_extra_args(false);
+    command
+        ->add_option("--fail-if-phase-costs", options->fail_if_phase_costs,
+                     "SELECTOR=PERCENT: exit 1 when a phase the selector picks adds more than PERCENT of BEFORE's "
+                     "end-to-end time (its change, not its own growth: a new 1 ns kernel costs nothing) (repeatable)")
+        ->allow_extra_args(false);
+    command->add_option("--min-share", options->min_share,
+                        "Phase gates leave out phases below this share of their side's total on both sides (0.1%), "
+                        "and say how many");
+    command->add_option("--min-time", options->min_time,
+                        "Phase gates leave out phases shorter than this on both sides (1us), and say how many");
     command->add_option("--require-speedup", options->require_speedup,
                         "Exit 1 when the end-to-end speedup is below this: 1.1");
     command->add_option(

@@ -131,7 +131,6 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
         ->group(group);
 }
 
-namespace {
 Quantity time_option(const std::string& text, const std::string& option) {
     Quantity q;
     try {
@@ -143,7 +142,6 @@ Quantity time_option(const std::string& text, const std::string& option) {
         throw Error(option, "expected a time > 0 such as 250ms (got '" + printable(text) + "')");
     return q;
 }
-}  // namespace
 
 ImportOptions import_options(const ImportFlags& flags) {
     ImportOptions out;

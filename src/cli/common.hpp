@@ -68,6 +68,8 @@ void add_import_options(CLI::App& command, ImportFlags& flags);
 ImportOptions import_options(const ImportFlags& flags);
 /// The --input-format value, checked.
 std::optional<InputFormat> input_format(const std::string& name);
+/// A time > 0 an option gives ("250ms"); throws amdahl::Error naming the option.
+Quantity time_option(const std::string& text, const std::string& option);
 /// The unit an option names (--unit, --assume-unit); throws amdahl::Error naming the option.
 Unit unit_option(const char* option, const std::string& text);
 /// Adds --format, --precision, --no-grouping, --output-json/-md/-csv and --summary-csv; with
