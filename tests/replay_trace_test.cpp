@@ -522,6 +522,33 @@ TEST_CASE("replay: traces that once broke the graph", "[replay][hostile]") {
         CHECK(from_b_e.replay.after == from_x.replay.after);
         CHECK(mentions(from_b_e.replay, "1 GPU events linked to their runtime call"));
     }
+    SECTION("a device synchronize waits for work with no known launch that ends inside it") {
+        const Profile profile = read(trace({
+            event("cuda_runtime", "cudaLaunchKernel", 1, 1, 0, 3, 11),  // ids that match no GPU work
+            event("kernel", "gemm", 0, 7, 5, 100, 1),
+            event("cuda_runtime", "cudaLaunchKernel", 1, 1, 10, 3, 12),
+            event("kernel", "attn", 0, 7, 106, 100, 2),
+            event("cuda_runtime", "cudaLaunchKernel", 1, 1, 20, 3, 13),
+            event("kernel", "ln", 0, 7, 207, 10, 3),
+            event("cuda_runtime", "cudaDeviceSynchronize", 1, 1, 30, 190),
+        }));
+        // ln ends at 112 and the synchronize 3 us later (was 170: it waited for gemm only, the
+        // one that started before it, and kept the rest of its recorded wait).
+        CHECK(eval(profile, {"*=2"}).replay.after == Approx(115));
+    }
+    SECTION("a waiting call's own part after the wait follows its factor") {
+        const Profile profile = read(trace({
+                                         event("cpu_op", "aten::copy_", 1, 1, 0, 60),
+                                         event("cuda_runtime", "cudaMemcpy", 1, 1, 5, 50, 1),
+                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 10, 15, 1),
+                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 25, 25, 1),
+                                         event("cpu_op", "aten::after", 1, 1, 60, 100),
+                                     }),
+                                     Lane::all);
+        // Its 5 us after the copies become 50 us, or nothing (was: 160 us whatever the factor).
+        CHECK(eval(profile, {"cudaMemcpy=0.1"}).replay.after == Approx(205));
+        CHECK(eval(profile, {"cudaMemcpy=inf"}).replay.after == Approx(155));
+    }
     SECTION("a blocking copy waits for every copy of its correlation id") {
         const Profile profile = read(trace({
                                          event("cpu_op", "aten::copy_", 1, 1, 0, 60),

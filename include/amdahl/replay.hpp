@@ -38,9 +38,13 @@ struct ReplayOutcome {
 /// Throws amdahl::Error when the profile has none (it was not read from a trace with them).
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path = false);
 
+/// Per phase of `profile`: whether some event of its dependencies is of that phase (a replay
+/// can move it); all false without dependencies.
+std::vector<bool> phases_with_events(const Profile& profile);
+
 /// The same with a factor per phase of `profile` (parallel to Profile::phases; 1: untouched);
 /// `touched` says which phases were sped up (else: those whose factor is not 1).
-ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors,
-                            bool with_critical_path = false, const std::vector<bool>* touched = nullptr);
+ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path = false,
+                            const std::vector<bool>* touched = nullptr);
 
 }  // namespace amdahl

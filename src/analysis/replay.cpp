@@ -130,12 +130,15 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
             }
             const double own = event.end - awaited_end;  // the part that did not wait
             const double waited = duration - own;
+            // Its own part is its own work: the factor shortens it after a wait too.
             const double by_itself = shift - waited + (scaled(own, f) - own);
+            awaited_shift += scaled(own, f) - own;
             shift_end[v] = std::max(by_itself, awaited_shift);
             if (awaited_shift > by_itself) {
                 for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
                     const std::uint32_t a = graph.waits[waits_in[k]].awaited;
-                    if (shift_end[a] - (awaited_end - events[a].end) == awaited_shift) end_by[v] = a;
+                    if (shift_end[a] - (awaited_end - events[a].end) + (scaled(own, f) - own) == awaited_shift)
+                        end_by[v] = a;
                 }
             }
         }
@@ -247,6 +250,19 @@ std::vector<PathShare> path_shares(const Dependencies& deps, const detail::Repla
 }
 
 }  // namespace
+
+std::vector<bool> phases_with_events(const Profile& profile) {
+    std::vector<bool> out(profile.phases.size(), false);
+    if (!profile.dependencies) return out;
+    const Dependencies& deps = *profile.dependencies;
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        const auto found = index.find(profile.phases[i].name);
+        out[i] = found != index.end() && deps.has_events[found->second];
+    }
+    return out;
+}
 
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path) {
     std::vector<double> factors(profile.phases.size(), 1.0);

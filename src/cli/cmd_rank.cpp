@@ -54,7 +54,17 @@ Replayed replay_candidates(const Profile& profile, std::vector<Candidate>& candi
         const ReplayOutcome r = replay_phases(profile, factors);
         return r;
     };
+    const std::vector<bool> moves = phases_with_events(profile);
     for (Candidate& c : candidates) {
+        // A target with no event to move (annotations, time the sweep adds) gains nothing: no
+        // replay needed, so that many such targets cost nothing.
+        if (std::none_of(c.phases.begin(), c.phases.end(), [&](std::size_t p) { return moves[p]; })) {
+            c.saved = 0;
+            out.ceiling.push_back(1);
+            out.grid.emplace_back(grid.size(), 1.0);
+            out.on_critical_path.push_back(false);
+            continue;
+        }
         const ReplayOutcome at_factor = speedup_at(c, c.factor);
         c.saved = at_factor.before - at_factor.after;
         const ReplayOutcome at_inf = speedup_at(c, std::numeric_limits<double>::infinity());

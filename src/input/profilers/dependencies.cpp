@@ -158,7 +158,7 @@ private:
             if (a.start) return x.end != y.end ? x.end > y.end : a.span < b.span;
             return x.start != y.start ? x.start > y.start : a.span > b.span;
         });
-        std::vector<std::uint32_t> stack;  // running spans, the innermost on top; ended ones leave lazily
+        std::vector<std::uint32_t> stack;     // running spans, the innermost on top; ended ones leave lazily
         std::vector<std::uint32_t> starting;  // spans that started at this instant: the next segment starts them
         std::uint32_t previous = none;
         for (std::size_t k = 0; k < boundaries.size(); ++k) {
@@ -195,8 +195,7 @@ private:
     std::uint32_t launch_of(std::uint32_t i) const {
         if (t_.links.empty() || t_.links[i] == 0) return none;
         const auto found = call_of_link_.find(t_.links[i]);
-        if (found == call_of_link_.end() || found->second == none ||
-            t_.spans[found->second].start > t_.spans[i].start)
+        if (found == call_of_link_.end() || found->second == none || t_.spans[found->second].start > t_.spans[i].start)
             return none;
         return found->second;
     }
@@ -249,6 +248,7 @@ private:
             gpu_nodes_[track].push_back(v);
             if (first_gpu_ == none) first_gpu_ = v;
             node_track_.push_back(track);
+            launched_.push_back(launch_of(i) != none);
             if (!t_.links.empty() && t_.links[i] != 0 && is_gpu_work(s.cls)) gpu_of_link_.emplace_back(t_.links[i], v);
             const std::uint32_t call = launch_of(i);
             const bool held = frontier == none || s.start - free_at > queue_gap_;
@@ -284,7 +284,7 @@ private:
     void add_launch(std::uint32_t call, std::uint32_t v, double latency) {
         const ReplayEvent& event = node(v);
         std::uint32_t source = start_node_[call];  // the segment that begins at the call's start
-        double lead = 0;  // from the source's anchor to the call's start
+        double lead = 0;                           // from the source's anchor to the call's start
         bool from_start = true;
         if (sync_of(t_.text(t_.spans[call].name)) != Sync::no_wait) {
             if (source >= predecessor_.size() || predecessor_[source] == none) return;
@@ -304,10 +304,14 @@ private:
     // every GPU node in end order.
     void index_gpu_work() {
         by_launch_.resize(gpu_nodes_.size());
+        unlinked_by_end_.resize(gpu_nodes_.size());
         latest_end_.resize(gpu_nodes_.size());
         for (std::uint32_t track = 0; track < gpu_nodes_.size(); ++track) {
             std::vector<std::uint32_t>& nodes = by_launch_[track];
-            nodes = gpu_nodes_[track];
+            for (std::uint32_t v : gpu_nodes_[track])
+                (launched_[v - first_gpu_] ? nodes : unlinked_by_end_[track]).push_back(v);
+            std::sort(unlinked_by_end_[track].begin(), unlinked_by_end_[track].end(),
+                      [&](std::uint32_t x, std::uint32_t y) { return node(x).end < node(y).end; });
             std::stable_sort(nodes.begin(), nodes.end(),
                              [&](std::uint32_t x, std::uint32_t y) { return launch_start_[x] < launch_start_[y]; });
             std::uint32_t latest = none;
@@ -315,7 +319,7 @@ private:
                 if (latest == none || node(v).end > node(latest).end) latest = v;
                 latest_end_[track].push_back(latest);
             }
-            if (!nodes.empty()) gpu_tracks_.push_back(track);
+            if (!gpu_nodes_[track].empty()) gpu_tracks_.push_back(track);
             for (std::uint32_t v : gpu_nodes_[track]) by_end_.push_back(v);
         }
         std::sort(by_end_.begin(), by_end_.end(), [&](std::uint32_t x, std::uint32_t y) {
@@ -333,13 +337,22 @@ private:
     }
 
     // Of the work on `track` launched before `by`, the node that ends last, when it ends by `end`.
+    // Work with no known launch may have been launched any time before it ended: of that, the
+    // node that ends last by `end`.
     std::uint32_t launched_before(std::uint32_t track, double by, double end) const {
+        std::uint32_t best = none;
         const std::vector<std::uint32_t>& nodes = by_launch_[track];
         const auto it = std::lower_bound(nodes.begin(), nodes.end(), by,
                                          [&](std::uint32_t v, double time) { return launch_start_[v] < time; });
-        if (it == nodes.begin()) return none;
-        const std::uint32_t latest = latest_end_[track][static_cast<std::size_t>(it - nodes.begin()) - 1];
-        return node(latest).end <= end ? latest : none;
+        if (it != nodes.begin()) {
+            const std::uint32_t latest = latest_end_[track][static_cast<std::size_t>(it - nodes.begin()) - 1];
+            if (node(latest).end <= end) best = latest;
+        }
+        const std::vector<std::uint32_t>& unlinked = unlinked_by_end_[track];
+        const auto last = std::upper_bound(unlinked.begin(), unlinked.end(), end,
+                                           [&](double time, std::uint32_t v) { return time < node(v).end; });
+        if (last != unlinked.begin() && (best == none || node(*(last - 1)).end > node(best).end)) best = *(last - 1);
+        return best;
     }
 
     void add_waits() {
@@ -427,9 +440,10 @@ private:
             }
         }
         if (shared_ids_ > 0) {
-            out.push_back(fmt::format("{} correlation ids are used by several runtime calls (a trace merged from "
-                                      "several processes?): the GPU work of those ids is linked to no launch",
-                                      shared_ids_));
+            out.push_back(
+                fmt::format("{} correlation ids are used by several runtime calls (a trace merged from "
+                            "several processes?): the GPU work of those ids is linked to no launch",
+                            shared_ids_));
         }
         if (sync_markers_ > 0) {
             out.push_back(
@@ -448,21 +462,23 @@ private:
     double queue_gap_;
     ReplayGraph* graph_ = nullptr;
     Dependencies* deps_ = nullptr;
-    std::vector<std::uint32_t> phase_label_, name_label_;            // a label per phase, per event name
-    std::vector<std::uint32_t> first_node_, last_node_;              // per span
-    std::vector<std::uint32_t> start_node_;  // per span: the node that begins at its start
-    std::vector<bool> gpu_track_;            // per track: it holds GPU work
-    std::uint32_t first_gpu_ = none;         // the first GPU node; node_track_ is indexed from it
-    std::vector<std::uint32_t> node_track_;  // per GPU node: its track
+    std::vector<std::uint32_t> phase_label_, name_label_;      // a label per phase, per event name
+    std::vector<std::uint32_t> first_node_, last_node_;        // per span
+    std::vector<std::uint32_t> start_node_;                    // per span: the node that begins at its start
+    std::vector<bool> gpu_track_;                              // per track: it holds GPU work
+    std::uint32_t first_gpu_ = none;                           // the first GPU node; node_track_ is indexed from it
+    std::vector<std::uint32_t> node_track_;                    // per GPU node: its track
+    std::vector<bool> launched_;                               // per GPU node: its launch is known
+    std::vector<std::vector<std::uint32_t>> unlinked_by_end_;  // per GPU track: work with no known launch
     std::vector<std::vector<std::uint32_t>> by_launch_, latest_end_;  // per GPU track, see index_gpu_work
     std::vector<std::uint32_t> gpu_tracks_, by_end_;
     std::unordered_map<std::string, std::set<std::string>> launched_devices_;  // process -> devices
-    std::vector<bool> ended_;                                        // per span, while a CPU track is cut
+    std::vector<bool> ended_;                                                  // per span, while a CPU track is cut
     std::vector<std::uint32_t> predecessor_;                         // per CPU segment: the one before it on its thread
     std::unordered_map<std::uint64_t, std::uint32_t> call_of_link_;  // correlation id -> runtime call (span)
     std::vector<std::pair<std::uint64_t, std::uint32_t>> gpu_of_link_;  // (correlation id, GPU node), sorted
-    std::unordered_map<std::string, double> latency_;                // per device (pid)
-    std::vector<std::vector<std::uint32_t>> gpu_nodes_;              // per track, in start order
+    std::unordered_map<std::string, double> latency_;                   // per device (pid)
+    std::vector<std::vector<std::uint32_t>> gpu_nodes_;                 // per track, in start order
     std::vector<double> launch_start_;  // per GPU node: its call's start (its own when it has none)
     std::size_t segments_ = 0, held_ = 0, queued_ = 0, unlaunched_ = 0, syncs_ = 0, ambiguous_ = 0, shared_ids_ = 0;
     std::size_t sync_markers_ = 0;
