@@ -259,6 +259,8 @@ std::uint64_t correlation_of(std::string_view args) {
         });
     } catch (const std::invalid_argument&) {
         return 0;
+    } catch (const JsonStream::NeedMore&) {  // args the event's own skip took whole, read here as cut off
+        return 0;
     }
     return id;
 }
