@@ -61,6 +61,18 @@ Both eval(const Profile& profile, const std::vector<std::string>& specs) {
     return out;
 }
 
+// Four CPU ops of 45 us, each launching a 5 us kernel at its end: the GPU idles 90% of the time.
+std::string host_bound() {
+    std::vector<std::string> events;
+    for (int i = 0; i < 4; ++i) {
+        const double t = i * 50;
+        events.push_back(event("cpu_op", "aten::op", 1, 1, t, 45));
+        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 1, t + 40, 5, i + 1));
+        events.push_back(event("kernel", "k", 0, 7, t + 45, 5, i + 1));
+    }
+    return trace(events);
+}
+
 bool mentions(const ReplayOutcome& r, const std::string& text) {
     for (const std::string& line : r.assumptions)
         if (line.find(text) != std::string::npos) return true;
@@ -109,15 +121,7 @@ TEST_CASE("replay: one stream of queued kernels is Amdahl's law", "[replay]") {
 }
 
 TEST_CASE("replay: a host-bound trace gains little from faster kernels, much from faster host work", "[replay]") {
-    // Each CPU op takes 40 us and launches a 5 us kernel at its end: the GPU idles 88% of the time.
-    std::vector<std::string> events;
-    for (int i = 0; i < 4; ++i) {
-        const double t = i * 50;
-        events.push_back(event("cpu_op", "aten::op", 1, 1, t, 45));
-        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 1, t + 40, 5, i + 1));
-        events.push_back(event("kernel", "k", 0, 7, t + 45, 5, i + 1));
-    }
-    const Profile profile = read(trace(events), Lane::all);
+    const Profile profile = read(host_bound(), Lane::all);
     const Both kernels = eval(profile, {"k=inf"});
     CHECK(kernels.replay.before == 200);
     CHECK(kernels.replay.after == Approx(195));  // only the last kernel's 5 us go
@@ -381,14 +385,7 @@ TEST_CASE("replay: --critical-path on the command line", "[replay][critical-path
 }
 
 TEST_CASE("replay: a host-bound trace is called host-bound", "[replay][cli]") {
-    std::vector<std::string> events;
-    for (int i = 0; i < 4; ++i) {
-        const double t = i * 50;
-        events.push_back(event("cpu_op", "aten::op", 1, 1, t, 45));
-        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 1, 1, t + 40, 5, i + 1));
-        events.push_back(event("kernel", "k", 0, 7, t + 45, 5, i + 1));
-    }
-    const std::string path = test::write_temp("host_bound.json", trace(events));
+    const std::string path = test::write_temp("host_bound.json", host_bound());
     const auto r = test::run_cli({"eval", path, "-s", "k=inf", "--model", "replay"});
     CHECK(r.exit_code == 0);
     // The GPU runs 20 of 200 us; after, 0 of 195.
@@ -536,20 +533,8 @@ TEST_CASE("replay: traces that once broke the graph", "[replay][hostile]") {
         // one that started before it, and kept the rest of its recorded wait).
         CHECK(eval(profile, {"*=2"}).replay.after == Approx(115));
     }
-    SECTION("a waiting call's own part after the wait follows its factor") {
-        const Profile profile = read(trace({
-                                         event("cpu_op", "aten::copy_", 1, 1, 0, 60),
-                                         event("cuda_runtime", "cudaMemcpy", 1, 1, 5, 50, 1),
-                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 10, 15, 1),
-                                         event("gpu_memcpy", "Memcpy DtoH", 0, 7, 25, 25, 1),
-                                         event("cpu_op", "aten::after", 1, 1, 60, 100),
-                                     }),
-                                     Lane::all);
-        // Its 5 us after the copies become 50 us, or nothing (was: 160 us whatever the factor).
-        CHECK(eval(profile, {"cudaMemcpy=0.1"}).replay.after == Approx(205));
-        CHECK(eval(profile, {"cudaMemcpy=inf"}).replay.after == Approx(155));
-    }
-    SECTION("a blocking copy waits for every copy of its correlation id") {
+    SECTION("a blocking copy waits for every copy of its id, and its own part follows its factor") {
+        // cudaMemcpy [5, 55] waits for two copies of its id, [10, 25] and [25, 50], then takes 5 us.
         const Profile profile = read(trace({
                                          event("cpu_op", "aten::copy_", 1, 1, 0, 60),
                                          event("cuda_runtime", "cudaMemcpy", 1, 1, 5, 50, 1),
@@ -560,6 +545,9 @@ TEST_CASE("replay: traces that once broke the graph", "[replay][hostile]") {
                                      Lane::all);
         CHECK(eval(profile, {"Memcpy DtoH=2"}).replay.after == Approx(140));
         CHECK(eval(profile, {"Memcpy DtoH=0.1"}).replay.after == Approx(520));  // was 410: it waited for one
+        // Its 5 us after the copies become 50 us, or nothing (was: 160 us whatever the factor).
+        CHECK(eval(profile, {"cudaMemcpy=0.1"}).replay.after == Approx(205));
+        CHECK(eval(profile, {"cudaMemcpy=inf"}).replay.after == Approx(155));
     }
 }
 

@@ -95,6 +95,34 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
     return {gate.text, passed, measured + ": " + reason};
 }
 
+// The rows a phase gate's selector picks. It sees each phase under its AFTER name and, when
+// renamed, its BEFORE name.
+std::vector<std::size_t> selected_rows(const Comparison& c, const Gate& gate, const char* option,
+                                       std::vector<std::string>* notes) {
+    Profile names;
+    std::vector<std::size_t> row_of;
+    for (std::size_t r = 0; r < c.phases.size(); ++r) {
+        const PhaseChange& row = c.phases[r];
+        if (row.status == PhaseStatus::residual) continue;
+        for (const std::string* name : {&row.name, &row.before_name}) {
+            if (name->empty() || (name == &row.before_name && row.before_name == row.name)) continue;
+            Phase phase;
+            phase.name = *name;
+            phase.kind = row.kind;
+            names.phases.push_back(std::move(phase));
+            row_of.push_back(r);
+        }
+    }
+    std::vector<std::size_t> rows;
+    try {
+        for (std::size_t i : select_phases(names, gate.selector, notes)) rows.push_back(row_of[i]);
+    } catch (const Error& e) {
+        throw Error(option, e.message());
+    }
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    return rows;
+}
+
 // Drops the rows below the gate's floors (smaller than --min-time and than --min-share of their
 // side's total, on both sides); returns how many.
 std::size_t drop_below_floor(const Comparison& c, const Gate& gate, std::vector<std::size_t>& rows) {
@@ -134,28 +162,7 @@ std::string listed_failures(const std::vector<std::string>& failures) {
 
 GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style,
                               std::vector<std::string>* notes) {
-    // The selector sees each phase under its AFTER name and, when renamed, its BEFORE name.
-    Profile names;
-    std::vector<std::size_t> row_of;
-    for (std::size_t r = 0; r < c.phases.size(); ++r) {
-        const PhaseChange& row = c.phases[r];
-        if (row.status == PhaseStatus::residual) continue;
-        for (const std::string* name : {&row.name, &row.before_name}) {
-            if (name->empty() || (name == &row.before_name && row.before_name == row.name)) continue;
-            Phase phase;
-            phase.name = *name;
-            phase.kind = row.kind;
-            names.phases.push_back(std::move(phase));
-            row_of.push_back(r);
-        }
-    }
-    std::vector<std::size_t> rows;
-    try {
-        for (std::size_t i : select_phases(names, gate.selector, notes)) rows.push_back(row_of[i]);
-    } catch (const Error& e) {
-        throw Error("--fail-if-phase-slower", e.message());
-    }
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    std::vector<std::size_t> rows = selected_rows(c, gate, "--fail-if-phase-slower", notes);
     const std::size_t below = drop_below_floor(c, gate, rows);
     if (rows.empty()) return below_floor_result(gate, below);
 
@@ -227,27 +234,7 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
 // from 10 ns too, whatever they do to their own time.
 GateResult check_phase_costs(const Comparison& c, const Gate& gate, const NumberStyle& style,
                              std::vector<std::string>* notes) {
-    Profile names;
-    std::vector<std::size_t> row_of;
-    for (std::size_t r = 0; r < c.phases.size(); ++r) {
-        const PhaseChange& row = c.phases[r];
-        if (row.status == PhaseStatus::residual) continue;
-        for (const std::string* name : {&row.name, &row.before_name}) {
-            if (name->empty() || (name == &row.before_name && row.before_name == row.name)) continue;
-            Phase phase;
-            phase.name = *name;
-            phase.kind = row.kind;
-            names.phases.push_back(std::move(phase));
-            row_of.push_back(r);
-        }
-    }
-    std::vector<std::size_t> rows;
-    try {
-        for (std::size_t i : select_phases(names, gate.selector, notes)) rows.push_back(row_of[i]);
-    } catch (const Error& e) {
-        throw Error("--fail-if-phase-costs", e.message());
-    }
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    std::vector<std::size_t> rows = selected_rows(c, gate, "--fail-if-phase-costs", notes);
     const std::size_t below = drop_below_floor(c, gate, rows);
     if (rows.empty()) return below_floor_result(gate, below);
     const double total = c.before_total.median;
