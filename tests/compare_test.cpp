@@ -914,3 +914,22 @@ TEST_CASE("compare: floors keep tiny kernels out of phase gates, and --fail-if-p
     CHECK(bare.exit_code == 2);
     CHECK_THAT(bare.err, Contains("--min-time: give the time with its unit"));
 }
+
+TEST_CASE("compare: --renames FILE reads one OLD=NEW a line", "[compare][rename]") {
+    const std::string file =
+        test::write_temp("renames.txt", "# kernels renamed in PR 1234\r\n\nattention_softmax=flash_attention\r\n");
+    const auto with_file =
+        json_of(test::run_cli({"compare", before_path, after_path, "--renames", file, "--format", "json"}));
+    const auto with_option = json_of(test::run_cli(
+        {"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention", "--format", "json"}));
+    CHECK(json_phase(with_file, "flash_attention")["before_name"] == "attention_softmax");
+    CHECK(with_file["phases"] == with_option["phases"]);
+
+    const std::string bad = test::write_temp("renames_bad.txt", "# fine\nattention_softmax\n");
+    auto r = test::run_cli({"compare", before_path, after_path, "--renames", bad});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(bad + ":2: expected OLD=NEW"));
+    r = test::run_cli({"compare", before_path, after_path, "--renames", bad + ".missing"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("cannot open the --renames file"));
+}

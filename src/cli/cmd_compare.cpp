@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <ostream>
 
@@ -22,7 +25,7 @@ struct CompareCommandOptions {
     std::vector<std::string> extra;  // more positional arguments: a glob the shell expanded
     std::string input_format, unit;
     OutputOptions output;
-    std::vector<std::string> renames;
+    std::vector<std::string> renames, rename_files;
     std::optional<std::string> fail_if_slower;
     std::vector<std::string> fail_if_phase_slower, fail_if_phase_costs;
     std::optional<std::string> min_share, min_time;
@@ -113,12 +116,26 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
 
 CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     CompareOptions out;
-    for (const auto& text : options.renames) {
+    // OLD=NEW, from --rename or a line of a --renames file (`where` names it in errors).
+    const auto add_rename = [&](const std::string& text, const std::string& where) {
         const auto eq = text.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-            throw Error("--rename",
+            throw Error(where,
                         "expected OLD=NEW, a BEFORE phase name and its AFTER name (got '" + printable(text) + "')");
         out.renames.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+    };
+    for (const auto& text : options.renames) add_rename(text, "--rename");
+    // --renames FILE: one OLD=NEW a line; blank lines and lines starting with # are skipped.
+    for (const auto& path : options.rename_files) {
+        std::ifstream file(path, std::ios::binary);
+        if (!file) throw Error(path, std::string("cannot open the --renames file: ") + std::strerror(errno));
+        std::string line;
+        for (std::size_t number = 1; std::getline(file, line); ++number) {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            if (line.empty() || line.front() == '#') continue;
+            add_rename(line, path + ":" + std::to_string(number));
+        }
+        if (file.bad()) throw Error(path, "read error");
     }
     if (options.noise) {
         out.noise = parse_option("--noise", parse_percentage, *options.noise);
@@ -294,6 +311,10 @@ void setup_compare(CLI::App& app, Action& action) {
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_output_options(*command, options->output);
     add_names_option(*command, options->output);
+    command
+        ->add_option("--renames", options->rename_files,
+                     "FILE: one OLD=NEW a line, as --rename (blank lines and # comments skipped; repeatable)")
+        ->allow_extra_args(false);
     command->add_option("--rename", options->renames, "OLD=NEW: phase OLD in BEFORE is phase NEW in AFTER (repeatable)")
         ->allow_extra_args(false);
     command->add_option("--fail-if-slower", options->fail_if_slower,
