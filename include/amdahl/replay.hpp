@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "amdahl/candidate.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/profile.hpp"
 
@@ -46,5 +47,17 @@ std::vector<bool> phases_with_events(const Profile& profile);
 /// `touched` says which phases were sped up (else: those whose factor is not 1).
 ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path = false,
                             const std::vector<bool>* touched = nullptr);
+
+/// `rank --model replay`: each candidate alone, replayed at its factor (its `saved` is set to the
+/// replayed saving), at infinity and at each grid factor; candidates with no events to move are
+/// not replayed (they gain nothing).
+struct ReplayedCandidates {
+    double baseline = 0;                    ///< the trace's makespan, in the profile's unit
+    std::vector<double> ceiling;            ///< per candidate: the replayed speedup at infinity
+    std::vector<std::vector<double>> grid;  ///< per candidate: at each grid factor
+    std::vector<bool> on_critical_path;     ///< per candidate: the recorded critical path runs through it
+};
+ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
+                                     const std::vector<double>& grid);
 
 }  // namespace amdahl

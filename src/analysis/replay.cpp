@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "amdahl/error.hpp"
 #include "amdahl/replay.hpp"
@@ -321,6 +322,46 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
     outcome.waits = deps.graph.waits.size();
     outcome.assumptions = deps.sources;
     return outcome;
+}
+
+ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
+                                     const std::vector<double>& grid) {
+    ReplayedCandidates out;
+    const std::vector<double> ones(profile.phases.size(), 1.0);
+    const ReplayOutcome recorded = replay_phases(profile, ones, true);
+    out.baseline = recorded.before;
+    std::unordered_set<std::string_view> on_path;
+    for (const PathShare& share : recorded.path_before)
+        if (share.phase) on_path.insert(share.name);
+    const auto speedup_at = [&](const Candidate& c, double k) {
+        std::vector<double> factors = ones;
+        for (std::size_t p : c.phases) factors[p] = k;
+        const ReplayOutcome r = replay_phases(profile, factors);
+        return r;
+    };
+    const std::vector<bool> moves = phases_with_events(profile);
+    for (Candidate& c : candidates) {
+        // A target with no event to move (annotations, time the sweep adds) gains nothing: no
+        // replay needed, so that many such targets cost nothing.
+        if (std::none_of(c.phases.begin(), c.phases.end(), [&](std::size_t p) { return moves[p]; })) {
+            c.saved = 0;
+            out.ceiling.push_back(1);
+            out.grid.emplace_back(grid.size(), 1.0);
+            out.on_critical_path.push_back(false);
+            continue;
+        }
+        const ReplayOutcome at_factor = speedup_at(c, c.factor);
+        c.saved = at_factor.before - at_factor.after;
+        const ReplayOutcome at_inf = speedup_at(c, std::numeric_limits<double>::infinity());
+        out.ceiling.push_back(at_inf.speedup);
+        std::vector<double> at_grid;
+        for (double k : grid) at_grid.push_back(speedup_at(c, k).speedup);
+        out.grid.push_back(std::move(at_grid));
+        bool path = false;
+        for (std::size_t p : c.phases) path = path || on_path.count(profile.phases[p].name) > 0;
+        out.on_critical_path.push_back(path);
+    }
+    return out;
 }
 
 }  // namespace amdahl
