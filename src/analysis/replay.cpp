@@ -333,11 +333,10 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
     std::unordered_set<std::string_view> on_path;
     for (const PathShare& share : recorded.path_before)
         if (share.phase) on_path.insert(share.name);
-    const auto speedup_at = [&](const Candidate& c, double k) {
+    const auto alone_at = [&](const Candidate& c, double k) {  // the candidate alone at factor k
         std::vector<double> factors = ones;
         for (std::size_t p : c.phases) factors[p] = k;
-        const ReplayOutcome r = replay_phases(profile, factors);
-        return r;
+        return replay_phases(profile, factors);
     };
     const std::vector<bool> moves = phases_with_events(profile);
     for (Candidate& c : candidates) {
@@ -350,12 +349,12 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
             out.on_critical_path.push_back(false);
             continue;
         }
-        const ReplayOutcome at_factor = speedup_at(c, c.factor);
+        const ReplayOutcome at_factor = alone_at(c, c.factor);
         c.saved = at_factor.before - at_factor.after;
-        const ReplayOutcome at_inf = speedup_at(c, std::numeric_limits<double>::infinity());
+        const ReplayOutcome at_inf = alone_at(c, std::numeric_limits<double>::infinity());
         out.ceiling.push_back(at_inf.speedup);
         std::vector<double> at_grid;
-        for (double k : grid) at_grid.push_back(speedup_at(c, k).speedup);
+        for (double k : grid) at_grid.push_back(alone_at(c, k).speedup);
         out.grid.push_back(std::move(at_grid));
         bool path = false;
         for (std::size_t p : c.phases) path = path || on_path.count(profile.phases[p].name) > 0;

@@ -234,7 +234,8 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.field("time", c.time).field("share", c.time / result.baseline_time);
         json.field("factor", c.factor).field("speedup", target.speedup).field("time_saved", c.saved);
         json.field("ceiling", target.ceiling).field("effort", c.effort);
-        if (result.replayed) json.field("on_critical_path", static_cast<bool>(result.on_critical_path[target.candidate]));
+        if (result.replayed)
+            json.field("on_critical_path", static_cast<bool>(result.on_critical_path[target.candidate]));
         json.field("saved_per_effort", target.saved_per_effort);
         if (!result.grid.empty()) {
             json.key("grid").begin_array();

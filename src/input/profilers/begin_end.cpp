@@ -110,6 +110,8 @@ Pairing pair_begin_end(std::vector<Mark>& marks, double trace_end, const Timelin
     std::vector<bool> used(marks.size(), false);  // B events closed, or taken by an E before them
     OpenBegins open(marks, used, out.marks_visited);
     LaterBegins later(marks, used, out.marks_visited);
+    // A pair's correlation id: the B's, else the E's.
+    const auto link_of = [&](std::size_t b, const Mark& e) { return marks[b].link != 0 ? marks[b].link : e.link; };
     // A B never closed runs to the end of the trace.
     const auto close_unmatched = [&] {
         open.drain([&](std::size_t b) {
@@ -128,15 +130,13 @@ Pairing pair_begin_end(std::vector<Mark>& marks, double trace_end, const Timelin
         }
         if (const std::size_t b = open.latest(m.name); b != npos) {
             used[b] = true;
-            out.spans.push_back({marks[b].time, m.time, marks[b].name, marks[b].category, m.track,
-                                 marks[b].link != 0 ? marks[b].link : m.link});
+            out.spans.push_back({marks[b].time, m.time, marks[b].name, marks[b].category, m.track, link_of(b, m)});
             continue;
         }
         // An E listed before its B at the same instant: a zero-length span.
         if (const std::size_t b = later.first(i); b != npos) {
             used[b] = true;
-            out.spans.push_back({m.time, m.time, m.name, marks[b].category, m.track,
-                                 marks[b].link != 0 ? marks[b].link : m.link});
+            out.spans.push_back({m.time, m.time, m.name, marks[b].category, m.track, link_of(b, m)});
             continue;
         }
         throw Error(source + ":" + std::to_string(m.line) + ":" + std::to_string(m.column),

@@ -69,14 +69,12 @@ public:
         graph_ = &deps.graph;
         deps_ = &deps;
         const std::size_t n = t_.spans.size();
-        first_node_.assign(n, none);
         last_node_.assign(n, none);
         start_node_.assign(n, none);
         ended_.assign(n, false);
         std::vector<char> marker(t_.string_count(), -1);
         std::vector<std::vector<std::uint32_t>> by_track(t_.track_count());
         gpu_track_.assign(t_.track_count(), false);
-        std::vector<bool>& gpu_track = gpu_track_;
         for (std::uint32_t i = 0; i < n; ++i) {
             const Span& s = t_.spans[i];
             if (phases_.left_out[i] || s.cls == SpanClass::annotation || s.cls == SpanClass::gpu_annotation) continue;
@@ -87,10 +85,10 @@ public:
             }
             if (!(s.end > s.start)) continue;
             by_track[s.track].push_back(i);
-            if (is_gpu_work(s.cls)) gpu_track[s.track] = true;
+            if (is_gpu_work(s.cls)) gpu_track_[s.track] = true;
         }
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
-            if (!gpu_track[track] && !by_track[track].empty()) add_cpu_track(by_track[track]);
+            if (!gpu_track_[track] && !by_track[track].empty()) add_cpu_track(by_track[track]);
         // Runtime calls by correlation id: the launches of GPU work. An id two calls share (a trace
         // merged from several processes, each counting from 1) links nothing: which call launched
         // the work is unknown.
@@ -104,9 +102,9 @@ public:
         }
         deps.first_gpu_event = static_cast<std::uint32_t>(graph_->events.size());
         gpu_nodes_.resize(t_.track_count());
-        typical_latency(by_track, gpu_track);
+        typical_latency(by_track);
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
-            if (gpu_track[track]) add_gpu_track(track, by_track[track]);
+            if (gpu_track_[track]) add_gpu_track(track, by_track[track]);
         std::sort(gpu_of_link_.begin(), gpu_of_link_.end());
         index_gpu_work();
         add_waits();
@@ -176,7 +174,6 @@ private:
             if (!(to > from)) continue;
             const std::uint32_t owner = stack.back();
             const std::uint32_t segment = add_node(from, to, owner);
-            if (first_node_[owner] == none) first_node_[owner] = segment;
             last_node_[owner] = segment;
             for (std::uint32_t started : starting) start_node_[started] = segment;
             starting.clear();
@@ -212,10 +209,10 @@ private:
     // Per device: the launch latency of GPU events held by their launch (started more than the
     // queue gap after their stream was free): the median of their launch-to-start gaps, or the
     // smallest such gap of any event when none was held.
-    void typical_latency(std::vector<std::vector<std::uint32_t>>& by_track, const std::vector<bool>& gpu_track) {
+    void typical_latency(std::vector<std::vector<std::uint32_t>>& by_track) {
         std::unordered_map<std::string, std::vector<double>> held, any;
         for (std::uint32_t track = 0; track < by_track.size(); ++track) {
-            if (!gpu_track[track]) continue;
+            if (!gpu_track_[track]) continue;
             sort_by_start(t_, by_track[track]);
             double free_at = -INFINITY;
             for (std::uint32_t i : by_track[track]) {
@@ -244,7 +241,7 @@ private:
         for (std::uint32_t i : spans) {
             const Span& s = t_.spans[i];
             const std::uint32_t v = add_node(s.start, s.end, i);
-            first_node_[i] = last_node_[i] = start_node_[i] = v;
+            last_node_[i] = start_node_[i] = v;
             gpu_nodes_[track].push_back(v);
             if (first_gpu_ == none) first_gpu_ = v;
             node_track_.push_back(track);
@@ -463,7 +460,7 @@ private:
     ReplayGraph* graph_ = nullptr;
     Dependencies* deps_ = nullptr;
     std::vector<std::uint32_t> phase_label_, name_label_;      // a label per phase, per event name
-    std::vector<std::uint32_t> first_node_, last_node_;        // per span
+    std::vector<std::uint32_t> last_node_;                     // per span
     std::vector<std::uint32_t> start_node_;                    // per span: the node that begins at its start
     std::vector<bool> gpu_track_;                              // per track: it holds GPU work
     std::uint32_t first_gpu_ = none;                           // the first GPU node; node_track_ is indexed from it
