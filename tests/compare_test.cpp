@@ -907,6 +907,10 @@ TEST_CASE("compare: floors keep tiny kernels out of phase gates, and --fail-if-p
     CHECK_THAT(costly.out,
                Contains("gemm +1.0% of the BEFORE total (adds 1,000,000.0 ns): more than the allowed 0.5%"));
 
+    const auto malformed = test::run_cli({"compare", before, after, "--fail-if-phase-costs", "gemm"});
+    CHECK(malformed.exit_code == 2);
+    CHECK_THAT(malformed.err, Contains("--fail-if-phase-costs: expected SELECTOR=PERCENT"));
+
     const auto stray = test::run_cli({"compare", before, after, "--min-share", "1%"});
     CHECK(stray.exit_code == 2);
     CHECK_THAT(stray.err, Contains("--min-share: applies to phase gates"));
