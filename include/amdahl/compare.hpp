@@ -29,10 +29,49 @@ struct Spread {
     double high = 0;        ///< upper end of the interval
     std::size_t runs = 0;   ///< how many values
     double confidence = 0;  ///< probability the interval holds the true median (0 for one value)
+    double mad = 0;         ///< median absolute deviation from the median (0 for one value)
+    double cv = 0;          ///< coefficient of variation: sample standard deviation / mean (0 for one value)
 };
 
-/// The median and order-statistic interval of `values` (not empty, finite).
+/// The median and order-statistic interval of `values` (not empty, finite), with their spread.
 Spread median_interval(std::vector<double> values);
+
+/// The change from BEFORE's runs to AFTER's (after - before), with distribution-free intervals.
+///
+/// Unpaired (the default): the Hodges-Lehmann shift, the median of the n*m differences
+/// after_j - before_i, with the Mann-Whitney confidence interval [D_(k), D_(nm+1-k)] of the sorted
+/// differences, k the largest index with P(U <= k - 1) <= 2.5% (U the Mann-Whitney statistic with no
+/// shift; exact up to n*m = 2,500, its normal approximation beyond). Paired (`--paired`, run i of each
+/// side together): the Hodges-Lehmann estimate of the differences d_i = after_i - before_i, the
+/// median of the Walsh averages (d_i + d_j)/2, i <= j, with the Wilcoxon signed-rank interval (exact
+/// up to 200 pairs). When even the widest interval falls short of 95% (few runs) it is the widest,
+/// and `confidence` says what it covers.
+struct ShiftInterval {
+    double estimate = 0;          ///< Hodges-Lehmann estimate of the change
+    double low = 0, high = 0;     ///< two-sided interval, 95% where the runs allow
+    double confidence = 0;        ///< coverage of [low, high]; 0 with one run a side (a point)
+    double bound_low = 0;         ///< one-sided lower bound: the change is above it with `bound_confidence`
+    double bound_high = 0;        ///< one-sided upper bound: the change is below it with `bound_confidence`
+    double bound_confidence = 0;  ///< coverage of each one-sided bound, 95% where the runs allow
+    std::size_t runs_before = 0, runs_after = 0;  ///< runs (pairs, when paired) the interval is over
+    bool paired = false;
+};
+
+/// The unpaired interval for after - before. Values finite; an empty side gives all zeros.
+ShiftInterval shift_interval(const std::vector<double>& before, const std::vector<double>& after);
+/// The paired interval: before[i] and after[i] are one pair (the shorter length counts).
+ShiftInterval paired_shift_interval(const std::vector<double>& before, const std::vector<double>& after);
+
+/// The median of |x - median(x)|: a spread that one slow outlier cannot inflate. 0 for no values.
+double median_absolute_deviation(std::vector<double> values);
+/// Sample standard deviation / mean; 0 for fewer than two values or a mean that is not positive.
+double coefficient_of_variation(const std::vector<double>& values);
+/// The smallest true change that the one-sided 95% bound tells from no change 80% of the time, given
+/// each side's standard deviation (sigma) and runs, or, paired, the standard deviation of the pairs'
+/// differences: (z_0.95 + z_0.80) * standard error / sqrt(3/pi) (the rank tests' efficiency). NaN
+/// with fewer than two runs a side.
+double minimum_detectable_change(double sigma_before, std::size_t n, double sigma_after, std::size_t m, bool paired,
+                                 double sigma_differences);
 
 /// One side of a comparison: one or more runs of the same program, all in one unit.
 struct CompareSide {
@@ -51,6 +90,9 @@ struct CompareOptions {
     std::vector<std::pair<std::string, std::string>> renames;  ///< BEFORE name -> AFTER name
     double noise = 0;  ///< changes smaller than this fraction of their base are noise
     MissingPhases missing = MissingPhases::error;
+    /// Run i of BEFORE and run i of AFTER were measured together (alternating runs): the intervals
+    /// are over the pairs' differences. Needs the same number of runs on both sides.
+    bool paired = false;
 };
 
 enum class PhaseStatus {
@@ -74,11 +116,14 @@ struct PhaseChange {
     std::string before_name;  ///< the BEFORE name; empty for an added phase; differs when renamed
     std::string kind;
     PhaseStatus status = PhaseStatus::unchanged;
-    Spread before;                     ///< all zero when the phase is not in BEFORE
-    Spread after;                      ///< all zero when the phase is not in AFTER
-    double change = 0;                 ///< after - before (medians): also the phase's contribution to the total change
-    double change_low = 0;             ///< after.low - before.high
-    double change_high = 0;            ///< after.high - before.low
+    Spread before;          ///< all zero when the phase is not in BEFORE
+    Spread after;           ///< all zero when the phase is not in AFTER
+    double change = 0;      ///< after - before (medians): also the phase's contribution to the total change
+    double change_low = 0;  ///< two-sided interval for the change (see ShiftInterval)
+    double change_high = 0;
+    double change_bound_low = 0;  ///< one-sided 95% bounds for the change: what phase gates check
+    double change_bound_high = 0;
+    double bound_confidence = 0;       ///< coverage of each bound (0 when they are the point value)
     double change_of_phase = 0;        ///< change / before (+inf for an added phase; 0 when both are 0)
     double local_speedup = 1;          ///< k = before / after (inf when after is 0, 0 when before is 0)
     double contribution_of_total = 0;  ///< change / before total
@@ -90,15 +135,20 @@ struct Comparison {
     Spread before_total;              ///< end-to-end: the profiles' totals, or their `runs`
     Spread after_total;
     double change = 0;           ///< Σ contributions (compensated): after_total - before_total
-    double change_low = 0;       ///< after_total.low - before_total.high
-    double change_high = 0;      ///< after_total.high - before_total.low
+    ShiftInterval shift;         ///< the end-to-end change's estimate and intervals, from the runs' totals
+    double change_low = 0;       ///< shift.low: two-sided interval for the change
+    double change_high = 0;      ///< shift.high
     double change_of_total = 0;  ///< change / before_total
     double speedup = 1;          ///< before_total / after_total
-    double speedup_low = 1;      ///< before_total.low / after_total.high
-    double speedup_high = 1;     ///< before_total.high / after_total.low
-    /// Joint coverage of the change and speedup intervals: both sides' intervals hold at once with
-    /// probability >= before.confidence * after.confidence (independent runs). 0 with single runs.
-    double confidence = 0;
+    double speedup_low = 1;      ///< before_total / (before_total + change_high)
+    double speedup_high = 1;     ///< before_total / (before_total + change_low)
+    /// One-sided 95% lower bound of the speedup, before_total / (before_total + shift.bound_high):
+    /// what --require-speedup checks.
+    double speedup_bound_low = 1;
+    double confidence = 0;  ///< coverage of the two-sided change and speedup intervals; 0 with single runs
+    /// The smallest end-to-end change (a fraction of before_total) these runs tell from no change
+    /// 80% of the time (see minimum_detectable_change); NaN with fewer than two runs a side.
+    double min_detectable_change = 0;
     /// Amdahl's law with the measured local speedups: 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T_before,
     /// f_0 the fraction outside the phases (taken as unchanged).
     double predicted_speedup = 1;

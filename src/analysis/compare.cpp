@@ -26,19 +26,32 @@ struct SideTable {
     std::vector<std::string> names;  // in order of first appearance
     std::vector<std::string> kinds;
     std::unordered_map<std::string, std::size_t> index;
-    std::vector<std::vector<double>> times;  // [phase][profile]; 0 where a profile lacks the phase
+    std::vector<std::vector<double>> times;  // [phase][profile]; NaN where a profile lacks it (--missing skip)
     std::vector<std::size_t> present;        // profiles that have the phase
     std::vector<Spread> spreads;
-    Spread total;          // end to end: the profiles' totals or their `runs`
+    std::vector<double> totals;  // end to end, one a run: the profiles' totals or their `runs`
+    Spread total;
     double phase_sum = 0;  // Σ of the phase medians, in this side's order
 };
 
+// The runs of a side that have the phase. (A profile without a phase holds NaN there only under
+// --missing skip; --missing zero has put 0 there, and the default refused.)
+std::vector<double> present_runs(const std::vector<double>& times) {
+    std::vector<double> present;
+    present.reserve(times.size());
+    for (const double t : times)
+        if (!std::isnan(t)) present.push_back(t);
+    return present;
+}
+
+// The change from `before` to `after` (one value a run) with its intervals: paired runs keep only
+// the pairs where both runs have the phase.
 SideTable tabulate(const CompareSide& side, const std::string& label, MissingPhases missing,
                    std::vector<std::string>& notes) {
     constexpr double absent = std::numeric_limits<double>::quiet_NaN();  // a run without the phase
     SideTable table;
     const std::size_t count = side.profiles.size();
-    std::vector<double> totals;
+    std::vector<double>& totals = table.totals;
     for (std::size_t r = 0; r < count; ++r) {
         const Profile& profile = side.profiles[r];
         for (const Phase& phase : profile.phases) {
@@ -84,19 +97,29 @@ SideTable tabulate(const CompareSide& side, const std::string& label, MissingPha
                     notes.push_back(in_some + "; it counts as 0 in the others (--missing zero)");
                     break;
                 case MissingPhases::skip:
-                    times.erase(std::remove_if(times.begin(), times.end(), [](double t) { return std::isnan(t); }),
-                                times.end());
-                    notes.push_back(in_some + "; its median is over those " + std::to_string(times.size()) +
+                    notes.push_back(in_some + "; its median is over those " + std::to_string(table.present[i]) +
                                     " (--missing skip)");
                     break;
             }
         }
-        table.spreads.push_back(median_interval(times));
+        table.spreads.push_back(median_interval(present_runs(times)));
         sum.add(table.spreads.back().median);
     }
     table.phase_sum = sum.value();
-    table.total = median_interval(std::move(totals));
+    table.total = median_interval(totals);
     return table;
+}
+
+ShiftInterval change_interval(const std::vector<double>& before, const std::vector<double>& after, bool paired) {
+    if (!paired) return shift_interval(present_runs(before), present_runs(after));
+    std::vector<double> b, a;
+    for (std::size_t i = 0; i < before.size() && i < after.size(); ++i) {
+        if (std::isnan(before[i]) || std::isnan(after[i])) continue;
+        b.push_back(before[i]);
+        a.push_back(after[i]);
+    }
+    if (b.empty()) return shift_interval(present_runs(before), present_runs(after));  // no run has both
+    return paired_shift_interval(b, a);
 }
 
 // "--rename OLD=NEW: 'OLD' is not a phase of BEFORE; did you mean ...?"
@@ -130,7 +153,8 @@ bool is_noise(double change, double low, double high, double base, double noise)
 }
 
 PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, const SideTable& after,
-                         std::optional<std::size_t> a, double noise) {
+                         std::optional<std::size_t> a, const CompareOptions& options) {
+    const double noise = options.noise;
     PhaseChange row;
     if (b) {
         row.before_name = before.names[*b];
@@ -144,8 +168,21 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     row.name = a ? after.names[*a] : before.names[*b];
     const double old_time = row.before.median, new_time = row.after.median;
     row.change = new_time - old_time;
-    row.change_low = row.after.low - row.before.high;
-    row.change_high = row.after.high - row.before.low;
+    if (a && b) {
+        const ShiftInterval shift = change_interval(before.times[*b], after.times[*a], options.paired);
+        row.change_low = shift.low;
+        row.change_high = shift.high;
+        row.change_bound_low = shift.bound_low;
+        row.change_bound_high = shift.bound_high;
+        row.bound_confidence = shift.bound_confidence;
+    } else {
+        // On one side only: the change is the other side's time, with that side's interval.
+        const Spread& side = a ? row.after : row.before;
+        const double sign = a ? 1 : -1;
+        row.change_low = row.change_bound_low = std::min(sign * side.low, sign * side.high);
+        row.change_high = row.change_bound_high = std::max(sign * side.low, sign * side.high);
+        row.bound_confidence = side.confidence;
+    }
     // Change as a fraction of the phase: (T' - T) / T; a phase that took no time grows without bound.
     row.change_of_phase = old_time > 0 ? row.change / old_time : (row.change > 0 ? infinity : 0.0);
     // Local speedup k = T / T'.
@@ -161,6 +198,22 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     else
         row.status = row.change < 0 ? PhaseStatus::faster : PhaseStatus::slower;
     return row;
+}
+
+// The smallest end-to-end change these runs can tell from no change (see minimum_detectable_change),
+// with each side's standard deviation estimated robustly as 1.4826 MAD (exact for normal data).
+double end_to_end_mdc(const SideTable& before, const SideTable& after, bool paired) {
+    constexpr double mad_to_sigma = 1.482602218505602;
+    const std::vector<double>& b = before.totals;
+    const std::vector<double>& a = after.totals;
+    double sigma_differences = 0;
+    if (paired) {
+        std::vector<double> differences;
+        for (std::size_t i = 0; i < b.size() && i < a.size(); ++i) differences.push_back(a[i] - b[i]);
+        sigma_differences = mad_to_sigma * median_absolute_deviation(std::move(differences));
+    }
+    return minimum_detectable_change(mad_to_sigma * before.total.mad, b.size(), mad_to_sigma * after.total.mad,
+                                     a.size(), paired, sigma_differences);
 }
 
 }  // namespace
@@ -191,6 +244,12 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     if (!before_side.profiles.empty()) out.unit = before_side.profiles.front().unit;
     const SideTable before = tabulate(before_side, "BEFORE", options.missing, out.notes);
     const SideTable after = tabulate(after_side, "AFTER", options.missing, out.notes);
+    if (options.paired && before.totals.size() <= 1 && after.totals.size() <= 1)
+        throw Error("--paired", "pairs run i of BEFORE with run i of AFTER, but each side has one run");
+    if (options.paired && before.totals.size() != after.totals.size())
+        throw Error("--paired", "pairs run i of BEFORE with run i of AFTER, but BEFORE has " +
+                                    std::to_string(before.totals.size()) + " runs and AFTER " +
+                                    std::to_string(after.totals.size()));
 
     // Renames first, then the same name on both sides.
     std::vector<std::optional<std::size_t>> match(before.names.size());
@@ -238,11 +297,11 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     }
     for (auto& added : added_before) std::reverse(added.begin(), added.end());  // back to AFTER's order
     const auto add_rows = [&](const std::vector<std::size_t>& added) {
-        for (std::size_t a : added) out.phases.push_back(phase_change(before, std::nullopt, after, a, options.noise));
+        for (std::size_t a : added) out.phases.push_back(phase_change(before, std::nullopt, after, a, options));
     };
     for (std::size_t b = 0; b < before.names.size(); ++b) {
         if (match[b]) add_rows(added_before[b]);
-        out.phases.push_back(phase_change(before, b, after, match[b], options.noise));
+        out.phases.push_back(phase_change(before, b, after, match[b], options));
     }
     add_rows(added_before[before.names.size()]);
 
@@ -261,6 +320,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         row.before = Spread{before_outside, before_outside, before_outside, 1, 0};
         row.after = Spread{after_outside, after_outside, after_outside, 1, 0};
         row.change = row.change_low = row.change_high = after_outside - before_outside;
+        row.change_bound_low = row.change_bound_high = row.change;
         // Not a phase: a fraction of it or a speedup of it means nothing (null in JSON).
         row.change_of_phase = row.local_speedup = std::numeric_limits<double>::quiet_NaN();
         out.phases.push_back(std::move(row));
@@ -274,18 +334,25 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         change.add(row.change);
     }
     out.change = change.value();
-    out.change_low = after.total.low - before.total.high;
-    out.change_high = after.total.high - before.total.low;
-    if (before.total.runs <= 1 && after.total.runs <= 1) out.change_low = out.change_high = out.change;  // no interval
+    out.shift = change_interval(before.totals, after.totals, options.paired);
+    if (before.total.runs <= 1 && after.total.runs <= 1) {
+        // One run a side: the change is a point (the phases' sum, exactly the totals' difference).
+        out.shift.low = out.shift.high = out.shift.bound_low = out.shift.bound_high = out.change;
+    }
+    out.change_low = out.shift.low;
+    out.change_high = out.shift.high;
     out.change_of_total = out.change / before_total;
-    // S = T / T'; its interval from the ends of the two intervals.
+    // S = T / T'; its interval from the change's: T / (T + Δ).
     out.speedup = before_total / after_total;
-    out.speedup_low = before.total.low / after.total.high;
-    out.speedup_high = before.total.high / after.total.low;
-    const bool before_spread = before.total.runs > 1, after_spread = after.total.runs > 1;
-    out.confidence = before_spread || after_spread ? (before_spread ? before.total.confidence : 1.0) *
-                                                         (after_spread ? after.total.confidence : 1.0)
-                                                   : 0.0;
+    const auto speedup_at = [&](double shift) {
+        const double after_time = before_total + shift;
+        return after_time > 0 ? before_total / after_time : infinity;
+    };
+    out.speedup_low = speedup_at(out.shift.high);
+    out.speedup_high = speedup_at(out.shift.low);
+    out.speedup_bound_low = speedup_at(out.shift.bound_high);
+    out.confidence = out.shift.confidence;
+    out.min_detectable_change = end_to_end_mdc(before, after, options.paired) / before_total;
     out.change_is_noise = is_noise(out.change, out.change_low, out.change_high, before_total, options.noise);
     if (negligible(out.change, before_total, after_total))
         out.result = PhaseStatus::unchanged;

@@ -29,23 +29,25 @@ double rounding_allowance(double threshold) { return 1e-12 * std::max(1.0, std::
 bool above(double value, double threshold) { return value > threshold + rounding_allowance(threshold); }
 bool at_least(double value, double threshold) { return value >= threshold - rounding_allowance(threshold); }
 
-// How a slowdown compares with a threshold, given its point value and the low end of its interval
-// (both fractions of the base). Fails only when even the low end is past the threshold; a change
-// within --noise also admits "no change".
+// How a slowdown compares with a threshold, given its point value and the one-sided lower bound of
+// its interval (both fractions of the base). Fails only when even the bound is past the threshold
+// (the question "did it get slower by more than T?" is one-sided); a change within --noise also
+// admits "no change".
 struct Slowdown {
     bool failed = false;
     std::string reason;
 };
 
-Slowdown judge_slowdown(double point, double low, bool within_noise, double noise, double threshold,
-                        const NumberStyle& style) {
-    const double effective_low = within_noise ? std::min(low, 0.0) : low;
+Slowdown judge_slowdown(double point, double bound_low, double bound_confidence, bool within_noise, double noise,
+                        double threshold, const NumberStyle& style) {
+    const double effective_low = within_noise ? std::min(bound_low, 0.0) : bound_low;
     if (above(effective_low, threshold)) return {true, "more than " + user_percent(threshold)};
     if (within_noise && above(point, threshold))
         return {false, "within --noise " + user_percent(noise) + ", counted as no change"};
     if (above(point, threshold))
-        return {false, "the interval reaches down to " + format_signed_share(low, style) +
-                           ", so not clearly more than " + user_percent(threshold)};
+        return {false, "its " + format_share(bound_confidence, style) + " lower bound is " +
+                           format_signed_share(bound_low, style) + ", so not clearly more than " +
+                           user_percent(threshold)};
     return {false, "not more than " + user_percent(threshold)};
 }
 
@@ -57,8 +59,8 @@ std::string interval_text(const Comparison& c, double low, double high, const Nu
 GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     const double base = c.before_total.median;
     const bool within_noise = std::fabs(c.change) < c.noise * base;
-    const Slowdown verdict =
-        judge_slowdown(c.change_of_total, c.change_low / base, within_noise, c.noise, gate.threshold, style);
+    const Slowdown verdict = judge_slowdown(c.change_of_total, c.shift.bound_low / base, c.shift.bound_confidence,
+                                            within_noise, c.noise, gate.threshold, style);
     const std::string unit(unit_name(c.unit));
     const std::string measured = fmt::format("end to end {} of the before total ({} \xe2\x86\x92 {} {}{})",
                                              format_signed_share(c.change_of_total, style), format_time(base, style),
@@ -67,12 +69,13 @@ GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle
     return {gate.text, !verdict.failed, measured + ": " + verdict.reason};
 }
 
-// A required speedup passes only when the whole interval reaches it: a speedup the run-to-run
-// spread could explain is no speedup. (Slowdown gates are the other way round: they fail only when
-// the whole interval is past the threshold. Either way noise never decides for the change.)
+// A required speedup passes only when its one-sided lower bound reaches it: a speedup the
+// run-to-run spread could explain is no speedup. (Slowdown gates are the other way round: they fail
+// only when the lower bound of the slowdown is past the threshold. Either way noise never decides
+// for the change.)
 GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyle& style) {
     const bool within_noise = std::fabs(c.change) < c.noise * c.before_total.median;
-    const double effective_low = within_noise ? 1.0 : c.speedup_low;  // noise: no change, a speedup of 1
+    const double effective_low = within_noise ? 1.0 : c.speedup_bound_low;  // noise: no change, a speedup of 1
     const bool passed = at_least(effective_low, gate.threshold);
     std::string measured = "end to end " + format_speedup(c.speedup, style);
     if (c.before_total.runs > 1 || c.after_total.runs > 1)
@@ -88,8 +91,8 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
     else if (within_noise)
         reason = "within --noise " + user_percent(c.noise) + ", counted as no change: not the required " + required;
     else if (at_least(c.speedup, gate.threshold))
-        reason = "the interval reaches down to " + format_speedup(c.speedup_low, style) +
-                 ", so not clearly the required " + required;
+        reason = "its " + format_share(c.shift.bound_confidence, style) + " lower bound is " +
+                 format_speedup(c.speedup_bound_low, style) + ", so not clearly the required " + required;
     else
         reason = "below the required " + required;
     return {gate.text, passed, measured + ": " + reason};
@@ -187,8 +190,8 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             continue;
         }
         const bool within_noise = std::fabs(row.change) < c.noise * base;
-        const Slowdown verdict =
-            judge_slowdown(row.change_of_phase, row.change_low / base, within_noise, c.noise, gate.threshold, style);
+        const Slowdown verdict = judge_slowdown(row.change_of_phase, row.change_bound_low / base, row.bound_confidence,
+                                                within_noise, c.noise, gate.threshold, style);
         std::string measured =
             printable(row.name) + " " + format_signed_share(row.change_of_phase, style) + " of phase (" + times;
         if (row.before.runs > 1 || row.after.runs > 1)
@@ -245,7 +248,7 @@ GateResult check_phase_costs(const Comparison& c, const Gate& gate, const Number
     for (std::size_t r : rows) {
         const PhaseChange& row = c.phases[r];
         const double cost = total > 0 ? row.change / total : 0;
-        const double cost_low = total > 0 ? row.change_low / total : 0;
+        const double cost_low = total > 0 ? row.change_bound_low / total : 0;
         std::string measured =
             fmt::format("{} {} of the BEFORE total ({} {} {})", printable(row.name), format_signed_share(cost, style),
                         row.change >= 0 ? "adds" : "saves", format_time(std::fabs(row.change), style), unit);
@@ -264,6 +267,35 @@ GateResult check_phase_costs(const Comparison& c, const Gate& gate, const Number
     return {gate.text, true,
             (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest cost: " : "") + largest +
                 floor_note(gate, below)};
+}
+
+// An end-to-end gate whose threshold is below the change these runs can detect passes most
+// regressions just past it: said, with the runs that would detect it (the detectable change shrinks
+// as 1/sqrt(runs)).
+void warn_below_detectable(const Comparison& c, const Gate& gate, const NumberStyle& style,
+                           std::vector<std::string>& notes) {
+    const double detectable = c.min_detectable_change;
+    if (!std::isfinite(detectable) || detectable <= 0) return;
+    double threshold = 0;  // as a change of the before total
+    if (gate.type == Gate::Type::slower)
+        threshold = gate.threshold;
+    else if (gate.type == Gate::Type::speedup && gate.threshold > 1)
+        threshold = 1 - 1 / gate.threshold;
+    else
+        return;
+    if (threshold <= 0 || threshold >= detectable) return;
+    const std::size_t runs = std::max(c.shift.runs_before, c.shift.runs_after);
+    const double needed = std::ceil(static_cast<double>(runs) * (detectable / threshold) * (detectable / threshold));
+    const std::string per_side = c.shift.paired ? " pairs" : " runs a side";
+    const std::string wanted =
+        gate.type == Gate::Type::slower ? user_percent(threshold) : format_share(threshold, style);
+    notes.push_back(fmt::format(
+        "{}: with {}{} and this run-to-run spread (CV {} before, {} after), the smallest change the one-sided "
+        "95% bound detects 80% of the time is {} of the total, more than the gate's {}: a change must be near {} "
+        "to fail it reliably; about {}{} would detect {}",
+        gate.text, runs, per_side, format_share(c.before_total.cv, style), format_share(c.after_total.cv, style),
+        format_share(detectable, style), wanted, format_share(threshold + detectable, style), shortest(needed),
+        per_side, wanted));
 }
 
 }  // namespace
@@ -304,6 +336,7 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
     std::vector<GateResult> results;
     results.reserve(gates.size());
     for (const Gate& gate : gates) {
+        if (notes) warn_below_detectable(comparison, gate, style, *notes);
         switch (gate.type) {
             case Gate::Type::slower:
                 results.push_back(check_slower(comparison, gate, style));

@@ -48,6 +48,8 @@ Spread median_interval(std::vector<double> values) {
     out.low = values[j - 1];
     out.high = values[n - j];
     out.confidence = coverage;
+    out.cv = coefficient_of_variation(values);
+    out.mad = median_absolute_deviation(std::move(values));
     return out;
 }
 

@@ -34,17 +34,19 @@ struct CompareCommandOptions {
     std::string missing = "error";
     std::string assume_unit;
     std::string on_missing_gate = "error";
+    bool paired = false;
 };
 
 constexpr const char* interval_help =
     "Several runs per side (a quoted glob such as 'before/*.json', or a JSON profile with \"runs\": [...]\n"
-    "end-to-end times) give each side's median and a distribution-free confidence interval for it from\n"
-    "order statistics: [x_(j), x_(n+1-j)] of the n sorted runs, with the largest j whose coverage\n"
-    "1 - 2 P(Binomial(n, 1/2) <= j - 1) is at least 95%. With 8 runs or fewer that is the range, min to\n"
-    "max, and its coverage 1 - 2^(1-n) is reported (below 95% for 5 runs or fewer). The change's interval\n"
-    "is [after.low - before.high, after.high - before.low]: it holds with probability at least the product\n"
-    "of the two coverages. A gate fails only when every value in the interval fails it; a change within\n"
-    "--noise also admits \"no change\". Details and a CI example: docs/ci.md.";
+    "end-to-end times) give each side's median with an order-statistic interval, its spread (MAD, CV), and\n"
+    "an interval for the change: the Hodges-Lehmann shift of after - before with its Mann-Whitney\n"
+    "confidence interval (distribution-free; 95% where the runs allow, its coverage reported), or with\n"
+    "--paired the Wilcoxon signed-rank interval of the pairs' differences. Gates check one-sided 95%\n"
+    "bounds: a slowdown gate fails only when the lower bound is past its threshold, --require-speedup\n"
+    "passes only when the speedup's lower bound reaches it; a change within --noise also admits \"no\n"
+    "change\". A note warns when a gate's threshold is below the smallest change the runs can detect.\n"
+    "Details, a CI example and the power table: docs/ci.md.";
 
 double parse_required_speedup(const std::string& text) {
     std::string number = text;
@@ -140,6 +142,7 @@ CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     if (options.noise) {
         out.noise = parse_option("--noise", parse_percentage, *options.noise);
     }
+    out.paired = options.paired;
     out.missing = options.missing == "zero"   ? MissingPhases::zero
                   : options.missing == "skip" ? MissingPhases::skip
                                               : MissingPhases::error;
@@ -353,6 +356,9 @@ void setup_compare(CLI::App& app, Action& action) {
                      "A phase gate whose phases are all gone from AFTER: error (the default: it would check "
                      "nothing) or skip (a note, and the gate listed as skipped)")
         ->check(CLI::IsMember({"error", "skip"}));
+    command->add_flag("--paired", options->paired,
+                      "Run i of BEFORE and run i of AFTER were measured together (alternating runs): intervals over "
+                      "the pairs' differences, which cancels drift the two runs share; needs as many runs a side");
     command->footer(interval_help);
     command->callback([options, &action] { action = [options](Context& c) { return run_compare(*options, c); }; });
 }

@@ -24,6 +24,21 @@ bool phase_intervals(const Comparison& c) {
 
 std::string unit_of(const Comparison& c) { return std::string(unit_name(c.unit)); }
 
+// How the change's interval was found, as JSON says it.
+const char* interval_method(const Comparison& c) {
+    if (!several_runs(c)) return "none";
+    return c.shift.paired ? "paired-hodges-lehmann" : "hodges-lehmann";
+}
+
+// ... and as people read it.
+std::string interval_method_text(const Comparison& c) {
+    if (c.shift.paired)
+        return fmt::format(
+            "Hodges-Lehmann estimate of the {} pairs' differences with its Wilcoxon signed-rank interval",
+            c.shift.runs_before);
+    return "Hodges-Lehmann shift with its Mann-Whitney interval";
+}
+
 std::string local_speedup_text(double k, const NumberStyle& style) {
     if (std::isnan(k) || k == 0) return "-";  // undefined, or a phase that took no time before
     return format_speedup(k, style);
@@ -145,12 +160,26 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
                          " of the before total; the phases' changes add up to it)";
     std::string speedup = format_speedup(c.speedup, p) + " " + whole_run(report.summary_only) + " (before / after)";
     if (several_runs(c)) {
-        change += fmt::format(", interval {} {} (confidence at least {})",
-                              interval_text(c.change_low, c.change_high, p), unit, format_share(c.confidence, p));
+        change += fmt::format(", interval {} {} ({} confidence)", interval_text(c.change_low, c.change_high, p), unit,
+                              format_share(c.confidence, p));
         speedup += ", interval " + format_speedup(c.speedup_low, p) + " .. " + format_speedup(c.speedup_high, p);
     }
     lines.push_back({"change", change, "change_" + unit, shortest(c.change)});
     lines.push_back({"speedup", speedup, "speedup", machine_number(c.speedup)});
+    if (several_runs(c)) {
+        lines.push_back({"interval",
+                         interval_method_text(c) + "; gates check its one-sided " +
+                             format_share(c.shift.bound_confidence, p) + " bounds (" +
+                             interval_text(c.shift.bound_low, c.shift.bound_high, p) + " " + unit + ")",
+                         "interval_method", interval_method(c)});
+        std::string spread = fmt::format("CV {} before, {} after (MAD {} / {} {})", format_share(c.before_total.cv, p),
+                                         format_share(c.after_total.cv, p), format_time(c.before_total.mad, p),
+                                         format_time(c.after_total.mad, p), unit);
+        if (std::isfinite(c.min_detectable_change))
+            spread += "; the smallest change these runs detect 80% of the time is " +
+                      format_share(c.min_detectable_change, p) + " of the before total";
+        lines.push_back({"spread", spread, "min_detectable_change", machine_number(c.min_detectable_change)});
+    }
     lines.push_back({"result", result_text(c), "result", std::string(status_name(c.result))});
     lines.push_back({"predicted", prediction_text(c, p), "predicted_speedup", machine_number(c.predicted_speedup)});
     return lines;
@@ -245,9 +274,17 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     json.field("before_confidence", c.before_total.confidence);
     json.field("after_total_low", c.after_total.low).field("after_total_high", c.after_total.high);
     json.field("after_confidence", c.after_total.confidence);
+    json.field("before_mad", c.before_total.mad).field("before_cv", c.before_total.cv);
+    json.field("after_mad", c.after_total.mad).field("after_cv", c.after_total.cv);
+    json.field("interval_method", interval_method(c));
+    json.field("change_estimate", c.shift.estimate);
     json.field("change_low", c.change_low).field("change_high", c.change_high);
     json.field("speedup_low", c.speedup_low).field("speedup_high", c.speedup_high);
     json.field("interval_confidence", c.confidence);
+    json.field("change_bound_low", c.shift.bound_low).field("change_bound_high", c.shift.bound_high);
+    json.field("speedup_bound_low", c.speedup_bound_low);
+    json.field("bound_confidence", c.shift.bound_confidence);
+    json.field("min_detectable_change", c.min_detectable_change);
     json.field("predicted_speedup", c.predicted_speedup).field("consistent", c.consistent);
     json.field("noise", c.noise);
     if (!report.boundary.empty()) json.field("boundary", report.boundary);
@@ -270,6 +307,7 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
         json.field("before_low", row.before.low).field("before_high", row.before.high);
         json.field("after_low", row.after.low).field("after_high", row.after.high);
         json.field("change_low", row.change_low).field("change_high", row.change_high);
+        json.field("change_bound_low", row.change_bound_low).field("change_bound_high", row.change_bound_high);
         json.end_object();
     }
     json.end_array().key("gates").begin_array();
