@@ -564,8 +564,8 @@ TEST_CASE("compare: every output format", "[compare][cli][formats]") {
         const auto r = in("md");
         CHECK(r.exit_code == 1);
         CHECK_THAT(r.out,
-                   StartsWith("### amdahl compare: 1.1806x faster end to end\n\n| result | value |\n| --- | --- |\n"
-                              "| before | 100.0 ms ("));
+                   StartsWith("<!-- amdahl-compare -->\n### amdahl compare: 1.1806x faster end to end (-15.3% of the "
+                              "before total)\n\n| result | value |\n| --- | --- |\n| before | 100.0 ms ("));
         CHECK_THAT(r.out, Contains("\n| phase | status | before (ms) | after (ms) | change (ms) | % of phase | local "
                                    "speedup | % of total |\n"
                                    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"));
@@ -1047,4 +1047,79 @@ TEST_CASE("compare: a gate below the detectable change says so", "[compare][gate
     CHECK(json_of(r)["min_detectable_change"].is_null());
     CHECK(json_of(r)["interval_method"] == "none");
     CHECK_THAT(r.err, !Contains("detects 80% of the time"));
+}
+
+TEST_CASE("compare: gates and the run as data in JSON", "[compare][gates][json]") {
+    const auto before = test::source_path("examples/compare/before.json");
+    const auto after = test::source_path("examples/compare/after.json");
+    auto r = test::run_cli({"compare", before, after, "--rename", "attention_softmax=flash_attention",
+                            "--fail-if-slower", "2%", "--fail-if-phase-slower", "kind:kernel=5%",
+                            "--fail-if-phase-costs", "*=0.5%", "--require-speedup", "1.1", "--label-before",
+                            "main@abc123", "--label-after", "pr-42@def456", "--format", "json"});
+    CHECK(r.exit_code == 1);
+    const auto report = json_of(r);
+    CHECK(report["amdahl_version"] == "0.1.0");
+    CHECK(report["arguments"].size() == 19);
+    CHECK(report["arguments"][0] == "compare");
+    CHECK(report["arguments"][18] == "json");
+    CHECK(report["labels"]["before"] == "main@abc123");
+    CHECK(report["labels"]["after"] == "pr-42@def456");
+    const auto& gates = report["gates"];
+    REQUIRE(gates.size() == 4);
+    // --fail-if-slower 2%: the end-to-end change, 84.7 / 100 - 1, one run a side: a point.
+    CHECK(gates[0]["kind"] == "fail_if_slower");
+    CHECK(gates[0]["selector"].is_null());
+    CHECK(gates[0]["threshold"].get<double>() == Approx(0.02));
+    CHECK(gates[0]["observed"].get<double>() == Approx(-0.153));
+    CHECK(gates[0]["interval"][0].get<double>() == Approx(-0.153));
+    CHECK(gates[0]["bound"].get<double>() == Approx(-0.153));
+    CHECK(gates[0]["phases"].empty());
+    CHECK(gates[0]["passed"] == true);
+    // The kernel gate: layernorm +10% is the largest and fails; each kernel is listed.
+    CHECK(gates[1]["kind"] == "fail_if_phase_slower");
+    CHECK(gates[1]["selector"] == "kind:kernel");
+    CHECK(gates[1]["threshold"].get<double>() == Approx(0.05));
+    CHECK(gates[1]["observed"].get<double>() == Approx(0.1));
+    CHECK(gates[1]["passed"] == false);
+    std::vector<std::string> names;
+    for (const auto& phase : gates[1]["phases"]) {
+        names.push_back(phase["name"]);
+        if (phase["name"] == "layernorm") CHECK(phase["passed"] == false);
+        if (phase["name"] == "flash_attention") CHECK(phase["observed"].get<double>() == Approx(-16.0 / 21));
+    }
+    CHECK(names ==
+          std::vector<std::string>{"gemm_qkv", "flash_attention", "gemm_proj", "layernorm", "elementwise_gelu"});
+    // The cost gate: layernorm adds 0.6 ms of 100, more than 0.5%.
+    CHECK(gates[2]["kind"] == "fail_if_phase_costs");
+    CHECK(gates[2]["observed"].get<double>() == Approx(0.006));
+    CHECK(gates[2]["passed"] == false);
+    // The speedup: 100 / 84.7.
+    CHECK(gates[3]["kind"] == "require_speedup");
+    CHECK(gates[3]["threshold"].get<double>() == Approx(1.1));
+    CHECK(gates[3]["observed"].get<double>() == Approx(100 / 84.7));
+    CHECK(gates[3]["bound"].get<double>() == Approx(100 / 84.7));
+    CHECK(gates[3]["passed"] == true);
+
+    // Labels in the text too; none given: null.
+    r = test::run_cli({"compare", before, after, "--label-before", "main@abc123"});
+    CHECK_THAT(r.out, Contains("\nbefore:    main@abc123: 100.0 ms ("));
+    r = test::run_cli({"compare", before, after, "--format", "json"});
+    CHECK(json_of(r)["labels"]["before"].is_null());
+}
+
+TEST_CASE("compare: --top shortens the Markdown table and nothing else", "[compare][markdown]") {
+    const auto before = test::source_path("examples/compare/before.json");
+    const auto after = test::source_path("examples/compare/after.json");
+    auto r = test::run_cli({"compare", before, after, "--top", "2", "--format", "md"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("<details>\n<summary>6 more phases, smaller changes</summary>\n\n| phase |"));
+    CHECK_THAT(r.out, Contains("\n</details>\n"));
+    r = test::run_cli({"compare", before, after, "--top", "2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err ==
+          "error: --top: applies to the Markdown report (--format md or --output-md), whose table it shortens\n");
+    const test::TempDir dir;
+    r = test::run_cli({"compare", before, after, "--top", "2", "--output-md", dir / "pr.md"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(test::read_file(dir / "pr.md"), Contains("<summary>6 more phases, smaller changes</summary>"));
 }

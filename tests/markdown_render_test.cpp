@@ -52,8 +52,9 @@ std::optional<std::string> renderer() {
     return std::nullopt;
 }
 
-// `markdown` as HTML, through `cmark-gfm -e table`.
-std::string render(const std::string& cmark, const std::string& markdown) {
+// `markdown` as HTML, through `cmark-gfm -e table`; `raw_html` keeps HTML blocks (<details>), as
+// GitHub does for the few tags it allows.
+std::string render(const std::string& cmark, const std::string& markdown, bool raw_html = false) {
     TempDir dir;
     const std::string input = dir / "report.md";
     {
@@ -62,7 +63,7 @@ std::string render(const std::string& cmark, const std::string& markdown) {
         std::fwrite(markdown.data(), 1, markdown.size(), file);
         std::fclose(file);
     }
-    const std::string command = "'" + cmark + "' -e table '" + input + "'";
+    const std::string command = "'" + cmark + "' -e table " + (raw_html ? "--unsafe '" : "'") + input + "'";
     std::FILE* pipe = ::popen(command.c_str(), "r");
     REQUIRE(pipe != nullptr);
     std::string html;
@@ -196,7 +197,7 @@ TEST_CASE("markdown render: compare's report renders its tables, gates and verdi
         REQUIRE(r.exit_code == 1);
         const std::string html = render(*cmark, r.out);
         INFO(html);
-        CHECK_THAT(html, Contains("<h3>amdahl compare: 1.1806x faster end to end</h3>"));
+        CHECK_THAT(html, Contains("<h3>amdahl compare: 1.1806x faster end to end (-15.3% of the before total)</h3>"));
         const auto tables = tables_of(html);
         REQUIRE(tables.size() == 2);
         check_rectangular(tables);
@@ -204,9 +205,10 @@ TEST_CASE("markdown render: compare's report renders its tables, gates and verdi
               std::vector<std::string>{"before", "after", "change", "speedup", "result", "predicted"});
         CHECK(tables[1].columns == 8);
         CHECK(tables[1].first_column ==
-              std::vector<std::string>{"<code>Host→device input copy</code>", "<code>gemm_qkv</code>",
-                                       "<code>attention_softmax → flash_attention</code>", "<code>gemm_proj</code>",
-                                       "<code>layernorm</code>", "<code>elementwise_gelu</code>",
+              // Largest change first (-16, +0.6, +0.1), then the unchanged in BEFORE's order.
+              std::vector<std::string>{"<code>attention_softmax → flash_attention</code>", "<code>layernorm</code>",
+                                       "<code>gemm_qkv</code>", "<code>Host→device input copy</code>",
+                                       "<code>gemm_proj</code>", "<code>elementwise_gelu</code>",
                                        "<code>Host launch gaps / framework overhead</code>", "<code>total</code>"});
         // The formula's subscripts stay underscores, not emphasis.
         CHECK_THAT(html, Contains("1 / (f_0 + Σ f_i / k_i): consistent with the totals"));
@@ -236,6 +238,79 @@ TEST_CASE("markdown render: compare's report renders its tables, gates and verdi
         CHECK(tables[1].first_column.size() == 8);  // six phases, unattributed, total
         CHECK_THAT(html, Contains("<li>✅ <code>--fail-if-phase-slower a|b=5%</code>: a|b 0.0% of phase"));
         CHECK_THAT(html, Contains("<li>✅ <code>--fail-if-phase-slower tick`tock=5%</code>: tick`tock 0.0% of phase"));
+    }
+}
+
+TEST_CASE("markdown render: a 1,000-kernel comparison is a pull-request comment under GitHub's limit",
+          "[markdown][render][compare]") {
+    const auto cmark = renderer();
+    if (!cmark) return;
+    // 1,000 kernels with long templated names (about 150 characters each), every one a little slower.
+    TempDir dir;
+    const auto write = [&](const std::string& name, double scale, std::size_t name_length) {
+        std::string json = R"({"unit": "us", "phases": {)";
+        for (int i = 0; i < 1000; ++i) {
+            std::string kernel = "void gemm_kernel_" + std::to_string(i) + "<float, 128, 64>(";
+            kernel += std::string(name_length, 'x') + ")";
+            json += (i ? ", " : "") + std::string("\"") + kernel +
+                    "\": " + std::to_string((100.0 + i) * (1 + scale * (i % 7 + 1) / 100));
+        }
+        const std::string path = dir / name;
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        REQUIRE(file != nullptr);
+        std::fputs((json + "}}").c_str(), file);
+        std::fclose(file);
+        return path;
+    };
+    SECTION("the top 15 in the table, the rest collapsed, cut to fit") {
+        const RunResult r = run_cli({"compare", write("before.json", 0, 100), write("after.json", 1, 100), "--format",
+                                     "md", "--fail-if-phase-slower", "*=50%"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.size() < 65536);
+        CHECK(r.out.rfind("<!-- amdahl-compare -->\n", 0) == 0);
+        const std::string html = render(*cmark, r.out, true);
+        const auto tables = tables_of(html);
+        REQUIRE(tables.size() == 3);  // the summary, the top 15 and total, the collapsed rest
+        check_rectangular(tables);
+        CHECK(tables[1].first_column.size() == 16);
+        // The largest change first: kernel 993 grew 7% of 1,093 us.
+        CHECK(tables[1].first_column.front() == "<code>gemm_kernel_993</code>");
+        CHECK_THAT(html, Contains("<details>\n<summary>985 more phases, smaller changes</summary>"));
+        // Not all 985 fit: the block says how many rows it left out, and the JSON has them.
+        const std::size_t kept = tables[2].first_column.size();
+        CHECK(kept > 100);
+        CHECK(kept < 985);
+        CHECK_THAT(html, Contains("<em>" + std::to_string(985 - kept) +
+                                  " more rows left out to stay under GitHub's 65,536-character comment limit; "
+                                  "<code>--format json</code> has every one.</em>"));
+        CHECK_THAT(html, Contains("</details>"));
+        CHECK_THAT(html, Contains("<strong>Verdict: ✅ the gate passed</strong>"));
+    }
+    SECTION("--top 0: every row in the table in BEFORE's order, cut at a whole row to fit") {
+        const RunResult r =
+            run_cli({"compare", write("b.json", 0, 1), write("a.json", 1, 1), "--format", "md", "--top", "0"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.size() < 65536);
+        const std::string html = render(*cmark, r.out, true);
+        const auto tables = tables_of(html);
+        REQUIRE(tables.size() == 2);
+        check_rectangular(tables);
+        CHECK(tables[1].first_column.size() > 500);
+        CHECK(tables[1].first_column.size() < 1001);
+        CHECK(tables[1].first_column.front() == "<code>gemm_kernel_0</code>");
+        CHECK_THAT(html, Contains("to stay under GitHub's 65,536-character comment limit; <code>--format json</code> "
+                                  "has everything.</em>"));
+    }
+    SECTION("names too long for even the top rows: cut at a line, blocks closed") {
+        const RunResult r = run_cli({"compare", write("b2.json", 0, 6000), write("a2.json", 1, 6000), "--format", "md",
+                                     "--top", "15", "--names", "full"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out.size() < 65536);
+        const std::string html = render(*cmark, r.out, true);
+        CHECK_THAT(html, Contains("to stay under GitHub's 65,536-character comment limit; <code>--format json</code> "
+                                  "has everything.</em>"));
+        check_rectangular(tables_of(html));
+        CHECK(count(html, "<details>") == count(html, "</details>"));
     }
 }
 

@@ -155,7 +155,9 @@ TEST_CASE("output: every command writes what each format promises", "[output]") 
         CHECK_THAT(table.out, EndsWith(summary));
         CHECK_THAT(csv.out, !Contains(lines_of(summary).front()));
 
-        CHECK_THAT(md.out, StartsWith("### amdahl " + line.command + ": "));
+        // compare's Markdown is a pull-request comment: a marker line first, for a workflow to find it.
+        const std::string marker = line.command == "compare" ? "<!-- amdahl-compare -->\n" : "";
+        CHECK_THAT(md.out, StartsWith(marker + "### amdahl " + line.command + ": "));
         CHECK_THAT(md.out, Contains("\n\n| result | value |\n| --- | --- |\n| "));
     }
 }
@@ -512,7 +514,10 @@ TEST_CASE("output: --precision reads the same in the table, the summary and the 
     SECTION("md") {
         const RunResult r = run_cli(with(args, {"--format", "md"}));
         CHECK(r.exit_code == 0);
-        CHECK_THAT(r.out, StartsWith("### amdahl compare: 1.18x faster end to end\n"));
+        CHECK_THAT(
+            r.out,
+            StartsWith(
+                "<!-- amdahl-compare -->\n### amdahl compare: 1.18x faster end to end (-15.3% of the before total)\n"));
         CHECK_THAT(r.out, Contains("\n| speedup | 1.18x end to end (before / after) |\n"));
         CHECK_THAT(r.out, Contains("\n| `total` | faster | 100.0 | 84.7 | -15.3 | -15.3% | 1.18x | -15.3% |\n"));
         CHECK_THAT(r.out, Contains("\n- ✅ `--require-speedup 1.1`: end to end 1.18x: at least the required 1.10x\n"));

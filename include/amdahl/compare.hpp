@@ -186,11 +186,32 @@ double parse_percentage(std::string_view text);
 /// "--fail-if-phase-slower NAME=5%": a selector and a percentage.
 Gate parse_phase_gate(std::string_view text);
 
+/// One phase a phase gate checked. Values as in GateResult: fractions of the phase's own before
+/// time (--fail-if-phase-slower; +inf for a phase new in AFTER) or of BEFORE's total (--fail-if-phase-costs).
+struct GatePhase {
+    std::string name;
+    double observed = 0;       ///< the point value
+    double low = 0, high = 0;  ///< its two-sided interval
+    double bound = 0;          ///< the one-sided lower bound the verdict rests on
+    bool passed = true;
+};
+
 struct GateResult {
     std::string gate;  ///< as the user wrote it
     bool passed = true;
     std::string detail;    ///< what was measured, in words
     bool skipped = false;  ///< checked nothing (--on-missing-gate skip): passed, and said so everywhere
+    /// For scripts: which gate ("fail_if_slower", "fail_if_phase_slower", "fail_if_phase_costs",
+    /// "require_speedup"), its selector as written (phase gates), its threshold (a fraction, or a
+    /// speedup), and what was observed: the end-to-end change as a fraction of BEFORE's total, the
+    /// speedup, or for a phase gate the phase with the largest value. NaN where nothing was measured.
+    std::string kind;
+    std::string selector;
+    double threshold = 0;
+    double observed = 0;
+    double low = 0, high = 0;       ///< the observed value's two-sided interval
+    double bound = 0;               ///< the one-sided bound the verdict rests on (lower; a speedup's lower too)
+    std::vector<GatePhase> phases;  ///< phase gates: every phase checked, above the floors
 };
 
 /// Checks the gates. A gate fails only when every value in the interval fails it (the point value

@@ -91,9 +91,15 @@ struct CompareReport {
     const std::vector<GateResult>& gates;     ///< each gate as written, passed or not, and what was measured
     std::vector<std::string> before_sources;  ///< the files each side was read from
     std::vector<std::string> after_sources;
-    std::vector<std::string> notes;  ///< what went to stderr
-    std::string boundary;            ///< what the totals are, in words, when the profiles say it
-    bool summary_only = false;       ///< a side came from a summary: its totals are sums, not wall times
+    std::vector<std::string> notes;         ///< what went to stderr
+    std::string boundary;                   ///< what the totals are, in words, when the profiles say it
+    bool summary_only = false;              ///< a side came from a summary: its totals are sums, not wall times
+    std::string label_before, label_after;  ///< what each side is (--label-before main@abc123); empty: not said
+    std::string version;                    ///< amdahl's version, for the JSON report's run metadata
+    std::vector<std::string> arguments;     ///< the command line after "amdahl"
+    /// Markdown: the phases with the largest |contribution| in the table, the rest in a collapsed
+    /// block (0: every phase in the table, in BEFORE's order).
+    std::size_t top = 15;
 };
 
 /// `amdahl scale`: speedup against the number of processors.

@@ -18,6 +18,18 @@ using detail::trim;
 
 namespace {
 
+constexpr double infinity = std::numeric_limits<double>::infinity();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+GateResult outcome(const Gate& gate, bool passed, std::string detail, bool skipped = false) {
+    GateResult result;
+    result.gate = gate.text;
+    result.passed = passed;
+    result.detail = std::move(detail);
+    result.skipped = skipped;
+    return result;
+}
+
 // A percentage the user gave, as they wrote it: "2%", "0.5%".
 std::string user_percent(double fraction) { return shortest(fraction * 100) + "%"; }
 
@@ -66,7 +78,7 @@ GateResult check_slower(const Comparison& c, const Gate& gate, const NumberStyle
                                              format_signed_share(c.change_of_total, style), format_time(base, style),
                                              format_time(c.after_total.median, style), unit,
                                              interval_text(c, c.change_low / base, c.change_high / base, style));
-    return {gate.text, !verdict.failed, measured + ": " + verdict.reason};
+    return outcome(gate, !verdict.failed, measured + ": " + verdict.reason);
 }
 
 // A required speedup passes only when its one-sided lower bound reaches it: a speedup the
@@ -95,7 +107,7 @@ GateResult check_speedup(const Comparison& c, const Gate& gate, const NumberStyl
                  format_speedup(c.speedup_bound_low, style) + ", so not clearly the required " + required;
     else
         reason = "below the required " + required;
-    return {gate.text, passed, measured + ": " + reason};
+    return outcome(gate, passed, measured + ": " + reason);
 }
 
 // The rows a phase gate's selector picks. It sees each phase under its AFTER name and, when
@@ -149,9 +161,9 @@ std::string floor_note(const Gate& gate, std::size_t below) {
 }
 
 GateResult below_floor_result(const Gate& gate, std::size_t below) {
-    return {gate.text, true,
-            fmt::format("every phase it selects is below the floor ({}): {} left out, nothing to check",
-                        gate.floor_text, below)};
+    return outcome(gate, true,
+                   fmt::format("every phase it selects is below the floor ({}): {} left out, nothing to check",
+                               gate.floor_text, below));
 }
 
 // The first few failures, so that a gate over thousands of phases still prints one readable line.
@@ -164,7 +176,7 @@ std::string listed_failures(const std::vector<std::string>& failures) {
 }
 
 GateResult check_phase_slower(const Comparison& c, const Gate& gate, const NumberStyle& style,
-                              std::vector<std::string>* notes) {
+                              std::vector<std::string>* notes, std::vector<GatePhase>& checked) {
     std::vector<std::size_t> rows = selected_rows(c, gate, "--fail-if-phase-slower", notes);
     const std::size_t below = drop_below_floor(c, gate, rows);
     if (rows.empty()) return below_floor_result(gate, below);
@@ -180,6 +192,8 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
         const std::string times =
             fmt::format("{} \xe2\x86\x92 {} {}", format_time(base, style), format_time(row.after.median, style), unit);
         if (base == 0) {
+            const double growth = row.after.median > 0 ? infinity : 0.0;
+            checked.push_back({row.name, growth, growth, growth, growth, !(row.after.median > 0)});
             if (row.after.median > 0) {
                 // Only a phase BEFORE lacks is new; one BEFORE has at 0 grew from 0.
                 const std::string grew = row.status == PhaseStatus::added ? " is new in AFTER ("
@@ -198,6 +212,8 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             measured += ", interval " + format_signed_share(row.change_low / base, style) + " .. " +
                         format_signed_share(row.change_high / base, style);
         measured += ")";
+        checked.push_back({row.name, row.change_of_phase, row.change_low / base, row.change_high / base,
+                           row.change_bound_low / base, !verdict.failed});
         if (verdict.failed) {
             failures.push_back(measured + ": " + verdict.reason);
         } else if (row.change_of_phase > largest_change) {
@@ -205,10 +221,10 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
             largest = measured + ": " + verdict.reason;
         }
     }
-    if (!failures.empty()) return {gate.text, false, listed_failures(failures) + floor_note(gate, below)};
+    if (!failures.empty()) return outcome(gate, false, listed_failures(failures) + floor_note(gate, below));
     const bool all_gone = std::all_of(rows.begin(), rows.end(),
                                       [&](std::size_t r) { return c.phases[r].status == PhaseStatus::removed; });
-    if (largest.empty() && !all_gone) return {gate.text, true, "every phase it selects took no time on either side"};
+    if (largest.empty() && !all_gone) return outcome(gate, true, "every phase it selects took no time on either side");
     if (largest.empty()) {
         // Every phase it selects is gone from AFTER: a gate that silently stops checking is worse
         // than none. An error, with what AFTER has instead, unless the user chose to skip.
@@ -219,7 +235,7 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
         const std::string what = "every phase it selects is gone from AFTER (" + gone + ")";
         if (gate.skip_when_gone) {
             if (notes) notes->push_back(gate.text + ": skipped: " + what + " (--on-missing-gate skip)");
-            return {gate.text, true, "skipped: " + what, true};
+            return outcome(gate, true, "skipped: " + what, true);
         }
         const std::string first = printable(c.phases[rows.front()].name);
         throw Error(gate.text, what + ", so it checks nothing; if " + (rows.size() > 1 ? "they were" : "it was") +
@@ -227,16 +243,16 @@ GateResult check_phase_slower(const Comparison& c, const Gate& gate, const Numbe
                                    (added.empty() ? "" : " (new in AFTER: " + added + ")") +
                                    ", or --on-missing-gate skip to skip the gate");
     }
-    return {gate.text, true,
-            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest +
-                floor_note(gate, below)};
+    return outcome(gate, true,
+                   (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest change: " : "") + largest +
+                       floor_note(gate, below));
 }
 
 // --fail-if-phase-costs SELECTOR=P%: fails when a phase's change adds more than P% of BEFORE's
 // total (all of its interval above it): a new 1 ns kernel costs nothing, a phase that doubles
 // from 10 ns too, whatever they do to their own time.
 GateResult check_phase_costs(const Comparison& c, const Gate& gate, const NumberStyle& style,
-                             std::vector<std::string>* notes) {
+                             std::vector<std::string>* notes, std::vector<GatePhase>& checked) {
     std::vector<std::size_t> rows = selected_rows(c, gate, "--fail-if-phase-costs", notes);
     const std::size_t below = drop_below_floor(c, gate, rows);
     if (rows.empty()) return below_floor_result(gate, below);
@@ -253,6 +269,8 @@ GateResult check_phase_costs(const Comparison& c, const Gate& gate, const Number
             fmt::format("{} {} of the BEFORE total ({} {} {})", printable(row.name), format_signed_share(cost, style),
                         row.change >= 0 ? "adds" : "saves", format_time(std::fabs(row.change), style), unit);
         const bool fails = above(cost_low, gate.threshold);
+        checked.push_back({row.name, cost, total > 0 ? row.change_low / total : 0,
+                           total > 0 ? row.change_high / total : 0, cost_low, !fails});
         if (fails) {
             failures.push_back(measured + ": more than the allowed " + format_share(gate.threshold, style));
         } else if (cost > largest_cost) {
@@ -263,10 +281,10 @@ GateResult check_phase_costs(const Comparison& c, const Gate& gate, const Number
                                       : ": within the allowed " + format_share(gate.threshold, style));
         }
     }
-    if (!failures.empty()) return {gate.text, false, listed_failures(failures) + floor_note(gate, below)};
-    return {gate.text, true,
-            (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest cost: " : "") + largest +
-                floor_note(gate, below)};
+    if (!failures.empty()) return outcome(gate, false, listed_failures(failures) + floor_note(gate, below));
+    return outcome(gate, true,
+                   (rows.size() > 1 ? std::to_string(rows.size()) + " phases, the largest cost: " : "") + largest +
+                       floor_note(gate, below));
 }
 
 // An end-to-end gate whose threshold is below the change these runs can detect passes most
@@ -296,6 +314,42 @@ void warn_below_detectable(const Comparison& c, const Gate& gate, const NumberSt
         gate.text, runs, per_side, format_share(c.before_total.cv, style), format_share(c.after_total.cv, style),
         format_share(detectable, style), wanted, format_share(threshold + detectable, style), shortest(needed),
         per_side, wanted));
+}
+
+// The gate's figures for scripts, beside the words of `detail`.
+void describe(const Comparison& c, const Gate& gate, std::vector<GatePhase> checked, GateResult& result) {
+    result.threshold = gate.threshold;
+    const double base = c.before_total.median;
+    switch (gate.type) {
+        case Gate::Type::slower:
+            result.kind = "fail_if_slower";
+            result.observed = c.change_of_total;
+            result.low = c.change_low / base;
+            result.high = c.change_high / base;
+            result.bound = c.shift.bound_low / base;
+            return;
+        case Gate::Type::speedup:
+            result.kind = "require_speedup";
+            result.observed = c.speedup;
+            result.low = c.speedup_low;
+            result.high = c.speedup_high;
+            result.bound = c.speedup_bound_low;
+            return;
+        case Gate::Type::phase_slower:
+        case Gate::Type::phase_costs:
+            result.kind = gate.type == Gate::Type::phase_slower ? "fail_if_phase_slower" : "fail_if_phase_costs";
+            result.selector = gate.selector.text;
+            result.observed = result.low = result.high = result.bound = nan;
+            for (const GatePhase& phase : checked) {
+                if (!std::isnan(result.observed) && !(phase.observed > result.observed)) continue;
+                result.observed = phase.observed;
+                result.low = phase.low;
+                result.high = phase.high;
+                result.bound = phase.bound;
+            }
+            result.phases = std::move(checked);
+            return;
+    }
 }
 
 }  // namespace
@@ -337,6 +391,7 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
     results.reserve(gates.size());
     for (const Gate& gate : gates) {
         if (notes) warn_below_detectable(comparison, gate, style, *notes);
+        std::vector<GatePhase> checked;
         switch (gate.type) {
             case Gate::Type::slower:
                 results.push_back(check_slower(comparison, gate, style));
@@ -345,12 +400,13 @@ std::vector<GateResult> check_gates(const Comparison& comparison, const std::vec
                 results.push_back(check_speedup(comparison, gate, style));
                 break;
             case Gate::Type::phase_slower:
-                results.push_back(check_phase_slower(comparison, gate, style, notes));
+                results.push_back(check_phase_slower(comparison, gate, style, notes, checked));
                 break;
             case Gate::Type::phase_costs:
-                results.push_back(check_phase_costs(comparison, gate, style, notes));
+                results.push_back(check_phase_costs(comparison, gate, style, notes, checked));
                 break;
         }
+        describe(comparison, gate, std::move(checked), results.back());
     }
     return results;
 }

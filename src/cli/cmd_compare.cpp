@@ -35,6 +35,8 @@ struct CompareCommandOptions {
     std::string assume_unit;
     std::string on_missing_gate = "error";
     bool paired = false;
+    std::string label_before, label_after;
+    std::optional<std::size_t> top;
 };
 
 constexpr const char* interval_help =
@@ -242,6 +244,10 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
                         ")");
     if (options.before == "-" && options.after == "-")
         throw Error("compare", "only one of BEFORE and AFTER can be read from standard input (-)");
+    const bool markdown =
+        options.output.format == "md" || options.output.format == "markdown" || !options.output.output_markdown.empty();
+    if (options.top && !markdown)
+        throw Error("--top", "applies to the Markdown report (--format md or --output-md), whose table it shortens");
     std::vector<Gate> gates = parse_gates(options);
     const CompareOptions compare_options = parse_compare_options(options);
     std::optional<InputFormat> format;
@@ -279,7 +285,18 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     }
     for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 
-    CompareReport report{comparison, results, before.sources, after.sources, notes, "", false};
+    CompareReport report{comparison,
+                         results,
+                         before.sources,
+                         after.sources,
+                         notes,
+                         "",
+                         false,
+                         options.label_before,
+                         options.label_after,
+                         AMDAHL_VERSION,
+                         context.arguments,
+                         options.top.value_or(15)};
     // What the totals are: a summary's are sums of rows, not wall times, and every output says so.
     for (const LoadedSide* side : {&before, &after}) {
         for (const Profile& profile : side->side.profiles) {
@@ -356,6 +373,12 @@ void setup_compare(CLI::App& app, Action& action) {
                      "A phase gate whose phases are all gone from AFTER: error (the default: it would check "
                      "nothing) or skip (a note, and the gate listed as skipped)")
         ->check(CLI::IsMember({"error", "skip"}));
+    command->add_option("--label-before", options->label_before,
+                        "What BEFORE is, for the report and its JSON: main@abc123");
+    command->add_option("--label-after", options->label_after, "What AFTER is: pr-42@def456");
+    command->add_option("--top", options->top,
+                        "Markdown: the N phases that changed the total most in the table, the rest in a collapsed "
+                        "block (default 15; 0: all in the table)");
     command->add_flag("--paired", options->paired,
                       "Run i of BEFORE and run i of AFTER were measured together (alternating runs): intervals over "
                       "the pairs' differences, which cancels drift the two runs share; needs as many runs a side");

@@ -20,6 +20,7 @@ struct Context {
     std::istream& in;
     std::ostream& out;
     std::ostream& err;
+    std::vector<std::string> arguments;  ///< the command line after the program's name, for reports
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.

@@ -29,11 +29,12 @@ constexpr Command commands[] = {
 }  // namespace
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-    Context context{in, out, err};
+    Context context{in, out, err, {}};
+    for (int i = 1; i < argc; ++i) context.arguments.emplace_back(argv[i]);
     try {
         CLI::App app{"amdahl: if I make this part faster, how much faster does the whole thing get?", "amdahl"};
         app.require_subcommand(1);
-        app.set_version_flag("--version", "amdahl 0.1.0");
+        app.set_version_flag("--version", "amdahl " AMDAHL_VERSION);
         Action action;
         // Start-up cost matters to CI loops: register only the command being run (all of them
         // for --help and for messages about unknown commands).

@@ -13,6 +13,9 @@ namespace amdahl {
 
 namespace {
 
+// GitHub refuses a comment longer than this many characters.
+constexpr std::size_t github_comment_limit = 65536;
+
 bool several_runs(const Comparison& c) { return c.before_total.runs > 1 || c.after_total.runs > 1; }
 
 // Phases have intervals only when a side is several profiles (a "runs" array times the total only).
@@ -80,8 +83,10 @@ std::string interval_text(double low, double high, const NumberStyle& style) {
     return format_signed_time(low, style) + " .. " + format_signed_time(high, style);
 }
 
-// The phase table people read (text and Markdown): the total row closes it.
-Table human_table(const CompareReport& report, const ReportOptions& options) {
+// The phase table people read: `rows` (indices into the comparison's phases) in the order given,
+// and when `with_total` the total row closes it.
+Table human_table(const CompareReport& report, const ReportOptions& options, const std::vector<std::size_t>& rows,
+                  bool with_total) {
     const NumberStyle& p = options.numbers;
     const Comparison& c = report.comparison;
     const auto shown = shown_names(c, options);
@@ -97,7 +102,8 @@ Table human_table(const CompareReport& report, const ReportOptions& options) {
                      {"local speedup", "local_speedup", true},
                      {"% of total", "contribution_pct_of_total", true}};
     if (intervals) table.columns.push_back({"change interval (" + unit + ")", "change_interval", true});
-    for (const PhaseChange& row : c.phases) {
+    for (const std::size_t r : rows) {
+        const PhaseChange& row = c.phases[r];
         std::vector<Cell> cells{Cell(display_name(row, shown)),
                                 Cell(status_name(row.status)),
                                 Cell(row.status == PhaseStatus::added ? "-" : format_time(row.before.median, p)),
@@ -109,6 +115,7 @@ Table human_table(const CompareReport& report, const ReportOptions& options) {
         if (intervals) cells.push_back(Cell(interval_text(row.change_low, row.change_high, p)));
         table.rows.push_back(std::move(cells));
     }
+    if (!with_total) return table;
     std::vector<Cell> total{Cell("total"),
                             Cell(status_name(c.result)),
                             Cell(format_time(c.before_total.median, p)),
@@ -120,6 +127,33 @@ Table human_table(const CompareReport& report, const ReportOptions& options) {
     if (intervals) total.push_back(Cell(interval_text(c.change_low, c.change_high, p)));
     table.rows.push_back(std::move(total));
     return table;
+}
+
+// Every phase row in BEFORE's order, as the text table shows them.
+std::vector<std::size_t> all_rows(const Comparison& c) {
+    std::vector<std::size_t> rows(c.phases.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = r;
+    return rows;
+}
+
+// A pull-request comment: the `top` rows that moved the total most in the table, largest
+// |contribution| first (ties in BEFORE's order), the rest in a collapsed block, under GitHub's
+// comment limit.
+void add_markdown_rows(Document& doc, const CompareReport& report, const ReportOptions& options) {
+    const Comparison& c = report.comparison;
+    if (report.top == 0) return;  // the text table's rows and order
+    std::vector<std::size_t> rows = all_rows(c);
+    std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
+        return std::fabs(c.phases[a].change) > std::fabs(c.phases[b].change);
+    });
+    const std::size_t shown = std::min(report.top, rows.size());
+    doc.markdown_table =
+        human_table(report, options, {rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown)}, true);
+    if (shown == rows.size()) return;
+    doc.details_table =
+        human_table(report, options, {rows.begin() + static_cast<std::ptrdiff_t>(shown), rows.end()}, false);
+    const std::size_t more = rows.size() - shown;
+    doc.details_summary = fmt::format("{} more {}, smaller changes", more, more == 1 ? "phase" : "phases");
 }
 
 std::string sources_text(const std::vector<std::string>& sources) {
@@ -151,10 +185,13 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
     const Comparison& c = report.comparison;
     const std::string unit = unit_of(c);
     std::vector<SummaryLine> lines;
-    lines.push_back({"before", side_text(c.before_total, report.before_sources, unit, p), "before_total_" + unit,
-                     shortest(c.before_total.median)});
-    lines.push_back({"after", side_text(c.after_total, report.after_sources, unit, p), "after_total_" + unit,
-                     shortest(c.after_total.median)});
+    const auto labelled = [](const std::string& label, std::string text) {
+        return label.empty() ? text : printable(label) + ": " + text;
+    };
+    lines.push_back({"before", labelled(report.label_before, side_text(c.before_total, report.before_sources, unit, p)),
+                     "before_total_" + unit, shortest(c.before_total.median)});
+    lines.push_back({"after", labelled(report.label_after, side_text(c.after_total, report.after_sources, unit, p)),
+                     "after_total_" + unit, shortest(c.after_total.median)});
     std::string change = format_signed_time(c.change, p) + " " + unit + " (" +
                          format_signed_share(c.change_of_total, p) +
                          " of the before total; the phases' changes add up to it)";
@@ -187,11 +224,13 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
 
 std::string headline(const Comparison& c, const NumberStyle& p, bool summary_only) {
     const std::string whole = whole_run(summary_only);
-    if (c.result == PhaseStatus::faster) return format_speedup(c.speedup, p) + " faster " + whole;
+    const std::string of_total = format_signed_share(c.change_of_total, p) + " of the before total";
+    if (c.result == PhaseStatus::faster)
+        return format_speedup(c.speedup, p) + " faster " + whole + " (" + of_total + ")";
     if (c.result == PhaseStatus::slower)
-        return format_signed_share(c.change_of_total, p) + " slower " + whole + " (" + format_speedup(c.speedup, p) +
-               ")";
-    if (c.result == PhaseStatus::noise) return "no clear change " + whole + " (" + format_speedup(c.speedup, p) + ")";
+        return "slower " + whole + " by " + of_total + " (" + format_speedup(c.speedup, p) + ")";
+    if (c.result == PhaseStatus::noise)
+        return "no clear change " + whole + " (" + format_speedup(c.speedup, p) + ", " + of_total + ")";
     return "no change " + whole;
 }
 
@@ -240,7 +279,10 @@ Document layout(const CompareReport& report, const ReportOptions& options) {
     Document doc;
     doc.command = "compare";
     doc.headline = headline(c, p, report.summary_only);
-    doc.table = human_table(report, options);
+    doc.table = human_table(report, options, all_rows(c), true);
+    add_markdown_rows(doc, report, options);
+    doc.marker = "<!-- amdahl-compare -->";
+    doc.max_chars = github_comment_limit - 536;  // room for what a workflow adds around it
     doc.csv_table = data_table(c);
     doc.summary = summary_lines(report, p);
     add_boundary(doc.summary, report.boundary, report.summary_only);
@@ -260,6 +302,18 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     const Comparison& c = report.comparison;
     JsonWriter json;
     json.begin_object().field("schema_version", 1).field("command", "compare");
+    json.field("amdahl_version", report.version);
+    json.key("arguments").begin_array();
+    for (const auto& argument : report.arguments) json.value(argument);
+    json.end_array();
+    json.key("labels").begin_object();
+    for (const auto& [side, label] : {std::pair{"before", &report.label_before}, {"after", &report.label_after}}) {
+        if (label->empty())
+            json.key(side).null();
+        else
+            json.field(side, *label);
+    }
+    json.end_object();
     json.field("unit", unit_name(c.unit));
     json.key("before_sources").begin_array();
     for (const auto& s : report.before_sources) json.value(s);
@@ -313,12 +367,22 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     json.end_array().key("gates").begin_array();
     bool passed = true;
     for (const GateResult& gate : report.gates) {
-        json.begin_object()
-            .field("gate", gate.gate)
-            .field("passed", gate.passed)
-            .field("skipped", gate.skipped)
-            .field("detail", gate.detail)
-            .end_object();
+        json.begin_object().field("gate", gate.gate).field("kind", gate.kind);
+        if (gate.selector.empty())
+            json.key("selector").null();
+        else
+            json.field("selector", gate.selector);
+        json.field("threshold", gate.threshold).field("observed", gate.observed);
+        json.key("interval").begin_array().value(gate.low).value(gate.high).end_array();
+        json.field("bound", gate.bound);
+        json.key("phases").begin_array();
+        for (const GatePhase& phase : gate.phases) {
+            json.begin_object().field("name", phase.name).field("observed", phase.observed);
+            json.key("interval").begin_array().value(phase.low).value(phase.high).end_array();
+            json.field("bound", phase.bound).field("passed", phase.passed).end_object();
+        }
+        json.end_array();
+        json.field("passed", gate.passed).field("skipped", gate.skipped).field("detail", gate.detail).end_object();
         passed = passed && gate.passed;
     }
     json.end_array().field("passed", passed);

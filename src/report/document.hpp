@@ -47,6 +47,15 @@ struct Document {
     std::vector<GateLine> gates;
     std::string verdict;             ///< "all 2 gates passed", "1 of 2 gates failed"
     std::vector<std::string> notes;  ///< assumptions and caveats (Markdown: a notes section)
+
+    // Markdown only (a pull-request comment):
+    std::optional<Table> markdown_table;  ///< when set, the rows the table shows instead of `table`'s
+    std::optional<Table> details_table;   ///< more rows, in a collapsed <details> block after the table
+    std::string details_summary;          ///< the block's one-line summary: "985 more phases, smaller changes"
+    std::string marker;                   ///< an HTML comment as the first line, for a workflow to find its comment
+    /// The most bytes the Markdown may take (0: no limit): rows of `details_table` are cut to fit,
+    /// and it says how many.
+    std::size_t max_chars = 0;
 };
 
 /// The three formats for people and for spreadsheets.
