@@ -96,7 +96,7 @@ TEST_CASE("calls: nsys and rocprof summaries keep Instances and Calls", "[calls]
     }
     // Rows grouped into one phase add their calls up.
     ImportOptions grouped;
-    grouped.renames.emplace_back("kernel", "kernels");
+    grouped.rename_patterns.emplace_back("kernel", "kernels");
     std::istringstream no_stdin;
     const Profile merged =
         load_profile(data("rocprof-legacy/finite-difference_results.stats.csv"), no_stdin, std::nullopt, grouped);

@@ -118,9 +118,9 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err,
                Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
-                        "several phases run at once; rename them, e.g. --rename '^overlapped$=overlapped event'"));
+                        "several phases run at once; rename them, e.g. --rename 'overlapped=overlapped event'"));
     // The suggested rename works.
-    r = amdahl::test::run_cli({"import", overlapped, "--rename", "^overlapped$=overlapped event"});
+    r = amdahl::test::run_cli({"import", overlapped, "--rename", "overlapped=overlapped event"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("\"overlapped event\""));
     const std::string idle = amdahl::test::write_temp(

@@ -178,9 +178,9 @@ TEST_CASE("folded: --sample-period gives real times in its unit", "[import][fold
     CHECK(micro.total() == Approx(20 * 250));
 }
 
-TEST_CASE("folded: --rename and --group-by apply to the phase names", "[import][folded]") {
+TEST_CASE("folded: --rename-regex and --group-by apply to the phase names", "[import][folded]") {
     ImportOptions options = leaf();
-    options.renames = {{"read_file|tokenize", "input"}};
+    options.rename_patterns = {{"read_file|tokenize", "input"}};
     const Profile p = load_folded(data("handmade/folded_edge_cases.txt"), options);
     CHECK(table(p) == Table{{"input", 4}, {"dgemm (blas)", 10}, {"solve", 2}, {"main", 1}, {"report", 3}});
 }

@@ -207,9 +207,9 @@ TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cl
               ":1: expected a rocprof trace header with Start_Timestamp and End_Timestamp (rocprofv3 "
               "kernel_trace.csv, memory_copy_trace.csv, *_api_trace.csv) or BeginNs and EndNs (rocprof results.csv)\n");
 
-    // --rename folds gemm and softmax (stream 1) into one phase: alone for 50 + 50 + 20 ns, and
+    // --rename-regex folds gemm and softmax (stream 1) into one phase: alone for 50 + 50 + 20 ns, and
     // still overlapping reduce (stream 2) for 100 ns.
-    r = run_cli({"eval", data("handmade/rocprofv3_kernel_trace_two_streams.csv"), "--rename", "gemm|softmax=fused",
+    r = run_cli({"eval", data("handmade/rocprofv3_kernel_trace_two_streams.csv"), "--rename-regex", "gemm|softmax=fused",
                  "--format", "csv"},
                 "");
     INFO(r.err);

@@ -200,7 +200,7 @@ TEST_CASE("nsys: every report in one stream, the lane picks the tables", "[impor
     }
     SECTION("renaming across tables sums the rows; mixed kinds are 'mixed'") {
         ImportOptions options;
-        options.renames = {{"sgemm|memcpy", "gemm+copy"}};
+        options.rename_patterns = {{"sgemm|memcpy", "gemm+copy"}};
         const Profile p = load(path, std::nullopt, options);
         CHECK(phase(p, "gemm+copy").time == Approx(15000 + 8000));
         CHECK(phase(p, "gemm+copy").kind == "mixed");
@@ -479,16 +479,16 @@ TEST_CASE("rocprof summary: bad input", "[import][rocprof-summary][errors]") {
 // ---------------------------------------------------------------------------------------------
 // Naming: --rename and --group-by
 
-TEST_CASE("naming: --rename in order, first match wins, --group-by", "[import][naming]") {
+TEST_CASE("naming: --rename-regex in order, first match wins, --group-by", "[import][naming]") {
     ImportOptions options;
-    options.renames = {{"gemm|cutlass", "gemm"}, {"gemm_.*", "never"}, {"^void ", "void-kernels"}};
+    options.rename_patterns = {{"gemm|cutlass", "gemm"}, {"gemm_.*", "never"}, {"^void ", "void-kernels"}};
     const detail::PhaseNamer namer(options);
     CHECK(namer("void cutlass::Kernel2<...>", "kernel") == "gemm");
     CHECK(namer("ampere_sgemm_128x64", "kernel") == "gemm");
     CHECK(namer("void softmax<float>", "kernel") == "void-kernels");
     CHECK(namer("relu", "kernel") == "relu");
 
-    options.renames.clear();
+    options.rename_patterns.clear();
     options.group_by = "cat";
     CHECK(detail::phase_name("relu", "kernel", options) == "kernel");
     CHECK(detail::phase_name("relu", "", options) == "relu");
@@ -510,7 +510,7 @@ TEST_CASE("naming: --group-by regex on the real nsys kernels", "[import][naming]
     CHECK(phase(p, "vectorized_elementwise").time == Approx(33450611));
 
     options.group_by = "name";
-    options.renames = {{"gemvx", "gemv"}, {"elementwise", "elementwise"}};
+    options.rename_patterns = {{"gemvx", "gemv"}, {"elementwise", "elementwise"}};
     const Profile renamed = load(data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), std::nullopt, options);
     CHECK(phase(renamed, "gemv").time == Approx(88030004));
     CHECK(phase(renamed, "elementwise").time == Approx(58871636));
@@ -519,12 +519,12 @@ TEST_CASE("naming: --group-by regex on the real nsys kernels", "[import][naming]
 
 TEST_CASE("naming: bad patterns name the option", "[import][naming][errors]") {
     ImportOptions options;
-    options.renames = {{"gemm(", "gemm"}};
+    options.rename_patterns = {{"gemm(", "gemm"}};
     CHECK_THROWS_WITH(detail::PhaseNamer(options),
-                      StartsWith("--rename: 'gemm(=gemm' is not a valid regular expression ("));
-    options.renames = {{"gemm", ""}};
-    CHECK_THROWS_WITH(detail::PhaseNamer(options), "--rename: 'gemm=': the name after '=' is empty");
-    options.renames.clear();
+                      StartsWith("--rename-regex: 'gemm(=gemm' is not a valid regular expression ("));
+    options.rename_patterns = {{"gemm", ""}};
+    CHECK_THROWS_WITH(detail::PhaseNamer(options), "--rename-regex: 'gemm=': the name after '=' is empty");
+    options.rename_patterns.clear();
     options.group_by = "regex:[";
     CHECK_THROWS_WITH(detail::PhaseNamer(options),
                       StartsWith("--group-by: 'regex:[' is not a valid regular expression ("));
@@ -579,8 +579,8 @@ TEST_CASE("summaries: the command-line options", "[import][cli]") {
               "error: --total: give the measured end-to-end time with its unit, e.g. 250ms (the file's times are in "
               "ns)\n");
     }
-    SECTION("--rename and --group-by") {
-        auto r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--rename",
+    SECTION("--rename-regex and --group-by") {
+        auto r = run_cli({"eval", data("nsys/llm-perf-opt_decode_summary_cuda_gpu_kern_sum.csv"), "--rename-regex",
                           "gemvx=gemv", "--format", "csv"},
                          "");
         INFO(r.err);
@@ -615,7 +615,7 @@ TEST_CASE("naming: patterns that make a backtracking engine explode run in linea
     // (a|aa)*c on a run of a's backtracks exponentially in std::regex (and overflowed its stack
     // on long names); RE2 answers at once. A regression here hangs the test.
     ImportOptions options;
-    options.renames = {{"(a|aa)*c", "never"}};
+    options.rename_patterns = {{"(a|aa)*c", "never"}};
     options.group_by = "regex:(x+x+)+y";
     const detail::PhaseNamer namer(options);
     const std::string long_name(20000, 'a');

@@ -123,7 +123,7 @@ TEST_CASE("trace: two streams that overlap give an exact 'overlapped' phase and 
     CHECK(host.at("aten::add") == Approx(30));
 }
 
-TEST_CASE("trace: --window averages per step, --group-by and --rename fold names", "[import][trace]") {
+TEST_CASE("trace: --window averages per step, --group-by and --rename-regex fold names", "[import][trace]") {
     const std::string text = R"({"traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
       {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
@@ -135,7 +135,7 @@ TEST_CASE("trace: --window averages per step, --group-by and --rename fold names
     ]})";
     ImportOptions options;
     options.window = "ProfilerStep#.*";
-    options.renames = {{"gemm|cutlass", "gemm"}};
+    options.rename_patterns = {{"gemm|cutlass", "gemm"}};
     const Profile profile = load_text("steps.json", text, options);
     const auto t = times(profile);
     CHECK(t.at("gemm") == Approx((40 + 20 + 40) / 2.0));
@@ -364,7 +364,11 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
     CHECK_THAT(r.err, Contains("no events with a duration on the cpu"));
     r = test::run_cli({"eval", kernels, "--rename", "nameless"});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Contains("--rename: expected REGEX=NAME (got 'nameless')"));
+    CHECK_THAT(r.err, Contains("--rename: expected OLD=NEW, an exact name and its new name (got 'nameless'; "
+                               "--rename-regex REGEX=NAME folds every name a pattern matches)"));
+    r = test::run_cli({"eval", kernels, "--rename-regex", "nameless"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--rename-regex: expected REGEX=NAME (got 'nameless')"));
     r = test::run_cli({"import", kernels, "--input-format", "pdf"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--input-format: unknown format 'pdf'"));

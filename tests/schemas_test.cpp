@@ -188,7 +188,7 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     Corpus corpus;
     const std::string step = shell_quoted(source_path("examples/transformer_step.json"));
     const std::string trace = shell_quoted(source_path("examples/pytorch_trace.json"));
-    const std::string window = " --window 'ProfilerStep#.*' --rename gemm=gemm";
+    const std::string window = " --window 'ProfilerStep#.*' --rename-regex gemm=gemm";
     const std::string one_phase = shell_quoted(write_temp("schemas_one_phase.json", R"({"phases": {"only": 5}})"));
     const std::string shares = shell_quoted(
         write_temp("schemas_shares.json",

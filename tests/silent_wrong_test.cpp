@@ -137,6 +137,36 @@ TEST_CASE("silent wrong: --rename and --total work on every profile", "[silent][
     CHECK(r.err == "error: --total: 200 ms disagrees with the profile's total (120.0 ms)\n");
 }
 
+TEST_CASE("silent wrong: --rename is an exact name, --rename-regex a pattern", "[silent][cli]") {
+    // gemm_qkv and gemm_proj both contain "gemm": read as a pattern, --rename gemm=matmul folded
+    // both into one phase of 46 ms and -s matmul=2 sped up the two.
+    const std::string json = test::source_path("examples/transformer_step.json");
+    auto r = test::run_cli({"eval", json, "--rename", "gemm_qkv=matmul", "--rename", "gemm=x", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "matmul,") == "matmul,kernel,34,34,1,34,0");
+    CHECK(line_starting_with(r.out, "gemm_proj,") == "gemm_proj,kernel,12,12,1,12,0");
+    // 'gemm' names no phase: a note, nothing renamed, with the names it may have meant.
+    CHECK_THAT(r.err, Contains("note: --rename gemm=x: nothing is named 'gemm', so nothing was renamed; did you mean "
+                               "'gemm_proj'"));
+    // The pattern form folds every name it is found in, first match wins.
+    r = test::run_cli({"eval", json, "--rename-regex", "^gemm_=gemm", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "gemm,") == "gemm,kernel,46,46,1,46,0");
+    r = test::run_cli({"eval", json, "--rename-regex", "^cutlass=gemm"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("note: --rename-regex ^cutlass=gemm: '^cutlass' is found in no name, so nothing was "
+                               "renamed"));
+    // Split at the last '=': a name may hold one.
+    const std::string eq = test::write_temp("eq_name.json", R"({"phases": {"k<N=4>": 3, "b": 1}})");
+    r = test::run_cli({"eval", eq, "--rename", "k<N=4>=k4", "-s", "k4=3", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "k4,") == "k4,,3,75,3,1,2");
+    // One name renamed twice is an error.
+    r = test::run_cli({"eval", json, "--rename", "layernorm=a", "--rename", "layernorm=b"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --rename: 'layernorm' is renamed twice, to 'a' and to 'b'\n");
+}
+
 TEST_CASE("silent wrong: --input-format forces the format over what the content looks like", "[silent][cli]") {
     // A JSON profile with a phase named traceEvents is a profile when the user says so.
     const std::string path = test::write_temp("trace_named_phase.json", R"({"phases": {"traceEvents": 10, "b": 30}})");

@@ -23,7 +23,10 @@ struct ImportOptions {
     std::string window;  ///< regex: restrict to the spans of matching events, averaged per span
     std::string group_by =
         "name";  ///< "name", "cat", "class" or "regex:PATTERN" (the first capture group, or the match)
-    std::vector<std::pair<std::string, std::string>> renames;  ///< REGEX=NAME, applied in order, first match wins
+    /// OLD=NEW: the event, row or phase named exactly OLD becomes NEW (before any other naming).
+    std::vector<std::pair<std::string, std::string>> renames;
+    /// REGEX=NAME: names in which REGEX is found become NAME, in order, first match wins.
+    std::vector<std::pair<std::string, std::string>> rename_patterns;
     std::optional<int> depth;                                  ///< folded stacks: cut frames at this depth
     bool leaf = false;                                         ///< folded stacks: leaf self time
     std::optional<Quantity> sample_period;                     ///< folded stacks: time per sample

@@ -112,7 +112,12 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
         ->group(group);
     command
         .add_option("--rename", flags.renames,
-                    "REGEX=NAME: events matching REGEX become phase NAME (repeatable, first match wins)")
+                    "OLD=NEW: the phase or event named exactly OLD becomes NEW (split at the last '='; repeatable)")
+        ->allow_extra_args(false)
+        ->group(group);
+    command
+        .add_option("--rename-regex", flags.rename_patterns,
+                    "REGEX=NAME: names in which REGEX is found become NAME (repeatable, first match wins)")
         ->allow_extra_args(false)
         ->group(group);
     command.add_option("--depth", flags.depth, "Folded stacks: phases are stack prefixes of N frames")
@@ -151,11 +156,19 @@ ImportOptions import_options(const ImportFlags& flags) {
                                      : Lane::automatic;
     out.window = flags.window;
     out.group_by = flags.group_by;
+    // Both split at the last '=': names may hold one (`k<N=4>`), the new name rarely does.
     for (const auto& rename : flags.renames) {
         const auto eq = rename.rfind('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == rename.size())
-            throw Error("--rename", "expected REGEX=NAME (got '" + printable(rename) + "')");
+            throw Error("--rename", "expected OLD=NEW, an exact name and its new name (got '" + printable(rename) +
+                                        "'; --rename-regex REGEX=NAME folds every name a pattern matches)");
         out.renames.emplace_back(rename.substr(0, eq), rename.substr(eq + 1));
+    }
+    for (const auto& rename : flags.rename_patterns) {
+        const auto eq = rename.rfind('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == rename.size())
+            throw Error("--rename-regex", "expected REGEX=NAME (got '" + printable(rename) + "')");
+        out.rename_patterns.emplace_back(rename.substr(0, eq), rename.substr(eq + 1));
     }
     out.depth = flags.depth;
     out.leaf = flags.leaf;

@@ -31,7 +31,7 @@ using Action = std::function<int(Context&)>;
 struct ImportFlags {
     std::string lane = "auto";
     std::string window, group_by = "name", sample_period, timeunit, total;
-    std::vector<std::string> renames;
+    std::vector<std::string> renames, rename_patterns;
     std::optional<int> depth;
     bool leaf = false;
     bool window_any = false, keep_partial_steps = false, keep_profiler_events = false;

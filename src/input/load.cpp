@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -18,6 +19,7 @@
 #include "input/profilers/naming.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
+#include "model/suggest.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl {
@@ -332,12 +334,34 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
                     "profile is one step)");
 }
 
-// --rename and --total on amdahl's own formats: the same meaning as on profiler output.
-void apply_naming(detail::RawProfile& raw, const ImportOptions& options) {
-    if (!options.renames.empty()) {
-        const detail::PhaseNamer namer(options);
-        for (Phase& phase : raw.phases) phase.name = namer(phase.name, {});
+// --rename and --rename-regex on amdahl's own formats, once the times are in one unit: the same
+// meaning as on profiler output, where phases renamed to one name are one phase (their times,
+// active times and calls added).
+void rename_phases(Profile& profile, const ImportOptions& options) {
+    if (options.renames.empty() && options.rename_patterns.empty()) return;
+    const detail::PhaseNamer namer(options);
+    std::unordered_map<std::string, std::size_t> index;
+    std::vector<Phase> phases;
+    phases.reserve(profile.phases.size());
+    for (Phase& phase : profile.phases) {
+        phase.name = namer(phase.name, {});
+        const auto [it, inserted] = index.emplace(phase.name, phases.size());
+        if (inserted) {
+            phases.push_back(std::move(phase));
+            continue;
+        }
+        Phase& into = phases[it->second];
+        if (into.active_time || phase.active_time)
+            into.active_time = into.active_time.value_or(into.time) + phase.active_time.value_or(phase.time);
+        into.time += phase.time;
+        into.calls = into.calls && phase.calls ? std::optional(*into.calls + *phase.calls) : std::nullopt;
+        if (into.kind != phase.kind) into.kind.clear();  // mixed kinds: none is true of the sum
     }
+    profile.phases = std::move(phases);
+}
+
+// --total on amdahl's own formats: the same meaning as on profiler output.
+void apply_total(detail::RawProfile& raw, const ImportOptions& options) {
     if (options.total) {
         const detail::RawTime given{options.total->value, options.total->unit};
         if (raw.total) {
@@ -357,8 +381,10 @@ void apply_naming(detail::RawProfile& raw, const ImportOptions& options) {
 
 }  // namespace
 
-Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format,
-                      const ImportOptions& options) {
+namespace {
+
+Profile parse_any(std::string_view content, const std::string& source, std::optional<InputFormat> format,
+                  const ImportOptions& options) {
     if (content.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(source, "empty input: no phases");
     const InputFormat chosen = format ? *format : sniff_format(content);
     check_options_apply(chosen, options);
@@ -394,14 +420,15 @@ Profile parse_profile(std::string_view content, const std::string& source, std::
             raw = detail::read_text_profile(content, source);
             break;
     }
-    apply_naming(raw, options);
+    apply_total(raw, options);
     Profile profile = detail::finish_profile(std::move(raw));
+    rename_phases(profile, options);
     profile.format = input_format_name(chosen);
     return profile;
 }
 
-Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
-                     const ImportOptions& options) {
+Profile load_any(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
+                 const ImportOptions& options) {
     // One run's output folder (rocprofv3's traces, nsys trace exports) is one input.
     if (std::error_code ec; path != "-" && std::filesystem::is_directory(path, ec)) {
         if (format && format != InputFormat::rocprof_trace && format != InputFormat::nsys_trace) {
@@ -443,7 +470,50 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
     }
     content.reserve(reader.size_hint());
     while (more) more = reader.read_more(content, std::numeric_limits<std::size_t>::max());
-    return parse_profile(content, reader.name(), format, options);
+    return parse_any(content, reader.name(), format, options);
+}
+
+// A rename that renamed nothing is a typo or a name that changed: said, never silent. Its new name
+// is then no phase (a rename that did apply made one).
+void note_unused_renames(Profile& profile, const ImportOptions& options) {
+    if (options.renames.empty() && options.rename_patterns.empty()) return;
+    std::unordered_set<std::string_view> names;
+    std::vector<std::string_view> known;
+    for (const Phase& phase : profile.phases) {
+        names.insert(phase.name);
+        known.push_back(phase.name);
+    }
+    for (const auto& [old_name, new_name] : options.renames) {
+        if (names.count(new_name)) continue;
+        std::string note = "--rename " + printable(old_name + "=" + new_name) + ": nothing is named '" +
+                           printable(old_name) + "', so nothing was renamed";
+        const Suggestions near = nearest_names(old_name, known, 3);
+        for (std::size_t i = 0; i < near.names.size(); ++i)
+            note += (i == 0 ? "; did you mean '" : "', '") + printable(near.names[i]) +
+                    (i + 1 == near.names.size() ? "'?" : "");
+        profile.notes.push_back(note);
+    }
+    for (const auto& [pattern, new_name] : options.rename_patterns) {
+        if (names.count(new_name)) continue;
+        profile.notes.push_back("--rename-regex " + printable(pattern + "=" + new_name) + ": '" + printable(pattern) +
+                                "' is found in no name, so nothing was renamed");
+    }
+}
+
+}  // namespace
+
+Profile parse_profile(std::string_view content, const std::string& source, std::optional<InputFormat> format,
+                      const ImportOptions& options) {
+    Profile profile = parse_any(content, source, format, options);
+    note_unused_renames(profile, options);
+    return profile;
+}
+
+Profile load_profile(const std::string& path, std::istream& stdin_stream, std::optional<InputFormat> format,
+                     const ImportOptions& options) {
+    Profile profile = load_any(path, stdin_stream, format, options);
+    note_unused_renames(profile, options);
+    return profile;
 }
 
 namespace detail {

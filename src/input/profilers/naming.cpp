@@ -7,10 +7,17 @@
 namespace amdahl::detail {
 
 PhaseNamer::PhaseNamer(const ImportOptions& options) {
-    for (const auto& [pattern, name] : options.renames) {
-        const std::string shown = pattern + "=" + name;
+    for (const auto& [old_name, name] : options.renames) {
+        const std::string shown = old_name + "=" + name;
         if (name.empty()) throw Error("--rename", "'" + printable(shown) + "': the name after '=' is empty");
-        renames_.push_back(Rename{shown, Pattern(pattern, "--rename", shown), name});
+        if (!exact_.emplace(old_name, name).second && exact_[old_name] != name)
+            throw Error("--rename", "'" + printable(old_name) + "' is renamed twice, to '" +
+                                        printable(exact_[old_name]) + "' and to '" + printable(name) + "'");
+    }
+    for (const auto& [pattern, name] : options.rename_patterns) {
+        const std::string shown = pattern + "=" + name;
+        if (name.empty()) throw Error("--rename-regex", "'" + printable(shown) + "': the name after '=' is empty");
+        renames_.push_back(Rename{shown, Pattern(pattern, "--rename-regex", shown), name});
     }
     const std::string& group = options.group_by;
     if (group.empty() || group == "name") {
@@ -29,6 +36,9 @@ PhaseNamer::PhaseNamer(const ImportOptions& options) {
 }
 
 std::string PhaseNamer::operator()(std::string_view raw_name, std::string_view category, std::string_view kind) const {
+    if (!exact_.empty()) {
+        if (const auto found = exact_.find(std::string(raw_name)); found != exact_.end()) return found->second;
+    }
     for (const auto& rename : renames_) {
         if (rename.pattern.found_in(raw_name)) return rename.name;
     }

@@ -1,10 +1,11 @@
 #pragma once
-// Phase names for imported rows and events: --rename REGEX=NAME (in order, first match wins),
-// else --group-by (name, cat, class or regex:PATTERN). Shared by every profiler reader, so that a
-// kernel gets the same phase whichever file it was read from.
+// Phase names for imported rows and events: --rename OLD=NEW (exact names), else --rename-regex
+// REGEX=NAME (in order, first match wins), else --group-by (name, cat, class or regex:PATTERN). Shared by every
+// profiler reader, so that a kernel gets the same phase whichever file it was read from.
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "amdahl/import.hpp"
@@ -23,7 +24,8 @@ public:
     /// The phase for an event or row called `raw_name` whose category is `category` (a Kineto
     /// category, an nsys report kind, a rocprof domain; may be empty) and whose phase kind is
     /// `kind` (kernel, copy, memset, ...; may be empty):
-    ///  - the NAME of the first --rename whose REGEX is found in `raw_name`, else
+    ///  - NEW of the --rename whose OLD is exactly `raw_name`, else
+    ///  - the NAME of the first --rename-regex whose REGEX is found in `raw_name`, else
     ///  - group-by name: `raw_name`;
     ///  - group-by cat: `category` (`raw_name` when it is empty);
     ///  - group-by class: the kernel class (input/profilers/kernel_class.hpp), the rule that
@@ -43,6 +45,7 @@ private:
         Pattern pattern;
         std::string name;
     };
+    std::unordered_map<std::string, std::string> exact_;
     std::vector<Rename> renames_;
     Grouping grouping_ = Grouping::name;
     std::string group_text_;

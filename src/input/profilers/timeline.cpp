@@ -476,7 +476,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         const auto named = phase_of_name.find(name);
         if (named == phase_of_name.end() || !(active[named->second].value() > 0)) return;
         throw Error(source, fmt::format("events are named '{0}', the phase amdahl adds for time when {1}; rename them, "
-                                        "e.g. --rename '^{0}$={0} event'",
+                                        "e.g. --rename '{0}={0} event'",
                                         name, meaning));
     };
     std::string overlaps_note;  // when some sets are left out
@@ -536,7 +536,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         const auto named = phase_of_name.find(unattributed_phase);
         if (named != phase_of_name.end() && active[named->second].value() > 0) {
             throw Error(source, fmt::format("events are named '{0}', the phase amdahl adds for time outside the trace "
-                                            "with --total; rename them, e.g. --rename '^{0}$={0} event'",
+                                            "with --total; rename them, e.g. --rename '{0}={0} event'",
                                             unattributed_phase));
         }
         if (declared_total > wall)
