@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -483,19 +484,28 @@ TEST_CASE("compare: several runs per side, from a glob and from a runs array", "
 TEST_CASE("compare: runs that disagree with the phases are reported", "[compare][cli][runs]") {
     const auto b =
         test::write_temp("compare_incons_before.json", R"({"runs": [100, 101, 99], "phases": {"a": 60, "b": 40}})");
+    // a got 20 ms faster, but the runs only 10 ms: something outside the phases grew.
     const auto a =
-        test::write_temp("compare_incons_after.json", R"({"runs": [80, 81, 79], "phases": {"a": 50, "b": 40}})");
-    const auto r = test::run_cli({"compare", b, a, "--format", "json"});
+        test::write_temp("compare_incons_after.json", R"({"runs": [90, 91, 89], "phases": {"a": 40, "b": 40}})");
+    auto r = test::run_cli({"compare", b, a, "--format", "json"});
     const auto report = json_of(r);
     CHECK(report["consistent"] == false);
-    CHECK(report["speedup"].get<double>() == Approx(1.25));
-    CHECK(report["predicted_speedup"].get<double>() == Approx(100.0 / 90));
-    CHECK(json_phase(report, "(outside the phases)")["change"].get<double>() == Approx(-10));
+    CHECK(report["speedup"].get<double>() == Approx(100.0 / 90));
+    CHECK(report["predicted_speedup"].get<double>() == Approx(1.25));
+    CHECK(json_phase(report, "(outside the phases)")["change"].get<double>() == Approx(10));
     CHECK_THAT(
         r.err,
         Contains(
-            "note: the local speedups predict 1.1111x end to end by Amdahl's law, but the totals measure 1.2500x"));
+            "note: the local speedups predict 1.2500x end to end by Amdahl's law, but the totals measure 1.1111x"));
     CHECK(report["notes"].size() == 1);
+    // Phases longer than every run: the runs cannot be this program's end-to-end times.
+    const auto longer =
+        test::write_temp("compare_incons_longer.json", R"({"runs": [80, 81, 79], "phases": {"a": 50, "b": 40}})");
+    r = test::run_cli({"compare", b, longer});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + longer +
+                       ": runs: phases add up to 90.0 ms, more than the slowest run 81.0 ms (runs are end-to-end times "
+                       "of the whole program)\n");
 }
 
 TEST_CASE("compare: every output format", "[compare][cli][formats]") {
@@ -1037,7 +1047,7 @@ TEST_CASE("compare: a gate below the detectable change says so", "[compare][gate
     auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "0.5%"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.err, Contains("note: --fail-if-slower 0.5%: with 5 runs a side and this run-to-run spread (CV "));
-    CHECK_THAT(r.err, Contains("more than the gate's 0.5%: a change must be near "));
+    CHECK_THAT(r.err, Contains("more than the gate's 0.5%: a slowdown must be near "));
     CHECK_THAT(r.err, Contains("would detect 0.5%"));
     // A threshold above it: no note. One run a side: no detectable change to speak of.
     r = test::run_cli({"compare", before, after, "--fail-if-slower", "20%"});
@@ -1122,4 +1132,102 @@ TEST_CASE("compare: --top shortens the Markdown table and nothing else", "[compa
     r = test::run_cli({"compare", before, after, "--top", "2", "--output-md", dir / "pr.md"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(test::read_file(dir / "pr.md"), Contains("<summary>6 more phases, smaller changes</summary>"));
+}
+
+TEST_CASE("compare: what a hostile tester found in the intervals", "[compare][runs]") {
+    const auto put = [](const std::string& path, const std::string& content) {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        std::ofstream(path, std::ios::binary) << content;
+    };
+    SECTION("a phase with one complete pair is judged on its point, as with single runs") {
+        // It used to pass a=3% on a bound of 0% coverage (+2.5%) while the phase grew 3.75%.
+        const test::TempDir dir;
+        put(dir / "b/r0.json", R"({"unit": "ms", "phases": {"a": 40.0, "b": 60}})");
+        put(dir / "b/r1.json", R"({"unit": "ms", "phases": {"b": 60}})");
+        put(dir / "a/r0.json", R"({"unit": "ms", "phases": {"a": 41.0, "b": 60}})");
+        put(dir / "a/r1.json", R"({"unit": "ms", "phases": {"a": 42.0, "b": 60}})");
+        const auto r = test::run_cli({"compare", dir / "b/*.json", dir / "a/*.json", "--paired", "--missing", "skip",
+                                      "--fail-if-phase-slower", "a=3%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err, Contains("gate failed: --fail-if-phase-slower a=3%: a +3.75% of phase (40.0 \xe2\x86\x92 "
+                                   "41.5 ms, interval +3.75% .. +3.75%): more than 3%\n"));
+    }
+    SECTION("a phase in no complete pair says its interval is unpaired") {
+        const test::TempDir dir;
+        put(dir / "b/r0.json", R"({"unit": "ms", "phases": {"y": 5, "b": 60}})");
+        put(dir / "b/r1.json", R"({"unit": "ms", "phases": {"b": 60}})");
+        put(dir / "a/r0.json", R"({"unit": "ms", "phases": {"b": 60}})");
+        put(dir / "a/r1.json", R"({"unit": "ms", "phases": {"y": 6, "b": 60}})");
+        const auto r = test::run_cli({"compare", dir / "b/*.json", dir / "a/*.json", "--paired", "--missing", "skip"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.err, Contains("note: phase 'y': no pair of runs has it on both sides (--missing skip), so its "
+                                   "interval is unpaired\n"));
+    }
+    SECTION("runs equal to the tick: the detectable change is not 0, ties are said") {
+        const auto before = test::write_temp(
+            "tick_before.json", R"({"phases": {"s": 100}, "runs": [100, 100, 100, 100, 100, 100, 130, 70, 160]})");
+        const auto after = test::write_temp(
+            "tick_after.json", R"({"phases": {"s": 100}, "runs": [100, 100, 100, 100, 100, 100, 140, 60, 165]})");
+        const auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "1%", "--format", "json"});
+        const auto report = json_of(r);
+        CHECK(report["min_detectable_change"].get<double>() > 0.2);  // the runs spread by about 25%
+        CHECK_THAT(r.err, Contains("note: --fail-if-slower 1%: with 9 runs a side"));
+        // 20 runs of 101/100 ms beside 50: the medians (100.5, 101) differ by 0.5 ms, the typical
+        // shift is none.
+        std::string b = R"({"phases": {"s": 100}, "runs": [)", a = b;
+        for (int i = 0; i < 20; ++i) b += std::string(i ? "," : "") + (i < 10 ? "101" : "100");
+        for (int i = 0; i < 50; ++i) a += std::string(i ? "," : "") + (i < 26 ? "101" : "100");
+        const auto tied_b = test::write_temp("tied_before.json", b + "]}");
+        const auto tied_a = test::write_temp("tied_after.json", a + "]}");
+        const auto tied = test::run_cli({"compare", tied_b, tied_a});
+        CHECK_THAT(tied.err, Contains("note: the change of the medians (+0.5 ms) is outside the interval of the "
+                                      "typical shift (0.0 .. 0.0 ms): many runs took exactly the same time"));
+    }
+    SECTION("the note's run count with 5 and 30 runs follows the formula") {
+        std::mt19937 rng(2);
+        std::normal_distribution<double> run(100, 2);
+        std::string b = R"({"phases": {"s": 90}, "runs": [)", a = b;
+        for (int i = 0; i < 5; ++i) b += (i ? "," : "") + std::to_string(run(rng));
+        for (int i = 0; i < 30; ++i) a += (i ? "," : "") + std::to_string(run(rng));
+        const auto before = test::write_temp("uneven_before.json", b + "]}");
+        const auto after = test::write_temp("uneven_after.json", a + "]}");
+        const auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "1%", "--format", "json"});
+        const auto report = json_of(r);
+        // MDC(n, m) = z sqrt(sb^2/n + sa^2/m); with N a side z sqrt((sb^2 + sa^2)/N) <= 1% needs
+        // N = (z / 1%)^2 (sb^2 + sa^2). From the report: sb, sa as fractions, via the MADs.
+        const double base = report["before_total"].get<double>();
+        const double sb = 1.482602218505602 * report["before_mad"].get<double>() / base;
+        const double sa = 1.482602218505602 * report["after_mad"].get<double>() / base;
+        const double z = (1.6448536269514722 + 0.8416212335729143) / std::sqrt(3 / 3.14159265358979323846);
+        CHECK(report["min_detectable_change"].get<double>() == Approx(z * std::sqrt(sb * sb / 5 + sa * sa / 30)));
+        const int needed = static_cast<int>(std::ceil(z * z * (sb * sb + sa * sa) / 1e-4));
+        CHECK_THAT(r.err, Contains("with 5 and 30 runs and this run-to-run spread"));
+        CHECK_THAT(r.err, Contains("about " + std::to_string(needed) + " runs a side would detect 1%"));
+    }
+    SECTION("a failure quotes the bound it failed on; a speedup note speaks of passing") {
+        const auto before = test::write_temp(
+            "bound_before.json",
+            R"({"phases": {"s": 90}, "runs": [100, 100.2, 99.8, 100.1, 99.9, 100, 100.3, 99.7, 100.05]})");
+        const auto after = test::write_temp(
+            "bound_after.json",
+            R"({"phases": {"s": 90}, "runs": [103, 101.6, 104, 103.2, 102.9, 101.7, 104.2, 103.1, 102.8]})");
+        auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "2.5%"});
+        CHECK(r.exit_code == 1);
+        CHECK_THAT(r.err, Contains("more than 2.5%: its 95."));
+        CHECK_THAT(r.err, Contains("lower bound is +2.7"));
+        const auto noisy =
+            test::write_temp("speed_noisy.json", R"({"phases": {"s": 90}, "runs": [97, 100, 103, 99, 101]})");
+        r = test::run_cli({"compare", noisy, noisy, "--require-speedup", "1.01"});
+        CHECK_THAT(r.err, Contains("a speedup must save near "));
+        CHECK_THAT(r.err, Contains(" of the total to pass it reliably"));
+    }
+    SECTION("no interval reaches below no time at all") {
+        const auto before =
+            test::write_temp("floor_before.json", R"({"runs": [1, 1, 1, 1000, 1000], "phases": {"a": 0.5}})");
+        const auto after =
+            test::write_temp("floor_after.json", R"({"runs": [0.5, 0.5, 0.5, 0.5, 0.5], "phases": {"a": 0.4}})");
+        const auto report = json_of(test::run_cli({"compare", before, after, "--format", "json"}));
+        CHECK(report["change_low"].get<double>() >= -1.0);  // -before_total
+        CHECK(report["speedup_high"].is_null());            // unbounded
+    }
 }

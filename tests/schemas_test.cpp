@@ -267,6 +267,21 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     corpus.run("compare.schema.json",
                "compare " + zero_after + " " + zero_before + " --require-speedup 0.5 --format json");
     corpus.run("compare.schema.json", "compare " + step + " " + step + " --fail-if-slower 0% --format json");
+    // Runs whose interval reaches down to no time at all (speedup_high is unbounded: null), huge and
+    // tiny times, --paired, labels and every kind of gate.
+    const std::string wide_before =
+        shell_quoted(write_temp("schemas_wide_before.json", R"({"runs": [10, 10, 10, 100, 100], "phases": {"a": 4}})"));
+    const std::string wide_after =
+        shell_quoted(write_temp("schemas_wide_after.json", R"({"runs": [5, 5, 5, 5, 5], "phases": {"a": 2}})"));
+    corpus.run("compare.schema.json", "compare " + wide_before + " " + wide_after +
+                                          " --paired --label-before main --fail-if-phase-costs '*=1%'"
+                                          " --fail-if-phase-slower 'a=1%' --require-speedup 1.1 --format json");
+    const std::string huge = shell_quoted(
+        write_temp("schemas_huge.json", R"({"runs": [1e300, 1e300, 1e300, 1.1e300], "phases": {"a": 1e299}})"));
+    const std::string tiny =
+        shell_quoted(write_temp("schemas_tiny.json", R"({"runs": [1e-300, 2e-300, 3e-300], "phases": {"a": 1e-300}})"));
+    corpus.run("compare.schema.json", "compare " + huge + " " + tiny + " --format json");
+    corpus.run("compare.schema.json", "compare " + tiny + " " + huge + " --fail-if-slower 1% --format json", 1);
 
     // law: every pair of givens, possible and not, with and without --time and --explain.
     for (const char* args : {"-f 0.6 -k 4",

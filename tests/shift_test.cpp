@@ -119,6 +119,37 @@ TEST_CASE("shift: the Mann-Whitney interval picks the order statistics the exact
     CHECK(few.bound_confidence == Approx(0.95));
 }
 
+TEST_CASE("shift: one or two runs beside thousands use the exact distribution", "[shift][compare]") {
+    // 1 run beside 2,600: every rank of the one run is equally likely, P(U <= u) = (u + 1) / 2601,
+    // so the interval is [D_(65), D_(2536)] with coverage 1 - 2 * 65/2601, and the one-sided bound
+    // D_(130) with 1 - 130/2601 (the normal approximation said 91.7% for another interval).
+    std::mt19937 rng(9);
+    const auto many = normal_sample(rng, 2600, 100, 2);
+    const ShiftInterval one = shift_interval({100}, many);
+    CHECK(one.confidence == Approx(1 - 2 * 65.0 / 2601));
+    CHECK(one.bound_confidence == Approx(1 - 130.0 / 2601));
+    auto d = many;
+    for (double& x : d) x -= 100;
+    std::sort(d.begin(), d.end());
+    CHECK(one.low == d[64]);
+    CHECK(one.bound_low == d[129]);
+    // 2 beside 1,300: P(U <= u) counts the pairs of ranks; the one-sided bound must hold at least 95%
+    // (the normal approximation said 95% for a bound of 94.6%).
+    const ShiftInterval two = shift_interval({99, 101}, normal_sample(rng, 1300, 100, 2));
+    CHECK(two.bound_confidence >= 0.95);
+    // The exact tail, counted: U <= u for ranks r1 < r2 of the two (0-based among 1,302) means
+    // (r1) + (r2 - 1) <= u; the k the interval uses is the largest with P(U <= k - 1) <= 5%.
+    const auto tail = [](long long u) {
+        long long count = 0;
+        for (long long r1 = 0; r1 < 1302; ++r1)
+            for (long long r2 = r1 + 1; r2 < 1302; ++r2) count += r1 + r2 - 1 <= u;
+        return static_cast<double>(count) / (1302.0 * 1301.0 / 2);
+    };
+    long long k = 1;
+    while (tail(k) <= 0.05) ++k;
+    CHECK(two.bound_confidence == Approx(1 - tail(k - 1)));
+}
+
 TEST_CASE("shift: the paired interval picks the Walsh averages the signed-rank distribution says", "[shift][compare]") {
     std::mt19937 rng(11);
     for (int n : {2, 5, 6, 9, 12}) {
@@ -247,6 +278,12 @@ TEST_CASE("shift: spread figures", "[shift][compare]") {
     // CV: sample standard deviation / mean; {2, 4, 4, 4, 5, 5, 7, 9} has mean 5, sd sqrt(32/7).
     CHECK(coefficient_of_variation({2, 4, 4, 4, 5, 5, 7, 9}) == Approx(std::sqrt(32.0 / 7) / 5));
     CHECK(coefficient_of_variation({3}) == 0);
+    // Neither overflow nor underflow: the CV of {1, 2, 3} at any scale is 0.5.
+    CHECK(coefficient_of_variation({1e-300, 2e-300, 3e-300}) == Approx(0.5));
+    CHECK(coefficient_of_variation({1e300, 2e300, 3e300}) == Approx(0.5));
+    // A coarse timer: most runs equal, so the MAD is 0, but the runs do spread.
+    CHECK(robust_sigma({100, 100, 100, 100, 100, 100, 130, 70, 160}) > 20);
+    CHECK(robust_sigma({1, 2, 3, 4, 100}) == Approx(1.4826).epsilon(1e-4));
     // (1.6449 + 0.8416) * sqrt(2^2/9 + 2^2/9) / sqrt(3/pi) = 2.4865 * 0.9428 / 0.9772 = 2.399
     CHECK(minimum_detectable_change(2, 9, 2, 9, false, 0) == Approx(2.3990).epsilon(1e-3));
     // Paired: the differences' sd over sqrt(n): 2.4865 * 1 / 3 / 0.9772 = 0.8481

@@ -41,7 +41,8 @@ Spread median_interval(std::vector<double> values);
 /// Unpaired (the default): the Hodges-Lehmann shift, the median of the n*m differences
 /// after_j - before_i, with the Mann-Whitney confidence interval [D_(k), D_(nm+1-k)] of the sorted
 /// differences, k the largest index with P(U <= k - 1) <= 2.5% (U the Mann-Whitney statistic with no
-/// shift; exact up to n*m = 2,500, its normal approximation beyond). Paired (`--paired`, run i of each
+/// shift; exact while min(n, m) * n * m <= 5e7, so also for one or two runs beside thousands; its normal
+/// approximation beyond, where both samples are large). Paired (`--paired`, run i of each
 /// side together): the Hodges-Lehmann estimate of the differences d_i = after_i - before_i, the
 /// median of the Walsh averages (d_i + d_j)/2, i <= j, with the Wilcoxon signed-rank interval (exact
 /// up to 200 pairs). When even the widest interval falls short of 95% (few runs) it is the widest,
@@ -66,6 +67,9 @@ ShiftInterval paired_shift_interval(const std::vector<double>& before, const std
 double median_absolute_deviation(std::vector<double> values);
 /// Sample standard deviation / mean; 0 for fewer than two values or a mean that is not positive.
 double coefficient_of_variation(const std::vector<double>& values);
+/// A standard deviation one slow run cannot inflate: 1.4826 MAD (exact for normal data), or the
+/// sample standard deviation when the MAD is 0 (half the values equal, as a coarse timer gives).
+double robust_sigma(const std::vector<double>& values);
 /// The smallest true change that the one-sided 95% bound tells from no change 80% of the time, given
 /// each side's standard deviation (sigma) and runs, or, paired, the standard deviation of the pairs'
 /// differences: (z_0.95 + z_0.80) * standard error / sqrt(3/pi) (the rank tests' efficiency). NaN
@@ -149,6 +153,9 @@ struct Comparison {
     /// The smallest end-to-end change (a fraction of before_total) these runs tell from no change
     /// 80% of the time (see minimum_detectable_change); NaN with fewer than two runs a side.
     double min_detectable_change = 0;
+    /// The same for one run a side (one pair): with N runs a side it is this / sqrt(N), which says
+    /// how many runs a smaller change needs. NaN with fewer than two runs a side.
+    double detectable_change_one_run = 0;
     /// Amdahl's law with the measured local speedups: 1 / (f_0 + Σ f_i / k_i), f_i = T_i / T_before,
     /// f_0 the fraction outside the phases (taken as unchanged).
     double predicted_speedup = 1;

@@ -11,6 +11,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl {
 
@@ -153,7 +154,7 @@ bool is_noise(double change, double low, double high, double base, double noise)
 }
 
 PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, const SideTable& after,
-                         std::optional<std::size_t> a, const CompareOptions& options) {
+                         std::optional<std::size_t> a, const CompareOptions& options, std::vector<std::string>& notes) {
     const double noise = options.noise;
     PhaseChange row;
     if (b) {
@@ -170,11 +171,21 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     row.change = new_time - old_time;
     if (a && b) {
         const ShiftInterval shift = change_interval(before.times[*b], after.times[*a], options.paired);
-        row.change_low = shift.low;
-        row.change_high = shift.high;
-        row.change_bound_low = shift.bound_low;
-        row.change_bound_high = shift.bound_high;
+        if (options.paired && !shift.paired)
+            notes.push_back("phase '" + printable(row.name) +
+                            "': no pair of runs has it on both sides (--missing skip), so its interval is unpaired");
+        // A run is not a time: after the change a phase takes no less than no time at all.
+        const double floor = -row.before.high;
+        row.change_low = std::max(shift.low, floor);
+        row.change_high = std::max(shift.high, floor);
+        row.change_bound_low = std::max(shift.bound_low, floor);
+        row.change_bound_high = std::max(shift.bound_high, floor);
         row.bound_confidence = shift.bound_confidence;
+        if (shift.confidence == 0) {
+            // One run a side, or one pair: no interval, the medians' difference as with single runs.
+            row.change_low = row.change_high = row.change_bound_low = row.change_bound_high = row.change;
+            row.bound_confidence = 0;
+        }
     } else {
         // On one side only: the change is the other side's time, with that side's interval.
         const Spread& side = a ? row.after : row.before;
@@ -201,19 +212,32 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
 }
 
 // The smallest end-to-end change these runs can tell from no change (see minimum_detectable_change),
-// with each side's standard deviation estimated robustly as 1.4826 MAD (exact for normal data).
-double end_to_end_mdc(const SideTable& before, const SideTable& after, bool paired) {
-    constexpr double mad_to_sigma = 1.482602218505602;
+// and the same for one run a side (it shrinks as 1/sqrt(runs)); each side's sigma robust_sigma's.
+void set_detectable_change(const SideTable& before, const SideTable& after, bool paired, Comparison& out) {
     const std::vector<double>& b = before.totals;
     const std::vector<double>& a = after.totals;
-    double sigma_differences = 0;
+    // Relative to BEFORE's median, so that squares of 1e300 ms neither overflow nor 1e-300 underflow.
+    const double base = before.total.median;
+    const double sigma_b = robust_sigma(b) / base, sigma_a = robust_sigma(a) / base;
+    double sigma_d = 0;
     if (paired) {
         std::vector<double> differences;
-        for (std::size_t i = 0; i < b.size() && i < a.size(); ++i) differences.push_back(a[i] - b[i]);
-        sigma_differences = mad_to_sigma * median_absolute_deviation(std::move(differences));
+        for (std::size_t i = 0; i < b.size() && i < a.size(); ++i) differences.push_back(a[i] / base - b[i] / base);
+        sigma_d = robust_sigma(differences);
     }
-    return minimum_detectable_change(mad_to_sigma * before.total.mad, b.size(), mad_to_sigma * after.total.mad,
-                                     a.size(), paired, sigma_differences);
+    const double detectable = minimum_detectable_change(sigma_b, b.size(), sigma_a, a.size(), paired, sigma_d);
+    out.min_detectable_change = detectable;
+    if (!std::isfinite(detectable)) {
+        out.detectable_change_one_run = detectable;
+        return;
+    }
+    // minimum_detectable_change is z * sqrt(sigma_b^2 / n + sigma_a^2 / m) / efficiency (paired:
+    // z * sigma_d / sqrt(n) / efficiency); with one run a side the root's argument is the sum.
+    const double per_run = paired ? sigma_d * sigma_d : sigma_b * sigma_b + sigma_a * sigma_a;
+    const double now =
+        paired ? sigma_d * sigma_d / static_cast<double>(b.size())
+               : sigma_b * sigma_b / static_cast<double>(b.size()) + sigma_a * sigma_a / static_cast<double>(a.size());
+    out.detectable_change_one_run = now > 0 ? detectable * std::sqrt(per_run / now) : 0.0;
 }
 
 }  // namespace
@@ -297,11 +321,12 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     }
     for (auto& added : added_before) std::reverse(added.begin(), added.end());  // back to AFTER's order
     const auto add_rows = [&](const std::vector<std::size_t>& added) {
-        for (std::size_t a : added) out.phases.push_back(phase_change(before, std::nullopt, after, a, options));
+        for (std::size_t a : added)
+            out.phases.push_back(phase_change(before, std::nullopt, after, a, options, out.notes));
     };
     for (std::size_t b = 0; b < before.names.size(); ++b) {
         if (match[b]) add_rows(added_before[b]);
-        out.phases.push_back(phase_change(before, b, after, match[b], options));
+        out.phases.push_back(phase_change(before, b, after, match[b], options, out.notes));
     }
     add_rows(added_before[before.names.size()]);
 
@@ -339,8 +364,21 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         // One run a side: the change is a point (the phases' sum, exactly the totals' difference).
         out.shift.low = out.shift.high = out.shift.bound_low = out.shift.bound_high = out.change;
     }
+    // After the change the run takes no less than no time: the interval's ends stop at -T.
+    for (double* end : {&out.shift.low, &out.shift.high, &out.shift.bound_low, &out.shift.bound_high})
+        *end = std::max(*end, -before_total);
     out.change_low = out.shift.low;
     out.change_high = out.shift.high;
+    if (out.change < out.change_low || out.change > out.change_high) {
+        const std::string unit_text(unit_name(out.unit));
+        // Heavily tied runs (a coarse timer): the medians can differ by a tick while the typical
+        // shift is none, or the other way round. The verdict follows the interval; said.
+        out.notes.push_back(
+            "the change of the medians (" + format_signed_time(out.change, {}) + " " + unit_text +
+            ") is outside the interval of the typical shift (" + format_signed_time(out.change_low, {}) + " .. " +
+            format_signed_time(out.change_high, {}) + " " + unit_text +
+            "): many runs took exactly the same time (a coarse timer?); the result and the gates follow the interval");
+    }
     out.change_of_total = out.change / before_total;
     // S = T / T'; its interval from the change's: T / (T + Δ).
     out.speedup = before_total / after_total;
@@ -352,7 +390,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     out.speedup_high = speedup_at(out.shift.low);
     out.speedup_bound_low = speedup_at(out.shift.bound_high);
     out.confidence = out.shift.confidence;
-    out.min_detectable_change = end_to_end_mdc(before, after, options.paired) / before_total;
+    set_detectable_change(before, after, options.paired, out);
     out.change_is_noise = is_noise(out.change, out.change_low, out.change_high, before_total, options.noise);
     if (negligible(out.change, before_total, after_total))
         out.result = PhaseStatus::unchanged;

@@ -53,7 +53,11 @@ struct Slowdown {
 Slowdown judge_slowdown(double point, double bound_low, double bound_confidence, bool within_noise, double noise,
                         double threshold, const NumberStyle& style) {
     const double effective_low = within_noise ? std::min(bound_low, 0.0) : bound_low;
-    if (above(effective_low, threshold)) return {true, "more than " + user_percent(threshold)};
+    if (above(effective_low, threshold)) {
+        if (bound_confidence == 0) return {true, "more than " + user_percent(threshold)};  // a point
+        return {true, "more than " + user_percent(threshold) + ": its " + format_share(bound_confidence, style) +
+                          " lower bound is " + format_signed_share(bound_low, style)};
+    }
     if (within_noise && above(point, threshold))
         return {false, "within --noise " + user_percent(noise) + ", counted as no change"};
     if (above(point, threshold))
@@ -302,18 +306,27 @@ void warn_below_detectable(const Comparison& c, const Gate& gate, const NumberSt
     else
         return;
     if (threshold <= 0 || threshold >= detectable) return;
-    const std::size_t runs = std::max(c.shift.runs_before, c.shift.runs_after);
-    const double needed = std::ceil(static_cast<double>(runs) * (detectable / threshold) * (detectable / threshold));
-    const std::string per_side = c.shift.paired ? " pairs" : " runs a side";
+    const std::size_t n = c.shift.runs_before, m = c.shift.runs_after;
+    const std::string runs = c.shift.paired ? fmt::format("{} pairs", n)
+                             : n == m       ? fmt::format("{} runs a side", n)
+                                            : fmt::format("{} and {} runs", n, m);
+    // The detectable change with N runs a side is the one-run figure / sqrt(N).
+    const double per_run = c.detectable_change_one_run / threshold;
+    const double needed = std::ceil(per_run * per_run);
     const std::string wanted =
         gate.type == Gate::Type::slower ? user_percent(threshold) : format_share(threshold, style);
+    const std::string reliably =
+        gate.type == Gate::Type::slower
+            ? "a slowdown must be near " + format_share(threshold + detectable, style) + " to fail it reliably"
+        : threshold + detectable >= 1 ? "no saving these runs can show would pass it reliably"
+                                      : "a speedup must save near " + format_share(threshold + detectable, style) +
+                                            " of the total to pass it reliably";
     notes.push_back(fmt::format(
-        "{}: with {}{} and this run-to-run spread (CV {} before, {} after), the smallest change the one-sided "
-        "95% bound detects 80% of the time is {} of the total, more than the gate's {}: a change must be near {} "
-        "to fail it reliably; about {}{} would detect {}",
-        gate.text, runs, per_side, format_share(c.before_total.cv, style), format_share(c.after_total.cv, style),
-        format_share(detectable, style), wanted, format_share(threshold + detectable, style), shortest(needed),
-        per_side, wanted));
+        "{}: with {} and this run-to-run spread (CV {} before, {} after), the smallest change the one-sided 95% "
+        "bound detects 80% of the time is {} of the total, more than the gate's {}: {}; about {} {} would detect {}",
+        gate.text, runs, format_share(c.before_total.cv, style), format_share(c.after_total.cv, style),
+        format_share(detectable, style), wanted, reliably, shortest(needed), c.shift.paired ? "pairs" : "runs a side",
+        wanted));
 }
 
 // The gate's figures for scripts, beside the words of `detail`.

@@ -21,9 +21,11 @@ constexpr double two_sided_level = 0.95;  // the interval reports show
 constexpr double one_sided_level = 0.95;  // the bound a gate checks: its question is one-sided
 
 // Exact null distributions up to these sizes; the normal approximation (with continuity correction)
-// beyond, where it is accurate to far better than the third digit of a tail probability.
-constexpr std::size_t exact_rank_sum_cells = 2500;  // n * m for Mann-Whitney
-constexpr std::size_t exact_signed_rank_n = 200;    // pairs for Wilcoxon
+// beyond, where both samples are large and it is accurate to far better than the third digit of a
+// tail probability.
+constexpr std::size_t exact_rank_sum_work = 50'000'000;  // min(n, m) * n * m for Mann-Whitney
+constexpr std::size_t exact_rank_sum_cells = 4'000'000;  // n * m: the table's size
+constexpr std::size_t exact_signed_rank_n = 200;         // pairs for Wilcoxon
 
 // Differences are materialised and sorted up to this many; beyond, each order statistic is found by
 // bisection over the doubles with a linear count, so memory stays O(n + m).
@@ -35,30 +37,29 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 // A cumulative distribution over 0..max of a rank statistic: cdf[u] = P(stat <= u).
 using Cdf = std::vector<double>;
 
-// Mann-Whitney U = #{(i, j): Y_j < X_i} under no shift, for samples of n and m: the recursion
-// P_{n,m}(u) = n/(n+m) P_{n-1,m}(u-m) + m/(n+m) P_{n,m-1}(u) (the largest value is an X or a Y),
-// in probabilities so that nothing overflows.
+// Mann-Whitney U = #{(i, j): Y_j < X_i} under no shift, for samples of n and m: every one of the
+// C(n+m, n) orders is equally likely, and the number with U = u is the coefficient of q^u in the
+// Gaussian binomial [n+m choose s] = prod_{i=1..s} (1 - q^(t+i)) / (1 - q^i), s = min(n, m),
+// t = max(n, m). That costs O(s * n * m), so one tiny sample beside a huge one is cheap, and it is
+// the distribution exactly: the normal approximation is poor when one side has a run or two.
+// In long double: the counts reach C(n+m, n), and the subtractions cancel only a few bits.
 Cdf mann_whitney_cdf(std::size_t n, std::size_t m) {
-    const std::size_t cells = n * m;
-    // layer[a][u] = P_{a, b}(u) for the current b, a = 0..n; b = 0: U = 0.
-    std::vector<std::vector<double>> layer(n + 1, std::vector<double>(cells + 1, 0.0));
-    for (std::size_t a = 0; a <= n; ++a) layer[a][0] = 1;
-    for (std::size_t b = 1; b <= m; ++b) {
-        // a = 0 stays U = 0. For a >= 1, layer[a - 1] already holds this b, layer[a] still b - 1.
-        for (std::size_t a = 1; a <= n; ++a) {
-            const double x_largest = static_cast<double>(a) / static_cast<double>(a + b);
-            const double y_largest = static_cast<double>(b) / static_cast<double>(a + b);
-            // The largest of the a + b values is an X with probability a / (a + b): it exceeds all b
-            // Ys and adds b to U. Otherwise it is a Y, which adds nothing.
-            for (std::size_t u = a * b + 1; u-- > 0;) {
-                const double x_last = u >= b ? layer[a - 1][u - b] : 0.0;
-                layer[a][u] = x_largest * x_last + y_largest * layer[a][u];
-            }
-        }
+    const std::size_t small = std::min(n, m), large = std::max(n, m), cells = n * m;
+    std::vector<long double> count(cells + 1, 0.0L);
+    count[0] = 1;
+    for (std::size_t i = 1; i <= small; ++i) {
+        const std::size_t degree = i * large;  // of the product so far, after this factor
+        for (std::size_t k = degree; k >= large + i; --k) count[k] -= count[k - large - i];  // * (1 - q^(t+i))
+        for (std::size_t k = i; k <= degree; ++k) count[k] += count[k - i];                  // / (1 - q^i)
     }
+    long double all = 0;
+    for (const long double c : count) all += c;
     Cdf cdf(cells + 1);
-    double sum = 0;
-    for (std::size_t u = 0; u <= cells; ++u) cdf[u] = sum += layer[n][u];
+    long double sum = 0;
+    for (std::size_t u = 0; u <= cells; ++u) {
+        sum += count[u];
+        cdf[u] = static_cast<double>(sum / all);
+    }
     return cdf;
 }
 
@@ -263,7 +264,7 @@ ShiftInterval shift_interval(const std::vector<double>& before, const std::vecto
         values = std::make_unique<PairwiseDifferences>(before, after);
     }
     ShiftInterval result;
-    if (n * m <= exact_rank_sum_cells) {
+    if (n * m <= exact_rank_sum_cells && std::min(n, m) * n * m <= exact_rank_sum_work) {
         const Cdf& cdf = cached_mann_whitney_cdf(n, m);
         result = interval_from(*values, [&](std::size_t u) { return cdf[u]; });
     } else {
@@ -324,15 +325,35 @@ double median_absolute_deviation(std::vector<double> values) {
     return median_of_sorted(values);
 }
 
-double coefficient_of_variation(const std::vector<double>& values) {
-    if (values.size() < 2) return 0;
+namespace {
+
+// The sample mean and standard deviation, on values scaled to at most 1 so that squares neither
+// overflow (1e300) nor underflow (1e-300).
+std::pair<double, double> mean_and_sd(const std::vector<double>& values) {
+    double scale = 0;
+    for (const double v : values) scale = std::max(scale, std::fabs(v));
+    if (!(scale > 0) || values.size() < 2) return {0, 0};
     Summation sum;
-    for (const double v : values) sum.add(v);
+    for (const double v : values) sum.add(v / scale);
     const double mean = sum.value() / static_cast<double>(values.size());
-    if (!(mean > 0)) return 0;
     Summation squares;
-    for (const double v : values) squares.add((v - mean) * (v - mean));
-    return std::sqrt(squares.value() / static_cast<double>(values.size() - 1)) / mean;
+    for (const double v : values) squares.add((v / scale - mean) * (v / scale - mean));
+    return {mean * scale, std::sqrt(squares.value() / static_cast<double>(values.size() - 1)) * scale};
+}
+
+}  // namespace
+
+double coefficient_of_variation(const std::vector<double>& values) {
+    const auto [mean, sd] = mean_and_sd(values);
+    return mean > 0 ? sd / mean : 0;
+}
+
+double robust_sigma(const std::vector<double>& values) {
+    constexpr double mad_to_sigma = 1.482602218505602;  // exact for normal data
+    const double mad = median_absolute_deviation(values);
+    if (mad > 0) return mad_to_sigma * mad;
+    // Half the values or more equal (a coarse timer): the MAD says 0 however far the rest spread.
+    return mean_and_sd(values).second;
 }
 
 double minimum_detectable_change(double sigma_before, std::size_t n, double sigma_after, std::size_t m, bool paired,
