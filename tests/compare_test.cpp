@@ -1231,3 +1231,74 @@ TEST_CASE("compare: what a hostile tester found in the intervals", "[compare][ru
         CHECK(report["speedup_high"].is_null());            // unbounded
     }
 }
+
+TEST_CASE("compare: renamed_from in a profile, and a suggested rename", "[compare][renames]") {
+    const auto before =
+        test::write_temp("renamed_before.json",
+                         R"({"unit": "ms", "phases": [{"name": "attention", "kind": "kernel", "time": 21},
+                                      {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    const auto after =
+        test::write_temp("renamed_after.json",
+                         R"({"unit": "ms", "phases": [{"name": "flash_attention", "kind": "kernel", "time": 5,
+                                       "renamed_from": "attention"},
+                                      {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    auto r = test::run_cli({"compare", before, after, "--format", "json", "--fail-if-phase-slower", "attention=5%"});
+    CHECK(r.exit_code == 0);
+    auto report = json_of(r);
+    const auto& row = json_phase(report, "flash_attention");
+    CHECK(row["before_name"] == "attention");
+    CHECK(row["status"] == "faster");
+    CHECK(report["phases"].size() == 2);
+    // A list of former names; one not in BEFORE is said, not an error.
+    const auto older = test::write_temp("renamed_older.json",
+                                        R"({"unit": "ms", "phases": [{"name": "fa2", "kind": "kernel", "time": 5,
+                                       "renamed_from": ["attn_v0", "attention"]},
+                                      {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    r = test::run_cli({"compare", before, older});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("attention \xe2\x86\x92 fa2"));
+    CHECK_THAT(r.err, Contains("note: phase 'fa2' of AFTER says it was 'attn_v0' (renamed_from), which is not a phase "
+                               "of BEFORE; nothing to match"));
+    // --rename wins over a file's renamed_from, and says so.
+    const auto both =
+        test::write_temp("renamed_both.json", R"({"unit": "ms", "phases": [{"name": "x", "kind": "kernel", "time": 20},
+                                                           {"name": "fa", "kind": "kernel", "time": 5,
+                                                            "renamed_from": "attention"},
+                                                           {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    r = test::run_cli({"compare", before, both, "--rename", "attention=x"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("attention \xe2\x86\x92 x"));
+    CHECK_THAT(r.err, Contains("phase 'fa' says it was 'attention', but 'attention' is already matched with 'x'"));
+    // A malformed renamed_from names its JSON path.
+    const auto bad = test::write_temp("renamed_bad.json",
+                                      R"({"unit": "ms", "phases": [{"name": "a", "time": 5, "renamed_from": 3}]})");
+    r = test::run_cli({"compare", before, bad});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + bad + ": phases[0].renamed_from: expected a name or a list of names (got 3)\n");
+    // import keeps it, so a compare after an import still matches.
+    const test::TempDir dir;
+    r = test::run_cli({"import", after, "-o", dir / "imported.json"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(test::read_file(dir / "imported.json"), Contains("\"renamed_from\": [\"attention\"]"));
+
+    // Without any rename: a phase gone and a new one of the same kind and a similar time.
+    const auto similar = test::write_temp(
+        "renamed_similar.json", R"({"unit": "ms", "phases": [{"name": "attention_v2", "kind": "kernel", "time": 20},
+                                                              {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    r = test::run_cli({"compare", before, similar});
+    CHECK_THAT(r.err, Contains("note: 'attention' is gone from AFTER and 'attention_v2' is new, of the same kind "
+                               "(kernel) and a similar time (21.0 ms \xe2\x86\x92 20.0 ms): if it was renamed, give "
+                               "--rename 'attention=attention_v2' (or \"renamed_from\": \"attention\" in the AFTER "
+                               "profile)"));
+    // Not for a phase 4x faster (that is a change, not a rename), nor for another kind.
+    const auto faster = test::write_temp(
+        "renamed_faster.json", R"({"unit": "ms", "phases": [{"name": "attention_v2", "kind": "kernel", "time": 5},
+                                                             {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    r = test::run_cli({"compare", before, faster});
+    CHECK_THAT(r.err, !Contains("is gone from AFTER"));
+    const auto other_kind = test::write_temp(
+        "renamed_kind.json", R"({"unit": "ms", "phases": [{"name": "attention_v2", "kind": "copy", "time": 20},
+                                                           {"name": "gemm", "kind": "kernel", "time": 46}]})");
+    r = test::run_cli({"compare", before, other_kind});
+    CHECK_THAT(r.err, !Contains("is gone from AFTER"));
+}

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amdahl/units.hpp"
@@ -87,13 +88,16 @@ struct Profile {
     /// End-to-end times of repeated runs ("runs" in JSON), in `unit`, each > 0; empty when the
     /// profile is one run. `amdahl compare` takes their median and interval as the total.
     std::vector<double> runs;
-    std::string format;                      ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
-    std::string boundary;                    ///< for imports: what the phases add up to, in words
-    bool summary_only = false;               ///< from a summary (nsys/rocprof stats): no overlap information
-    bool unit_assumed = false;               ///< no unit declared or written anywhere: the times were read as ms
-    std::vector<Overlap> overlaps;           ///< for traces: what the `overlapped` phase is made of
-    std::vector<Step> steps;                 ///< for traces cut with --window: every step found, used or not
-    std::vector<std::string> notes;          ///< things worth telling the user (stderr), e.g. share mismatches
+    std::string format;              ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
+    std::string boundary;            ///< for imports: what the phases add up to, in words
+    bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
+    bool unit_assumed = false;       ///< no unit declared or written anywhere: the times were read as ms
+    std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
+    std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
+    std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches
+    /// (former name, phase name) from phases' "renamed_from": `amdahl compare` matches a BEFORE
+    /// phase of the former name with the phase of this profile.
+    std::vector<std::pair<std::string, std::string>> renamed_from;
     std::vector<ClassMember> class_members;  ///< from --group-by class: what each class holds, and why
     Origin origin = Origin::none;            ///< how the phases' `at` reads
     /// From a trace read with ImportOptions::dependencies: its events and their links, else null.

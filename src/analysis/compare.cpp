@@ -2,6 +2,8 @@
 // phase, and Amdahl's law as a check on the measurement.
 #include "amdahl/compare.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -240,6 +242,47 @@ void set_detectable_change(const SideTable& before, const SideTable& after, bool
     out.detectable_change_one_run = now > 0 ? detectable * std::sqrt(per_run / now) : 0.0;
 }
 
+// A phase gone from AFTER and a new one of the same kind and a similar time (within 1.5x) may be
+// one phase renamed: said, with the --rename that would match them, when the pair is unambiguous.
+void suggest_renames(const SideTable& before, const SideTable& after,
+                     const std::vector<std::optional<std::size_t>>& match, const std::vector<bool>& claimed, Unit unit,
+                     std::vector<std::string>& notes) {
+    constexpr double similar = 1.5;
+    const auto alike = [&](std::size_t b, std::size_t a) {
+        const double old_time = before.spreads[b].median, new_time = after.spreads[a].median;
+        return before.kinds[b] == after.kinds[a] && old_time > 0 && new_time > 0 && new_time <= similar * old_time &&
+               old_time <= similar * new_time;
+    };
+    std::vector<std::size_t> gone, added;
+    for (std::size_t b = 0; b < before.names.size(); ++b)
+        if (!match[b]) gone.push_back(b);
+    for (std::size_t a = 0; a < after.names.size(); ++a)
+        if (!claimed[a]) added.push_back(a);
+    constexpr std::size_t listed = 5;  // a reorganised codebase would otherwise print hundreds
+    // Every pair is weighed: past this many, a reorganisation, not a rename, and no time to spend.
+    constexpr std::size_t most_pairs = 10'000'000;
+    if (gone.size() * (gone.size() + added.size()) > most_pairs) return;
+    std::size_t said = 0;
+    for (const std::size_t b : gone) {
+        std::optional<std::size_t> only;
+        std::size_t candidates = 0;
+        for (const std::size_t a : added)
+            if (alike(b, a)) ++candidates, only = a;
+        if (candidates != 1) continue;
+        std::size_t rivals = 0;  // other gone phases the new one is as alike to
+        for (const std::size_t other : gone) rivals += alike(other, *only) ? 1 : 0;
+        if (rivals != 1 || said++ >= listed) continue;
+        notes.push_back(fmt::format(
+            "'{}' is gone from AFTER and '{}' is new, of the same kind{} and a similar time ({} \xe2\x86\x92 {}): if "
+            "it "
+            "was renamed, give --rename '{}={}' (or \"renamed_from\": \"{}\" in the AFTER profile)",
+            printable(before.names[b]), printable(after.names[*only]),
+            before.kinds[b].empty() ? "" : " (" + printable(before.kinds[b]) + ")",
+            format_duration(before.spreads[b].median, unit), format_duration(after.spreads[*only].median, unit),
+            printable(before.names[b]), printable(after.names[*only]), printable(before.names[b])));
+    }
+}
+
 }  // namespace
 
 const char* status_name(PhaseStatus status) {
@@ -279,14 +322,42 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     std::vector<std::optional<std::size_t>> match(before.names.size());
     std::vector<bool> claimed(after.names.size(), false);
     std::vector<bool> renamed(before.names.size(), false);
+    // The renames asked for, then those AFTER's profiles declare ("renamed_from"), once each.
+    struct Rename {
+        std::string old_name, new_name;
+        bool declared = false;  // from a profile's "renamed_from"
+    };
+    std::vector<Rename> renames;
+    std::unordered_map<std::string, std::string> renamed_to;
     for (const auto& [old_name, new_name] : options.renames) {
+        renames.push_back({old_name, new_name, false});
+        renamed_to.emplace(old_name, new_name);
+    }
+    for (const Profile& profile : after_side.profiles) {
+        for (const auto& [old_name, new_name] : profile.renamed_from) {
+            const auto [it, inserted] = renamed_to.emplace(old_name, new_name);
+            if (inserted) {
+                renames.push_back({old_name, new_name, true});
+            } else if (it->second != new_name) {
+                out.notes.push_back(printable(profile.source) + ": phase '" + printable(new_name) + "' says it was '" +
+                                    printable(old_name) + "', but '" + printable(old_name) +
+                                    "' is already matched with '" + printable(it->second) +
+                                    "' (--rename, or an earlier profile); that is kept");
+            }
+        }
+    }
+    for (const auto& [old_name, new_name, declared] : renames) {
         const std::string text = old_name + "=" + new_name;
         const auto b = before.index.find(old_name);
         if (b == before.index.end()) {
             // A workflow keeps its renames after the rename lands in the base: OLD is then gone
             // from BEFORE, and the rename has nothing to do. Said, with a near name for a typo.
-            out.notes.push_back("--rename: " + not_a_phase(text, old_name, before, "BEFORE").message() +
-                                "; the rename is not used");
+            out.notes.push_back(declared ? "phase '" + printable(new_name) + "' of AFTER says it was '" +
+                                               printable(old_name) +
+                                               "' (renamed_from), which is not a phase of "
+                                               "BEFORE; nothing to match"
+                                         : "--rename: " + not_a_phase(text, old_name, before, "BEFORE").message() +
+                                               "; the rename is not used");
             continue;
         }
         const auto a = after.index.find(new_name);
@@ -305,6 +376,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
             claimed[a->second] = true;
         }
     }
+    suggest_renames(before, after, match, claimed, out.unit, out.notes);
 
     // BEFORE's order, as a diff reads: each added phase goes right before the AFTER phase that
     // follows it in AFTER (after any removed phases there), or at the end.

@@ -88,11 +88,28 @@ std::string read_string(const Json& value, const std::string& source, const std:
 
 // A phase object: {"name": ..., "time": ..., "share": ..., "kind": ...}; `name` given for the
 // shorthand form, where the key is the name.
+// "renamed_from": "old" or ["old", "older"]: the names this phase had before (what compare matches).
+std::vector<std::string> read_renamed_from(const Json& value, const std::string& source, const std::string& path) {
+    std::vector<std::string> names;
+    if (value.is_string()) {
+        names.push_back(value.get<std::string>());
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            names.push_back(read_string(value[i], source, path + "[" + std::to_string(i) + "]"));
+    } else {
+        throw Error(where(source, path), "expected a name or a list of names (got " + describe(value) + ")");
+    }
+    for (const auto& name : names)
+        if (name.empty()) throw Error(where(source, path), "a former name is empty");
+    return names;
+}
+
 RawPhase read_phase_object(const Json& object, const std::string& source, const std::string& path,
-                           std::optional<std::string> name, std::uint64_t at) {
+                           std::optional<std::string> name, std::uint64_t at, RawProfile& out) {
     RawPhase phase;
     phase.at = at;
     bool named = false;
+    std::vector<std::string> former;
     for (const auto& item : object.items()) {
         // Not a structured binding: clang 14 cannot capture one in a lambda.
         const std::string& key = item.key();
@@ -111,9 +128,12 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
             phase.active_time = read_time(value, source, key_path, "active_time");
         } else if (key == "calls") {
             phase.calls = read_calls(value, source, key_path);
+        } else if (key == "renamed_from") {
+            former = read_renamed_from(value, source, key_path());
         }
     }
     if (name) phase.name = std::move(*name);
+    for (auto& old_name : former) out.renamed_from.emplace_back(std::move(old_name), phase.name);
     if (!name && !named) throw Error(where(source, path), "phase has no \"name\"");
     if (!phase.time && !phase.share)
         throw Error(where(source, path), "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
@@ -126,7 +146,7 @@ void read_array_phase(const Json& value, const std::string& source, std::size_t 
     if (!value.is_object())
         throw Error(where(source, path()),
                     "a phase must be an object with a name and a time (got " + describe(value) + ")");
-    out.add(read_phase_object(value, source, path(), std::nullopt, index + 1));
+    out.add(read_phase_object(value, source, path(), std::nullopt, index + 1, out));
 }
 
 // A member of the shorthand "phases" object: {"gemm_qkv": 34, "attention": "21 ms", "softmax":
@@ -134,7 +154,7 @@ void read_array_phase(const Json& value, const std::string& source, std::size_t 
 void read_named_phase(const std::string& name, const Json& value, const std::string& source, RawProfile& out) {
     const auto path = [&] { return "phases." + name; };
     if (value.is_object()) {
-        out.add(read_phase_object(value, source, path(), name, 1));
+        out.add(read_phase_object(value, source, path(), name, 1, out));
         return;
     }
     RawPhase phase;

@@ -58,6 +58,7 @@ struct RawProfile {
     std::vector<RawTime> runs;               ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;
+    std::vector<std::pair<std::string, std::string>> renamed_from;  ///< (former name, phase name)
 
     void add(RawPhase phase);
     /// Removes the last phase and returns it (a table's closing "Total" row).

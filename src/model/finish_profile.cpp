@@ -134,6 +134,7 @@ Profile finish_profile(RawProfile raw) {
     profile.source = raw.source;
     profile.origin = raw.origin;
     profile.notes = std::move(raw.notes);
+    profile.renamed_from = std::move(raw.renamed_from);
     profile.proposals = std::move(raw.proposals);
     profile.boundary = std::move(raw.boundary);
     profile.summary_only = raw.summary_only;

@@ -66,12 +66,20 @@ std::string profile_to_json(const Profile& profile) {
     if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
     if (profile.summary_only) json.field("summary_only", true);
     write_steps(json, profile);
+    // Former names are kept, so that compare still matches them after an import.
+    std::unordered_map<std::string_view, std::vector<std::string_view>> former;
+    for (const auto& [old_name, new_name] : profile.renamed_from) former[new_name].push_back(old_name);
     json.key("phases").begin_array();
     for (const Phase& phase : profile.phases) {
         json.begin_object(true).field("name", phase.name).field("time", phase.time);
         if (!phase.kind.empty()) json.field("kind", phase.kind);
         if (phase.calls) json.field("calls", *phase.calls);
         if (phase.active_time && *phase.active_time != phase.time) json.field("active_time", *phase.active_time);
+        if (const auto names = former.find(phase.name); names != former.end()) {
+            json.key("renamed_from").begin_array();
+            for (const std::string_view name : names->second) json.value(name);
+            json.end_array();
+        }
         json.end_object();
     }
     json.end_array();
