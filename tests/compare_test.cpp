@@ -1,6 +1,7 @@
 // amdahl compare: the attribution adds up, phases match (renamed, added, removed), units convert,
 // gates exit as documented, noise and run-to-run intervals keep small changes out of the verdict,
 // every format, and every input error.
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>  // only to read the JSON report back
 
@@ -1301,4 +1302,44 @@ TEST_CASE("compare: renamed_from in a profile, and a suggested rename", "[compar
                                                            {"name": "gemm", "kind": "kernel", "time": 46}]})");
     r = test::run_cli({"compare", before, other_kind});
     CHECK_THAT(r.err, !Contains("is gone from AFTER"));
+}
+
+TEST_CASE("compare: two traces step against step, with the importer's options", "[compare][trace]") {
+    // Two steps each; gemm 40 us a step before, 30 after; a copy of 10 us a step on both.
+    const auto trace = [](double gemm) {
+        std::string events;
+        for (int step = 0; step < 2; ++step) {
+            const double t0 = step * 100.0;
+            events += (step ? ",\n" : "") +
+                      fmt::format(R"({{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#{}", "ts": {}, )"
+                                  R"("dur": 100, "pid": 1, "tid": 1}},)"
+                                  "\n"
+                                  R"({{"ph": "X", "cat": "kernel", "name": "gemm_{}", "ts": {}, "dur": {}, )"
+                                  R"("pid": 0, "tid": 7}},)"
+                                  "\n"
+                                  R"({{"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "ts": {}, "dur": 10, )"
+                                  R"("pid": 0, "tid": 7}})",
+                                  step, t0, step, t0 + 1, gemm, t0 + 60);
+        }
+        return R"({"traceEvents": [)" + events + "]}";
+    };
+    const auto before = test::write_temp("steps_before.json", trace(40));
+    const auto after = test::write_temp("steps_after.json", trace(30));
+    auto r = test::run_cli(
+        {"compare", before, after, "--window", "ProfilerStep#.*", "--rename-regex", "gemm=gemm", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = json_of(r);
+    CHECK(report["unit"] == "us");
+    CHECK(json_phase(report, "gemm")["before"].get<double>() == Approx(40));
+    CHECK(json_phase(report, "gemm")["after"].get<double>() == Approx(30));
+    CHECK(report["before_total"].get<double>() == Approx(100));  // per step
+    // An importer option that does not apply to the input is an error, as in eval.
+    const auto plain = test::write_temp("steps_plain.json", R"({"phases": {"a": 1}})");
+    r = test::run_cli({"compare", plain, plain, "--window", "ProfilerStep#.*"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--window"));
+    // --total is no compare option: one total cannot be both sides'.
+    r = test::run_cli({"compare", plain, plain, "--total", "5ms"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("--total"));
 }

@@ -35,6 +35,7 @@ struct CompareCommandOptions {
     std::string assume_unit;
     std::string on_missing_gate = "error";
     bool paired = false;
+    ImportFlags import;  // how profiler output (traces, summaries) becomes each side's profiles
     std::string label_before, label_after;
     std::optional<std::size_t> top;
 };
@@ -173,11 +174,11 @@ struct LoadedSide {
 };
 
 LoadedSide load_side(const std::string& argument, const char* label, std::optional<InputFormat> format,
-                     Context& context, std::vector<std::string>& notes) {
+                     const ImportOptions& import, Context& context, std::vector<std::string>& notes) {
     LoadedSide loaded;
     loaded.sources = expand_side(argument, label);
     for (const auto& path : loaded.sources) {
-        Profile profile = amdahl::load_profile(path, context.in, format);
+        Profile profile = amdahl::load_profile(path, context.in, format, import);
         for (const auto& note : profile.notes) notes.push_back(note);
         loaded.side.profiles.push_back(std::move(profile));
     }
@@ -256,8 +257,9 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
 
     std::vector<std::string> notes;
-    LoadedSide before = load_side(options.before, "BEFORE", format, context, notes);
-    LoadedSide after = load_side(options.after, "AFTER", format, context, notes);
+    const ImportOptions import = import_options(options.import);
+    LoadedSide before = load_side(options.before, "BEFORE", format, import, context, notes);
+    LoadedSide after = load_side(options.after, "AFTER", format, import, context, notes);
     settle_assumed_units({&before.side, &after.side}, options.assume_unit, notes);
     const Unit common = unit.value_or(before.side.profiles.front().unit);
     convert_side(before.side, common, unit.has_value(), notes);
@@ -331,6 +333,7 @@ void setup_compare(CLI::App& app, Action& action) {
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_output_options(*command, options->output);
     add_names_option(*command, options->output);
+    add_import_options(*command, options->import, false);
     command
         ->add_option("--renames", options->rename_files,
                      "FILE: one OLD=NEW a line, as --rename (blank lines and # comments skipped; repeatable)")

@@ -60,7 +60,7 @@ void add_names_option(CLI::App& command, OutputOptions& options) {
         ->default_str("short");
 }
 
-void add_import_options(CLI::App& command, ImportFlags& flags) {
+void add_import_options(CLI::App& command, ImportFlags& flags, bool per_profile) {
     const std::string group = "Profiler input";
     command
         .add_option("--lane", flags.lane,
@@ -110,11 +110,13 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
             "--group-by", flags.group_by,
             "Phase per event name (name), category (cat), kernel class (class: gemm, attention, ...) or regex:PATTERN")
         ->group(group);
-    command
-        .add_option("--rename", flags.renames,
-                    "OLD=NEW: the phase or event named exactly OLD becomes NEW (split at the last '='; repeatable)")
-        ->allow_extra_args(false)
-        ->group(group);
+    if (per_profile) {
+        command
+            .add_option("--rename", flags.renames,
+                        "OLD=NEW: the phase or event named exactly OLD becomes NEW (split at the last '='; repeatable)")
+            ->allow_extra_args(false)
+            ->group(group);
+    }
     command
         .add_option("--rename-regex", flags.rename_patterns,
                     "REGEX=NAME: names in which REGEX is found become NAME (repeatable, first match wins)")
@@ -130,10 +132,13 @@ void add_import_options(CLI::App& command, ImportFlags& flags) {
         ->group(group);
     command.add_option("--timeunit", flags.timeunit, "nsys stats: the unit of columns without one (nsys --timeunit)")
         ->group(group);
-    command
-        .add_option("--total", flags.total,
-                    "The real end-to-end time, e.g. 250ms (what the phases or the trace do not cover is unattributed)")
-        ->group(group);
+    if (per_profile) {
+        command
+            .add_option(
+                "--total", flags.total,
+                "The real end-to-end time, e.g. 250ms (what the phases or the trace do not cover is unattributed)")
+            ->group(group);
+    }
 }
 
 Quantity time_option(const std::string& text, const std::string& option) {

@@ -64,7 +64,10 @@ struct ProfileOptions {
 /// `phase_rows` (eval, whose rows are the profile's phases), --phases too.
 void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows = false);
 /// Adds the profiler-input options (--lane, --window, --group-by, --rename, --depth, ...).
-void add_import_options(CLI::App& command, ImportFlags& flags);
+/// The options that say how profiler output becomes a profile. `per_profile`: also --rename and
+/// --total, which compare leaves out (its --rename matches BEFORE with AFTER, and one total cannot
+/// be both sides').
+void add_import_options(CLI::App& command, ImportFlags& flags, bool per_profile = true);
 /// Checks and converts them. Throws amdahl::Error naming the option.
 ImportOptions import_options(const ImportFlags& flags);
 /// The --input-format value, checked.
