@@ -277,6 +277,8 @@ TEST_CASE("readme: the documented JSON keys of every command are the schema's", 
         {"scale.schema.json", "README.md", "`scale --format json`:", false},
         {"fit.schema.json", "README.md", "`fit --format json`:", false},
         {"compare.schema.json", "docs/ci.md", "`amdahl compare --format json` (schema_version 1)", true},
+        {"compare_benchmarks.schema.json", "docs/ci.md",
+         "`amdahl compare --format json` on benchmark harnesses' output (schema_version 1", true},
         {"profile.schema.json", "README.md", "Every key of a JSON profile (schema_version 1", true},
     };
     std::size_t compared = 0;

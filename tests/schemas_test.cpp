@@ -267,6 +267,22 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     corpus.run("compare.schema.json",
                "compare " + zero_after + " " + zero_before + " --require-speedup 0.5 --format json");
     corpus.run("compare.schema.json", "compare " + step + " " + step + " --fail-if-slower 0% --format json");
+    // Benchmark harnesses' output: benchmark by benchmark, every gate, throughputs, --paired; --sum
+    // is a phase comparison.
+    const auto harness = [](const char* name) {
+        return shell_quoted(source_path(std::string("tests/data/harness/") + name));
+    };
+    corpus.run("compare_benchmarks.schema.json",
+               "compare " + harness("hyperfine_before.json") + " " + harness("hyperfine_after.json") +
+                   " --fail-if-slower 2% --require-speedup 1.1 --fail-if-phase-slower '*render*=1%' --format json",
+               1);
+    corpus.run("compare_benchmarks.schema.json", "compare " + harness("gbench_before.json") + " " +
+                                                     harness("gbench_after.json") + " --paired --format json");
+    corpus.run("compare_benchmarks.schema.json", "compare " + harness("pytest_before.json") + " " +
+                                                     harness("pytest_nodata.json") +
+                                                     " --higher-is-better --label-before main --format json");
+    corpus.run("compare.schema.json", "compare " + harness("hyperfine_before.json") + " " +
+                                          harness("hyperfine_after.json") + " --sum --format json");
     // Runs whose interval reaches down to no time at all (speedup_high is unbounded: null), huge and
     // tiny times, --paired, labels and every kind of gate.
     const std::string wide_before =
@@ -523,6 +539,6 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 9);  // eval, law, rank, plan, compare, scale, fit, import, profile
+    CHECK(schemas == 10);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, import, profile
     CHECK(described >= 200);
 }

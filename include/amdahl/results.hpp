@@ -10,6 +10,7 @@
 #include "amdahl/candidate.hpp"
 #include "amdahl/compare.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/harness.hpp"
 #include "amdahl/law.hpp"
 #include "amdahl/plan.hpp"
 #include "amdahl/profile.hpp"
@@ -100,6 +101,17 @@ struct CompareReport {
     /// Markdown: the phases with the largest |contribution| in the table, the rest in a collapsed
     /// block (0: every phase in the table, in BEFORE's order).
     std::size_t top = 15;
+};
+
+/// `amdahl compare` of benchmark harnesses' results, benchmark by benchmark.
+struct BenchmarkCompareReport {
+    const BenchmarkComparison& comparison;
+    const std::vector<GateResult>& gates;
+    std::vector<std::string> before_sources, after_sources;
+    std::vector<std::string> notes;         ///< what went to stderr
+    std::string label_before, label_after;  ///< --label-before / --label-after; empty: not said
+    std::string version;                    ///< amdahl's version
+    std::vector<std::string> arguments;     ///< the command line after "amdahl"
 };
 
 /// `amdahl scale`: speedup against the number of processors.

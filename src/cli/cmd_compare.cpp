@@ -13,6 +13,7 @@
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
+#include "amdahl/harness.hpp"
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
 
@@ -35,7 +36,8 @@ struct CompareCommandOptions {
     std::string assume_unit;
     std::string on_missing_gate = "error";
     bool paired = false;
-    ImportFlags import;  // how profiler output (traces, summaries) becomes each side's profiles
+    bool sum = false, higher_is_better = false;  // benchmark harnesses' output
+    ImportFlags import;                          // how profiler output (traces, summaries) becomes each side's profiles
     std::string label_before, label_after;
     std::optional<std::size_t> top;
 };
@@ -232,6 +234,85 @@ void convert_side(CompareSide& side, Unit unit, bool asked, std::vector<std::str
     }
 }
 
+// After the report: the failed gates and the verdict on stderr, and the exit code they make.
+int gates_exit(const std::vector<GateResult>& results, Context& context) {
+    context.out.flush();
+    if (results.empty()) return exit_ok;
+    for (const auto& line : gate_failures(results)) context.err << line << '\n';
+    context.err << gate_verdict(results) << '\n';
+    for (const GateResult& gate : results)
+        if (!gate.passed) return exit_gate_failed;
+    return exit_ok;
+}
+
+// A side of benchmark harnesses' output: every file the argument names, or none of them.
+struct HarnessSide {
+    std::vector<HarnessFile> files;
+    std::vector<std::string> sources;
+};
+
+std::optional<HarnessSide> load_harness_side(const std::string& argument, const char* label,
+                                             std::optional<Harness> forced, bool higher_is_better, Context& context) {
+    HarnessSide side;
+    side.sources = expand_side(argument, label);
+    std::string other;  // a file of the side that is no harness output
+    for (const auto& path : side.sources) {
+        if (auto file = load_harness(path, context.in, forced, higher_is_better))
+            side.files.push_back(std::move(*file));
+        else if (other.empty())
+            other = path;
+    }
+    if (side.files.empty()) return std::nullopt;
+    if (!other.empty())
+        throw Error(other, std::string("is not benchmark-harness output, but ") + side.files.front().source + " is " +
+                               harness_name(side.files.front().harness) + "'s: a side is one kind of file");
+    return side;
+}
+
+// Benchmark by benchmark: the options that shape phases and totals have nothing to act on.
+void refuse_phase_options(const CompareCommandOptions& options) {
+    const auto refuse = [](bool given, const char* option) {
+        if (given)
+            throw Error(option,
+                        "does not apply to benchmark harnesses' output compared benchmark by benchmark "
+                        "(give --sum if the benchmarks are steps of one job)");
+    };
+    refuse(options.missing != "error", "--missing");
+    refuse(!options.assume_unit.empty(), "--assume-unit");
+    refuse(options.min_share.has_value(), "--min-share");
+    refuse(options.min_time.has_value(), "--min-time");
+    refuse(options.on_missing_gate != "error", "--on-missing-gate");
+    refuse(options.top.has_value(), "--top");
+    refuse(!options.unit.empty(), "--unit");
+}
+
+void refuse_import_options(const ImportFlags& flags) {
+    const bool any = flags.lane != "auto" || !flags.window.empty() || flags.group_by != "name" ||
+                     !flags.rename_patterns.empty() || flags.window_any || flags.keep_partial_steps ||
+                     flags.keep_profiler_events || !flags.step.empty() || !flags.exclude.empty() ||
+                     !flags.pids.empty() || !flags.tids.empty() || !flags.streams.empty() || !flags.devices.empty() ||
+                     !flags.categories.empty() || flags.depth || flags.leaf || !flags.sample_period.empty() ||
+                     !flags.timeunit.empty();
+    if (any)
+        throw Error("compare",
+                    "the profiler-input options (--window, --lane, --group-by, ...) do not apply to "
+                    "benchmark harnesses' output");
+}
+
+int run_benchmarks(const CompareCommandOptions& options, const HarnessSide& before, const HarnessSide& after,
+                   const std::vector<Gate>& gates, const CompareOptions& compare_options, Context& context) {
+    refuse_phase_options(options);
+    const BenchmarkComparison comparison = compare_benchmarks(before.files, after.files, compare_options);
+    const ReportOptions report_style = report_options(options.output, false);
+    const std::vector<GateResult> results = check_benchmark_gates(comparison, gates, report_style.numbers);
+    for (const auto& note : comparison.notes) context.err << "note: " << printable(note) << '\n';
+    const BenchmarkCompareReport report{comparison,          results,          before.sources,
+                                        after.sources,       comparison.notes, options.label_before,
+                                        options.label_after, AMDAHL_VERSION,   context.arguments};
+    emit(context, report, options.output, report_style);
+    return gates_exit(results, context);
+}
+
 int run_compare(const CompareCommandOptions& options, Context& context) {
     if (!options.extra.empty()) {
         throw Error("compare", fmt::format("expects two profiles, BEFORE and AFTER (got {}); quote a glob such as "
@@ -251,15 +332,48 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
         throw Error("--top", "applies to the Markdown report (--format md or --output-md), whose table it shortens");
     std::vector<Gate> gates = parse_gates(options);
     const CompareOptions compare_options = parse_compare_options(options);
+    const std::optional<Harness> harness = parse_harness_name(options.input_format);
     std::optional<InputFormat> format;
-    if (!options.input_format.empty()) format = input_format(options.input_format);
+    if (!options.input_format.empty() && !harness) format = input_format(options.input_format);
     std::optional<Unit> unit;
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
 
     std::vector<std::string> notes;
     const ImportOptions import = import_options(options.import);
-    LoadedSide before = load_side(options.before, "BEFORE", format, import, context, notes);
-    LoadedSide after = load_side(options.after, "AFTER", format, import, context, notes);
+    // Benchmark harnesses' output (hyperfine, google/benchmark, pytest-benchmark): by content, or
+    // as --input-format says.
+    const auto harness_before = load_harness_side(options.before, "BEFORE", harness, options.higher_is_better, context);
+    const auto harness_after = load_harness_side(options.after, "AFTER", harness, options.higher_is_better, context);
+    if (harness_before.has_value() != harness_after.has_value()) {
+        const HarnessSide& one = harness_before ? *harness_before : *harness_after;
+        throw Error(harness_before ? options.after : options.before,
+                    std::string("is not benchmark-harness output, but the other side is ") +
+                        harness_name(one.files.front().harness) + "'s");
+    }
+    LoadedSide before, after;
+    if (harness_before) {
+        refuse_import_options(options.import);
+        if (!options.sum)
+            return run_benchmarks(options, *harness_before, *harness_after, gates, compare_options, context);
+        before = {summed_side(harness_before->files, "BEFORE"), harness_before->sources};
+        after = {summed_side(harness_after->files, "AFTER"), harness_after->sources};
+        for (const auto* side : {&*harness_before, &*harness_after})
+            for (const HarnessFile& file : side->files) notes.insert(notes.end(), file.notes.begin(), file.notes.end());
+        notes.push_back(
+            "--sum: the benchmarks are steps of one job; run i of a side is the sum of every "
+            "benchmark's run i");
+    } else {
+        if (options.sum)
+            throw Error("--sum",
+                        "applies to benchmark harnesses' output (hyperfine, google-benchmark, "
+                        "pytest-benchmark), whose benchmarks it adds up");
+        if (options.higher_is_better)
+            throw Error("--higher-is-better",
+                        "applies to benchmark harnesses' throughputs (google-benchmark's "
+                        "items_per_second, pytest-benchmark's ops)");
+        before = load_side(options.before, "BEFORE", format, import, context, notes);
+        after = load_side(options.after, "AFTER", format, import, context, notes);
+    }
     settle_assumed_units({&before.side, &after.side}, options.assume_unit, notes);
     const Unit common = unit.value_or(before.side.profiles.front().unit);
     convert_side(before.side, common, unit.has_value(), notes);
@@ -307,13 +421,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
         }
     }
     emit(context, report, options.output, report_style);
-    context.out.flush();
-    if (results.empty()) return exit_ok;
-    for (const auto& line : gate_failures(results)) context.err << line << '\n';
-    context.err << gate_verdict(results) << '\n';
-    for (const GateResult& gate : results)
-        if (!gate.passed) return exit_gate_failed;
-    return exit_ok;
+    return gates_exit(results, context);
 }
 
 }  // namespace
@@ -328,7 +436,8 @@ void setup_compare(CLI::App& app, Action& action) {
     command->add_option("extra", options->extra)->group("");
     command->add_option("--input-format", options->input_format,
                         "Input format of every file: json, csv, tsv, md, text, chrome-trace, nsys, nsys-trace, "
-                        "rocprof-stats, rocprof-trace, rocprof-summary or folded (default: from the content)");
+                        "rocprof-stats, rocprof-trace, rocprof-summary, folded, or a benchmark harness's JSON: "
+                        "hyperfine, google-benchmark, pytest-benchmark (default: from the content)");
     command->add_option("--unit", options->unit,
                         "Time unit for the output: ns, us, ms, s, min or h (default: BEFORE's)");
     add_output_options(*command, options->output);
@@ -382,6 +491,12 @@ void setup_compare(CLI::App& app, Action& action) {
     command->add_option("--top", options->top,
                         "Markdown: the N phases that changed the total most in the table, the rest in a collapsed "
                         "block (default 15; 0: all in the table)");
+    command->add_flag("--sum", options->sum,
+                      "Benchmark harnesses' output: the benchmarks are steps of one job, added up run by run and "
+                      "compared as phases (default: each benchmark on its own)");
+    command->add_flag("--higher-is-better", options->higher_is_better,
+                      "Benchmark harnesses' output: compare the throughput each benchmark reports (items/s, "
+                      "bytes/s, ops), where a drop is the regression");
     command->add_flag("--paired", options->paired,
                       "Run i of BEFORE and run i of AFTER were measured together (alternating runs): intervals over "
                       "the pairs' differences, which cancels drift the two runs share; needs as many runs a side");

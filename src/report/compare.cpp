@@ -302,18 +302,7 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
     const Comparison& c = report.comparison;
     JsonWriter json;
     json.begin_object().field("schema_version", 1).field("command", "compare");
-    json.field("amdahl_version", report.version);
-    json.key("arguments").begin_array();
-    for (const auto& argument : report.arguments) json.value(argument);
-    json.end_array();
-    json.key("labels").begin_object();
-    for (const auto& [side, label] : {std::pair{"before", &report.label_before}, {"after", &report.label_after}}) {
-        if (label->empty())
-            json.key(side).null();
-        else
-            json.field(side, *label);
-    }
-    json.end_object();
+    write_run_json(json, report.version, report.arguments, report.label_before, report.label_after);
     json.field("unit", unit_name(c.unit));
     json.key("before_sources").begin_array();
     for (const auto& s : report.before_sources) json.value(s);
@@ -364,9 +353,38 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
         json.field("change_bound_low", row.change_bound_low).field("change_bound_high", row.change_bound_high);
         json.end_object();
     }
-    json.end_array().key("gates").begin_array();
+    json.end_array();
+    write_verdict_json(json, report.gates, report.notes);
+    out << json.str();
+}
+
+void write_run_json(JsonWriter& json, const std::string& version, const std::vector<std::string>& arguments,
+                    const std::string& label_before, const std::string& label_after) {
+    json.field("amdahl_version", version);
+    json.key("arguments").begin_array();
+    for (const auto& argument : arguments) json.value(argument);
+    json.end_array();
+    json.key("labels").begin_object();
+    for (const auto& [side, label] : {std::pair{"before", &label_before}, {"after", &label_after}}) {
+        if (label->empty())
+            json.key(side).null();
+        else
+            json.field(side, *label);
+    }
+    json.end_object();
+}
+
+void write_verdict_json(JsonWriter& json, const std::vector<GateResult>& gates, const std::vector<std::string>& notes) {
+    json.field("passed", write_gates_json(json, gates));
+    json.key("notes").begin_array();
+    for (const auto& note : notes) json.value(note);
+    json.end_array().end_object();
+}
+
+bool write_gates_json(JsonWriter& json, const std::vector<GateResult>& gates) {
+    json.key("gates").begin_array();
     bool passed = true;
-    for (const GateResult& gate : report.gates) {
+    for (const GateResult& gate : gates) {
         json.begin_object().field("gate", gate.gate).field("kind", gate.kind);
         if (gate.selector.empty())
             json.key("selector").null();
@@ -385,11 +403,8 @@ void write_json(std::ostream& out, const CompareReport& report, const ReportOpti
         json.field("passed", gate.passed).field("skipped", gate.skipped).field("detail", gate.detail).end_object();
         passed = passed && gate.passed;
     }
-    json.end_array().field("passed", passed);
-    json.key("notes").begin_array();
-    for (const auto& note : report.notes) json.value(note);
-    json.end_array().end_object();
-    out << json.str();
+    json.end_array();
+    return passed;
 }
 
 std::vector<std::string> gate_failures(const std::vector<GateResult>& gates) {

@@ -74,6 +74,7 @@ Document layout(const LawResult& result, const ReportOptions& options);
 Document layout(const RankResult& result, const ReportOptions& options);
 Document layout(const PlanReport& result, const ReportOptions& options);
 Document layout(const CompareReport& result, const ReportOptions& options);
+Document layout(const BenchmarkCompareReport& result, const ReportOptions& options);
 Document layout(const ScaleResult& result, const ReportOptions& options);
 Document layout(const FitResult& result, const ReportOptions& options);
 
@@ -82,6 +83,7 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
 void write_json(std::ostream& out, const RankResult& result, const ReportOptions& options);
 void write_json(std::ostream& out, const PlanReport& result, const ReportOptions& options);
 void write_json(std::ostream& out, const CompareReport& result, const ReportOptions& options);
+void write_json(std::ostream& out, const BenchmarkCompareReport& result, const ReportOptions& options);
 void write_json(std::ostream& out, const ScaleResult& result, const ReportOptions& options);
 void write_json(std::ostream& out, const FitResult& result, const ReportOptions& options);
 

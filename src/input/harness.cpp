@@ -1,0 +1,292 @@
+// Benchmark harnesses' JSON as runs of named benchmarks: hyperfine (--export-json), google/benchmark
+// (--benchmark_format=json or --benchmark_out), pytest-benchmark (--benchmark-json). Formats, with
+// their quirks, in tests/data/harness/PROVENANCE.md.
+#include "amdahl/harness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "amdahl/error.hpp"
+#include "amdahl/report.hpp"
+#include "input/json_fields.hpp"
+
+namespace amdahl {
+
+using detail::Json;
+
+namespace {
+
+bool has(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+std::string at(const std::string& source, const std::string& path) { return source + ": " + path; }
+
+// A finite number >= 0 at `path` (a time or a throughput).
+double measurement(const Json& value, const std::string& source, const std::string& path) {
+    if (!value.is_number())
+        throw Error(at(source, path), "expected a number (got " + std::string(value.type_name()) + ")");
+    const double number = value.get<double>();
+    if (!std::isfinite(number) || number < 0)
+        throw Error(at(source, path), "expected a finite number >= 0 (got " + value.dump() + ")");
+    return number;
+}
+
+const Json& member(const Json& object, const char* key, const std::string& source, const std::string& path) {
+    const auto found = object.find(key);
+    if (found == object.end()) throw Error(at(source, path), std::string("has no \"") + key + "\"");
+    return *found;
+}
+
+std::string text_of(const Json& object, const char* key, const std::string& source, const std::string& path) {
+    const Json& value = member(object, key, source, path);
+    if (!value.is_string()) throw Error(at(source, path + "." + key), "expected a string");
+    return value.get<std::string>();
+}
+
+// hyperfine: {"results": [{"command", "times": [seconds...], "mean", ...}]}; `times` is absent
+// before hyperfine 1.? wrote it, and then only the mean is known.
+void read_hyperfine(const Json& doc, HarnessFile& out, bool higher_is_better) {
+    if (higher_is_better)
+        throw Error("--higher-is-better",
+                    out.source + " is hyperfine's output, which has times only (no throughput to compare)");
+    const Json& results = member(doc, "results", out.source, "$");
+    if (!results.is_array()) throw Error(at(out.source, "results"), "expected an array");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const std::string path = "results[" + std::to_string(i) + "]";
+        const Json& result = results[i];
+        if (!result.is_object()) throw Error(at(out.source, path), "expected an object");
+        BenchmarkRuns runs;
+        runs.name = text_of(result, "command", out.source, path);
+        runs.unit = Unit::ms;
+        const auto times = result.find("times");
+        if (times != result.end() && times->is_array() && !times->empty()) {
+            for (std::size_t r = 0; r < times->size(); ++r)
+                runs.values.push_back(1000 *
+                                      measurement((*times)[r], out.source, path + ".times[" + std::to_string(r) + "]"));
+        } else {
+            runs.values.push_back(1000 *
+                                  measurement(member(result, "mean", out.source, path), out.source, path + ".mean"));
+            out.notes.push_back(out.source + ": '" + runs.name +
+                                "' has no \"times\" (hyperfine before 1.11?): its mean is one run, with no interval");
+        }
+        out.benchmarks.push_back(std::move(runs));
+    }
+}
+
+// google/benchmark: {"context": {...}, "benchmarks": [{"name", "run_name", "run_type":
+// "iteration" | "aggregate", "real_time", "time_unit", counters...}]}. Repetitions are the runs;
+// aggregates (mean, median, stddev, cv) are skipped: they are summaries of those runs.
+void read_google_benchmark(const Json& doc, HarnessFile& out, bool higher_is_better) {
+    const Json& entries = member(doc, "benchmarks", out.source, "$");
+    if (!entries.is_array()) throw Error(at(out.source, "benchmarks"), "expected an array");
+    std::unordered_map<std::string, std::size_t> index;
+    std::size_t aggregates = 0, failed = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string path = "benchmarks[" + std::to_string(i) + "]";
+        const Json& entry = entries[i];
+        if (!entry.is_object()) throw Error(at(out.source, path), "expected an object");
+        if (entry.value("run_type", std::string("iteration")) == "aggregate") {
+            ++aggregates;
+            continue;
+        }
+        if (entry.value("error_occurred", false) || entry.value("skipped", false)) {
+            ++failed;
+            out.notes.push_back(out.source + ": " + path + " ('" + entry.value("name", std::string()) + "') " +
+                                (entry.value("error_occurred", false) ? "failed" : "was skipped") +
+                                (entry.contains("error_message") && entry["error_message"].is_string()
+                                     ? ": " + entry["error_message"].get<std::string>()
+                                     : std::string()) +
+                                "; it is left out");
+            continue;
+        }
+        const std::string name = entry.contains("run_name") ? text_of(entry, "run_name", out.source, path)
+                                                            : text_of(entry, "name", out.source, path);
+        double value = 0;
+        Unit unit = Unit::ns;
+        if (higher_is_better) {
+            const char* counter = entry.contains("items_per_second")   ? "items_per_second"
+                                  : entry.contains("bytes_per_second") ? "bytes_per_second"
+                                                                       : nullptr;
+            if (!counter)
+                throw Error(at(out.source, path),
+                            "'" + name +
+                                "' reports no items_per_second or bytes_per_second, the throughput "
+                                "--higher-is-better compares");
+            if (out.metric == "time") out.metric = counter;
+            if (out.metric != counter)
+                throw Error(at(out.source, path), "'" + name + "' reports " + counter + ", others " + out.metric +
+                                                      ": throughputs of two kinds do not compare");
+            value = measurement(entry[counter], out.source, path + "." + counter);
+        } else {
+            const std::string unit_text = text_of(entry, "time_unit", out.source, path);
+            const auto parsed = parse_unit(unit_text);
+            if (!parsed) throw Error(at(out.source, path + ".time_unit"), "unknown unit '" + unit_text + "'");
+            unit = *parsed;
+            value = measurement(member(entry, "real_time", out.source, path), out.source, path + ".real_time");
+        }
+        const auto [it, inserted] = index.emplace(name, out.benchmarks.size());
+        if (inserted) {
+            BenchmarkRuns runs;
+            runs.name = name;
+            runs.unit = unit;
+            out.benchmarks.push_back(std::move(runs));
+        }
+        BenchmarkRuns& runs = out.benchmarks[it->second];
+        runs.values.push_back(convert(value, unit, runs.unit));  // a time in the first entry's unit
+    }
+    if (out.benchmarks.empty() && aggregates > 0)
+        throw Error(out.source,
+                    "has only aggregates (--benchmark_report_aggregates_only?): give the repetitions, "
+                    "which are the runs compare needs");
+    (void)failed;
+    if (!higher_is_better && !out.benchmarks.empty())
+        out.notes.push_back(out.source +
+                            ": google/benchmark's real_time per iteration (wall time); each "
+                            "repetition is a run, the aggregates are left out");
+}
+
+// pytest-benchmark: {"machine_info", "benchmarks": [{"name", "stats": {"data": [seconds per call,
+// one a round], "median", "ops", ...}}]}. Without "data" (a saved file without
+// --benchmark-save-data) only the summary is known: the median is one run.
+void read_pytest_benchmark(const Json& doc, HarnessFile& out, bool higher_is_better) {
+    const Json& entries = member(doc, "benchmarks", out.source, "$");
+    if (!entries.is_array()) throw Error(at(out.source, "benchmarks"), "expected an array");
+    if (higher_is_better) out.metric = "ops";
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string path = "benchmarks[" + std::to_string(i) + "]";
+        const Json& entry = entries[i];
+        if (!entry.is_object()) throw Error(at(out.source, path), "expected an object");
+        BenchmarkRuns runs;
+        runs.name = entry.contains("fullname") ? text_of(entry, "fullname", out.source, path)
+                                               : text_of(entry, "name", out.source, path);
+        runs.unit = Unit::us;
+        const Json& stats = member(entry, "stats", out.source, path);
+        const auto data = stats.find("data");
+        if (data != stats.end() && data->is_array() && !data->empty()) {
+            for (std::size_t r = 0; r < data->size(); ++r) {
+                const double seconds =
+                    measurement((*data)[r], out.source, path + ".stats.data[" + std::to_string(r) + "]");
+                if (higher_is_better && !(seconds > 0))
+                    throw Error(at(out.source, path + ".stats.data[" + std::to_string(r) + "]"),
+                                "a round of 0 s has no throughput");
+                runs.values.push_back(higher_is_better ? 1 / seconds : seconds * 1e6);
+            }
+        } else {
+            const double median =
+                measurement(member(stats, "median", out.source, path + ".stats"), out.source, path + ".stats.median");
+            if (higher_is_better && !(median > 0))
+                throw Error(at(out.source, path + ".stats.median"), "a median of 0 s has no throughput");
+            runs.values.push_back(higher_is_better ? 1 / median : median * 1e6);
+            out.notes.push_back(out.source + ": '" + runs.name +
+                                "' has no per-round \"data\" (--benchmark-save-data): its median is one run, with "
+                                "no interval");
+        }
+        out.benchmarks.push_back(std::move(runs));
+    }
+}
+
+}  // namespace
+
+const char* harness_name(Harness harness) {
+    switch (harness) {
+        case Harness::hyperfine:
+            return "hyperfine";
+        case Harness::google_benchmark:
+            return "google-benchmark";
+        case Harness::pytest_benchmark:
+            return "pytest-benchmark";
+    }
+    return "?";
+}
+
+std::optional<Harness> detect_harness(std::string_view content) {
+    const auto first = content.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || content[first] != '{') return std::nullopt;
+    if (has(content, "\"phases\"") || has(content, "\"traceEvents\"")) return std::nullopt;  // amdahl's, a trace
+    if (has(content, "\"results\"") && has(content, "\"command\"")) return Harness::hyperfine;
+    if (has(content, "\"benchmarks\"") && has(content, "\"machine_info\"")) return Harness::pytest_benchmark;
+    if (has(content, "\"benchmarks\"") && has(content, "\"context\"") &&
+        (has(content, "\"real_time\"") || has(content, "\"library_build_type\"") || has(content, "\"num_cpus\"")))
+        return Harness::google_benchmark;
+    return std::nullopt;
+}
+
+HarnessFile read_harness(std::string_view content, const std::string& source, Harness harness, bool higher_is_better) {
+    HarnessFile out;
+    out.harness = harness;
+    out.source = source;
+    out.higher_is_better = higher_is_better;
+    Json doc;
+    try {
+        doc = Json::parse(content);
+    } catch (const Json::exception& e) {
+        throw Error(source, std::string("not valid JSON (") + harness_name(harness) + " output?): " + e.what());
+    }
+    if (!doc.is_object()) throw Error(source, "expected a JSON object");
+    switch (harness) {
+        case Harness::hyperfine:
+            read_hyperfine(doc, out, higher_is_better);
+            break;
+        case Harness::google_benchmark:
+            read_google_benchmark(doc, out, higher_is_better);
+            break;
+        case Harness::pytest_benchmark:
+            read_pytest_benchmark(doc, out, higher_is_better);
+            break;
+    }
+    if (out.benchmarks.empty()) throw Error(source, std::string("has no benchmarks (") + harness_name(harness) + ")");
+    // Times in the unit that reads best: the largest in which the median is at least 1.
+    if (!higher_is_better) {
+        for (BenchmarkRuns& runs : out.benchmarks) {
+            std::vector<double> sorted = runs.values;
+            std::sort(sorted.begin(), sorted.end());
+            const double median = sorted[sorted.size() / 2];
+            Unit best = Unit::ns;
+            for (const Unit unit : {Unit::ns, Unit::us, Unit::ms, Unit::s})
+                if (convert(median, runs.unit, unit) >= 1) best = unit;
+            for (double& value : runs.values) value = convert(value, runs.unit, best);
+            runs.unit = best;
+        }
+    }
+    std::unordered_map<std::string, std::size_t> seen;
+    for (const BenchmarkRuns& runs : out.benchmarks)
+        if (!seen.emplace(runs.name, 0).second && harness != Harness::google_benchmark)
+            throw Error(source, "two benchmarks are named '" + printable(runs.name) + "'");
+    return out;
+}
+
+std::optional<Harness> parse_harness_name(std::string_view name) {
+    for (const Harness harness : {Harness::hyperfine, Harness::google_benchmark, Harness::pytest_benchmark})
+        if (name == harness_name(harness)) return harness;
+    return std::nullopt;
+}
+
+std::optional<HarnessFile> load_harness(const std::string& path, std::istream& stdin_stream,
+                                        std::optional<Harness> forced, bool higher_is_better) {
+    if (path == "-" && !forced) return std::nullopt;  // standard input is read once: by load_profile
+    std::ifstream file;
+    std::istream* in = &stdin_stream;
+    if (path != "-") {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) return std::nullopt;
+        file.open(path, std::ios::binary);
+        if (!file) return std::nullopt;  // load_profile says why
+        in = &file;
+    }
+    constexpr std::size_t sniff = 64 * 1024;
+    std::string content(sniff, '\0');
+    in->read(content.data(), static_cast<std::streamsize>(sniff));
+    content.resize(static_cast<std::size_t>(in->gcount()));
+    const std::optional<Harness> harness = forced ? forced : detect_harness(content);
+    if (!harness) return std::nullopt;
+    std::ostringstream rest;
+    rest << in->rdbuf();
+    if (in->bad()) throw Error(path, "read error");
+    content += std::move(rest).str();
+    return read_harness(content, path == "-" ? "<stdin>" : path, *harness, higher_is_better);
+}
+
+}  // namespace amdahl

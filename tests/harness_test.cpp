@@ -1,0 +1,242 @@
+// Benchmark harnesses' JSON (hyperfine, google/benchmark, pytest-benchmark) read as runs, and
+// compare on it: benchmark by benchmark, --sum, --higher-is-better. Samples: tests/data/harness.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>  // only to read the JSON report back
+
+#include <algorithm>
+#include <cmath>
+
+#include "amdahl/error.hpp"
+#include "amdahl/harness.hpp"
+#include "support.hpp"
+
+using namespace amdahl;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string data(const std::string& name) { return test::source_path("tests/data/harness/" + name); }
+
+HarnessFile read(const std::string& name, bool higher_is_better = false) {
+    const std::string path = data(name);
+    const std::string content = test::read_file(path);
+    const auto harness = detect_harness(content);
+    REQUIRE(harness.has_value());
+    return read_harness(content, path, *harness, higher_is_better);
+}
+
+const BenchmarkRuns& benchmark(const HarnessFile& file, const std::string& name) {
+    const auto found = std::find_if(file.benchmarks.begin(), file.benchmarks.end(),
+                                    [&](const BenchmarkRuns& b) { return b.name == name; });
+    INFO("benchmark " << name);
+    REQUIRE(found != file.benchmarks.end());
+    return *found;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+TEST_CASE("harness: each format is recognised by its content, and nothing else is", "[harness]") {
+    CHECK(detect_harness(test::read_file(data("hyperfine_before.json"))) == Harness::hyperfine);
+    CHECK(detect_harness(test::read_file(data("gbench_before.json"))) == Harness::google_benchmark);
+    CHECK(detect_harness(test::read_file(data("pytest_before.json"))) == Harness::pytest_benchmark);
+    CHECK_FALSE(detect_harness(test::read_file(test::source_path("examples/transformer_step.json"))));
+    CHECK_FALSE(detect_harness(test::read_file(test::source_path("examples/pytorch_trace.json"))));
+    // A profile that happens to have phases named like a harness's keys is a profile.
+    CHECK_FALSE(detect_harness(R"({"phases": {"results": 1, "command": 2}})"));
+    CHECK(parse_harness_name("google-benchmark") == Harness::google_benchmark);
+    CHECK_FALSE(parse_harness_name("json"));
+}
+
+TEST_CASE("harness: hyperfine's times are the runs, in ms", "[harness]") {
+    const HarnessFile file = read("hyperfine_before.json");
+    REQUIRE(file.benchmarks.size() == 2);
+    const BenchmarkRuns& parse = benchmark(file, "./build/release/app parse data/large.json");
+    REQUIRE(parse.values.size() == 10);
+    CHECK(parse.unit == Unit::ms);
+    CHECK(parse.values[0] == Approx(1000 * 0.24295981722211654));
+    // Without "times" (hyperfine before 1.11): the mean is one run, and a note says so.
+    const HarnessFile old =
+        read_harness(R"({"results": [{"command": "sleep 1", "mean": 1.002}]})", "old.json", Harness::hyperfine, false);
+    CHECK(old.benchmarks[0].values == std::vector<double>{1.002});  // 1,002 ms is 1.002 s
+    CHECK(old.benchmarks[0].unit == Unit::s);
+    CHECK_THAT(old.notes.front(), Contains("has no \"times\""));
+    // No throughput to compare.
+    CHECK_THROWS_WITH(
+        read_harness(R"({"results": [{"command": "a", "times": [1]}]})", "h.json", Harness::hyperfine, true),
+        Contains("hyperfine's output, which has times only"));
+}
+
+TEST_CASE("harness: google/benchmark's repetitions are the runs, the aggregates left out", "[harness]") {
+    const HarnessFile file = read("gbench_before.json");
+    REQUIRE(file.benchmarks.size() == 2);
+    const BenchmarkRuns& attention = benchmark(file, "BM_Attention/1024");
+    REQUIRE(attention.values.size() == 5);  // not the mean, median, stddev and cv entries
+    CHECK(attention.unit == Unit::ms);      // 2,850 us reads as 2.85 ms
+    CHECK(attention.values[0] == Approx(2.8501222279167623));
+    const BenchmarkRuns& gemm = benchmark(file, "BM_Gemm/512");
+    CHECK(gemm.unit == Unit::ms);  // written in ns
+    CHECK_THAT(file.notes.front(), Contains("real_time per iteration"));
+    // Throughputs with --higher-is-better; a benchmark without one is an error that names it.
+    const HarnessFile memcpy = read("gbench_throughput.json", true);
+    CHECK(memcpy.metric == "bytes_per_second");
+    CHECK(benchmark(memcpy, "BM_Memcpy/4096").values[0] > 1e10);
+    CHECK_THROWS_WITH(read("gbench_before.json", true),
+                      Contains("'BM_Gemm/512' reports no items_per_second or bytes_per_second"));
+    // Failed repetitions are left out, and said; aggregates alone are not runs.
+    const HarnessFile failed = read_harness(
+        R"({"context": {"num_cpus": 2}, "benchmarks": [
+            {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "real_time": 10, "time_unit": "ns"},
+            {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "error_occurred": true,
+             "error_message": "out of memory", "real_time": 0, "time_unit": "ns"}]})",
+        "failed.json", Harness::google_benchmark, false);
+    CHECK(failed.benchmarks[0].values.size() == 1);
+    CHECK_THAT(failed.notes.front(), Contains("('BM_a') failed: out of memory; it is left out"));
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [{"name": "BM_a_mean", "run_type": "aggregate",
+                        "real_time": 1, "time_unit": "ns"}]})",
+                                   "agg.json", Harness::google_benchmark, false),
+                      Contains("has only aggregates"));
+    // Bad values name their JSON path.
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [{"name": "BM_a", "real_time": -1,
+                                      "time_unit": "ns"}]})",
+                                   "bad.json", Harness::google_benchmark, false),
+                      "bad.json: benchmarks[0].real_time: expected a finite number >= 0 (got -1)");
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [{"name": "BM_a", "real_time": 1,
+                                      "time_unit": "fortnights"}]})",
+                                   "bad.json", Harness::google_benchmark, false),
+                      "bad.json: benchmarks[0].time_unit: unknown unit 'fortnights'");
+}
+
+TEST_CASE("harness: pytest-benchmark's rounds are the runs, in us; ops with --higher-is-better", "[harness]") {
+    const HarnessFile file = read("pytest_before.json");
+    REQUIRE(file.benchmarks.size() == 2);
+    const BenchmarkRuns& parse = benchmark(file, "tests/bench/test_parse.py::test_parse_json[large]");
+    REQUIRE(parse.values.size() == 20);
+    CHECK(parse.unit == Unit::ms);  // 10.8 ms a call
+    CHECK(parse.values[0] == Approx(10.837679308424922));
+    const HarnessFile ops = read("pytest_before.json", true);
+    CHECK(ops.metric == "ops");
+    CHECK(benchmark(ops, "tests/bench/test_parse.py::test_parse_json[large]").values[0] ==
+          Approx(1 / 0.010837679308424922));
+    // Without per-round data: the median, one run, said.
+    const HarnessFile nodata = read("pytest_nodata.json");
+    CHECK(nodata.benchmarks[0].values.size() == 1);
+    CHECK_THAT(nodata.notes.front(), Contains("has no per-round \"data\""));
+}
+
+TEST_CASE("harness: compare benchmark by benchmark", "[harness][compare][cli]") {
+    auto r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--format", "json",
+                            "--fail-if-slower", "2%"});
+    CHECK(r.exit_code == 1);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["mode"] == "benchmarks");
+    CHECK(report["harness"] == "hyperfine");
+    REQUIRE(report["benchmarks"].size() == 2);
+    // Each benchmark's median and status from its own runs.
+    const HarnessFile before = read("hyperfine_before.json"), after = read("hyperfine_after.json");
+    const auto& parse = report["benchmarks"][0];
+    CHECK(parse["before"].get<double>() == Approx(median(before.benchmarks[0].values)));
+    CHECK(parse["after"].get<double>() == Approx(median(after.benchmarks[0].values)));
+    CHECK(parse["status"] == "slower");
+    CHECK(parse["worse_fraction"].get<double>() ==
+          Approx(median(after.benchmarks[0].values) / median(before.benchmarks[0].values) - 1));
+    CHECK(report["benchmarks"][1]["status"] == "faster");
+    CHECK(report["gates"][0]["passed"] == false);
+    CHECK(report["gates"][0]["phases"].size() == 2);
+    CHECK_THAT(r.err, Contains("gate failed: --fail-if-slower 2%: './build/release/app parse data/large.json' +4.86% "
+                               "slower (one-sided bound +3."));
+    // A gate on the benchmarks a selector picks; one that picks the faster one passes.
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--fail-if-phase-slower",
+                       "*render*=2%"});
+    CHECK(r.exit_code == 0);
+    // Text: a row per benchmark and what the model is.
+    r = test::run_cli({"compare", data("gbench_before.json"), data("gbench_after.json")});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nBM_Attention/1024  slower  ms    2.8501"));
+    CHECK_THAT(r.out, Contains("model:    each benchmark on its own: an alternative, not a phase of one job"));
+    // Throughputs: a drop is the regression.
+    r = test::run_cli({"compare", data("pytest_before.json"), data("pytest_after.json"), "--higher-is-better",
+                       "--fail-if-slower", "3%", "--format", "json"});
+    const auto ops = nlohmann::json::parse(r.out);
+    CHECK(ops["metric"] == "ops");
+    CHECK(ops["benchmarks"][0]["status"] == "slower");  // fewer ops a second
+    CHECK(ops["benchmarks"][0]["worse_fraction"].get<double>() > 0.04);
+    CHECK(ops["benchmarks"][1]["status"] == "faster");
+    CHECK(r.exit_code == 1);
+}
+
+TEST_CASE("harness: --sum makes the benchmarks phases of one job", "[harness][compare][cli]") {
+    auto r = test::run_cli(
+        {"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--sum", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["before_runs"] == 10);
+    // The two benchmarks, and the median of the sums beside the sum of the medians.
+    REQUIRE(report["phases"].size() == 3);
+    CHECK(report["phases"][2]["name"] == "(outside the phases)");
+    // Run i of a side is the sum of every benchmark's run i (parse in ms, render in s): the median
+    // of those sums is the total, in the first benchmark's unit.
+    const HarnessFile before = read("hyperfine_before.json");
+    REQUIRE(before.benchmarks[0].unit == Unit::ms);
+    REQUIRE(before.benchmarks[1].unit == Unit::s);
+    std::vector<double> sums;
+    for (std::size_t i = 0; i < 10; ++i)
+        sums.push_back(before.benchmarks[0].values[i] + 1000 * before.benchmarks[1].values[i]);
+    CHECK(report["before_total"].get<double>() == Approx(median(sums)));
+    CHECK_THAT(r.err, Contains("note: --sum: the benchmarks are steps of one job"));
+    // Runs of different counts, and throughputs, do not add up.
+    r = test::run_cli({"compare", data("pytest_before.json"), data("pytest_after.json"), "--sum"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("error: --sum: makes run i of BEFORE the sum of every benchmark's run i, but "));
+    r = test::run_cli(
+        {"compare", data("gbench_throughput.json"), data("gbench_throughput.json"), "--sum", "--higher-is-better"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("throughputs do not add up"));
+}
+
+TEST_CASE("harness: options and inputs that do not fit are errors", "[harness][compare][cli]") {
+    const std::string profile = test::source_path("examples/compare/before.json");
+    auto r = test::run_cli({"compare", data("hyperfine_before.json"), profile});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: " + profile + ": is not benchmark-harness output, but the other side is hyperfine's\n");
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("gbench_after.json")});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("is google-benchmark output, but "));
+    r = test::run_cli({"compare", profile, profile, "--sum"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("error: --sum: applies to benchmark harnesses' output"));
+    r = test::run_cli({"compare", profile, profile, "--higher-is-better"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("error: --higher-is-better: applies to benchmark harnesses' throughputs"));
+    for (const std::vector<std::string>& extra : std::vector<std::vector<std::string>>{
+             {"--missing", "zero"}, {"--min-share", "1%"}, {"--unit", "s"}, {"--assume-unit", "ms"}}) {
+        std::vector<std::string> args{"compare", data("hyperfine_before.json"), data("hyperfine_after.json")};
+        args.insert(args.end(), extra.begin(), extra.end());
+        if (extra.front() == "--min-share") args.insert(args.end(), {"--fail-if-phase-slower", "*=5%"});
+        r = test::run_cli(args);
+        INFO(extra.front());
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("error: " + extra.front() + ": does not apply to benchmark harnesses' output"));
+    }
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--window", "x"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("do not apply to benchmark harnesses' output"));
+    r = test::run_cli(
+        {"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--fail-if-phase-costs", "*=1%"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("error: --fail-if-phase-costs: measures a phase against the job's total"));
+    // --input-format names a harness: standard input, or a file whose start says nothing.
+    r = test::run_cli({"compare", "-", data("hyperfine_after.json"), "--input-format", "hyperfine"},
+                      test::read_file(data("hyperfine_before.json")));
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("parse data/large.json  slower"));
+    const auto broken = test::write_temp("broken_gbench.json", R"({"context": {}, "benchmarks": [NaN]})");
+    r = test::run_cli({"compare", broken, broken, "--input-format", "google-benchmark"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("not valid JSON (google-benchmark output?)"));
+}
