@@ -15,6 +15,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/harness.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/speedup.hpp"
@@ -541,6 +542,52 @@ void check_gzip_input(std::string_view data) {
     }
 }
 
+// Benchmark harnesses' JSON, read as each harness, times and throughputs: a file, or an
+// amdahl::Error. What is read has runs, every value finite and >= 0, and compares with itself
+// (benchmark by benchmark, with every gate, and summed) without anything but an amdahl::Error.
+void check_harness_input(std::string_view data) {
+    (void)detect_harness(data);
+    for (const Harness harness : {Harness::hyperfine, Harness::google_benchmark, Harness::pytest_benchmark}) {
+        for (const bool higher_is_better : {false, true}) {
+            HarnessFile file;
+            try {
+                file = read_harness(data, "fuzz", harness, higher_is_better);
+            } catch (const Error&) {
+                continue;
+            }
+            require(!file.benchmarks.empty(), [] { return std::string("harness: a file with no benchmarks"); });
+            for (const BenchmarkRuns& runs : file.benchmarks) {
+                require(!runs.values.empty(), [&] { return "harness: benchmark '" + runs.name + "' has no runs"; });
+                for (const double value : runs.values)
+                    require(std::isfinite(value) && value >= 0, [&] {
+                        return "harness: benchmark '" + runs.name + "' has a run of " + std::to_string(value);
+                    });
+            }
+            try {
+                CompareOptions options;
+                options.paired = data.size() % 2 == 0;
+                const BenchmarkComparison comparison = compare_benchmarks({file}, {file}, options);
+                for (const BenchmarkChange& row : comparison.rows)
+                    require(row.status != PhaseStatus::slower && row.status != PhaseStatus::faster,
+                            [&] { return "harness: '" + row.name + "' changed against itself"; });
+                // A regression gate never fails a file against itself: its bound is at most 0. (A
+                // required speedup may: two noisy runs cannot prove even 1x.)
+                std::vector<Gate> gates(2);
+                gates[0].type = Gate::Type::slower;
+                gates[0].text = "--fail-if-slower 0%";
+                gates[1].type = Gate::Type::speedup;
+                gates[1].threshold = 1;
+                gates[1].text = "--require-speedup 1";
+                const std::vector<GateResult> results = check_benchmark_gates(comparison, gates);
+                require(results[0].passed,
+                        [&] { return "harness: --fail-if-slower 0% failed on itself: " + results[0].detail; });
+                (void)summed_side({file}, "BEFORE");
+            } catch (const Error&) {
+            }
+        }
+    }
+}
+
 const std::vector<std::string>& target_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all;
@@ -548,6 +595,7 @@ const std::vector<std::string>& target_names() {
         all.push_back("fuzz_speedup");
         all.push_back("fuzz_cli");
         all.push_back("fuzz_gzip");
+        all.push_back("fuzz_harness");
         return all;
     }();
     return names;
@@ -563,6 +611,8 @@ void check_input(std::string_view target, std::string_view data) {
         check_cli_input(data);
     } else if (target == "fuzz_gzip") {
         check_gzip_input(data);
+    } else if (target == "fuzz_harness") {
+        check_harness_input(data);
     } else {
         throw std::invalid_argument("no fuzz target named '" + std::string(target) + "'");
     }

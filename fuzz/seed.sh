@@ -44,6 +44,8 @@ done
 # gzip: the compressed samples, one member and two.
 mapfile -t gzipped < <(find tests/data/gzip -type f -name '*.gz' | sort)
 add fuzz_gzip "${gzipped[@]}"
+mapfile -t harness < <(find tests/data/harness -type f -name '*.json' | sort)
+add fuzz_harness "${harness[@]}"
 add_lines fuzz_speedup fuzz/seeds/speedup.txt
 add_lines fuzz_cli fuzz/seeds/cli.txt
 # Inputs that once found bugs.

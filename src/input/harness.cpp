@@ -34,6 +34,13 @@ double measurement(const Json& value, const std::string& source, const std::stri
     return number;
 }
 
+// hyperfine's seconds in ms.
+double in_ms(const Json& value, const std::string& source, const std::string& path) {
+    const double ms = 1000 * measurement(value, source, path);
+    if (!std::isfinite(ms)) throw Error(at(source, path), "is too large");
+    return ms;
+}
+
 const Json& member(const Json& object, const char* key, const std::string& source, const std::string& path) {
     const auto found = object.find(key);
     if (found == object.end()) throw Error(at(source, path), std::string("has no \"") + key + "\"");
@@ -64,11 +71,9 @@ void read_hyperfine(const Json& doc, HarnessFile& out, bool higher_is_better) {
         const auto times = result.find("times");
         if (times != result.end() && times->is_array() && !times->empty()) {
             for (std::size_t r = 0; r < times->size(); ++r)
-                runs.values.push_back(1000 *
-                                      measurement((*times)[r], out.source, path + ".times[" + std::to_string(r) + "]"));
+                runs.values.push_back(in_ms((*times)[r], out.source, path + ".times[" + std::to_string(r) + "]"));
         } else {
-            runs.values.push_back(1000 *
-                                  measurement(member(result, "mean", out.source, path), out.source, path + ".mean"));
+            runs.values.push_back(in_ms(member(result, "mean", out.source, path), out.source, path + ".mean"));
             out.notes.push_back(out.source + ": '" + runs.name +
                                 "' has no \"times\" (hyperfine before 1.11?): its mean is one run, with no interval");
         }
@@ -135,7 +140,10 @@ void read_google_benchmark(const Json& doc, HarnessFile& out, bool higher_is_bet
             out.benchmarks.push_back(std::move(runs));
         }
         BenchmarkRuns& runs = out.benchmarks[it->second];
-        runs.values.push_back(convert(value, unit, runs.unit));  // a time in the first entry's unit
+        const double converted = convert(value, unit, runs.unit);  // a time in the first entry's unit
+        if (!std::isfinite(converted))
+            throw Error(at(out.source, path), "'" + name + "' is too large in the unit of its first repetition");
+        runs.values.push_back(converted);
     }
     if (out.benchmarks.empty() && aggregates > 0)
         throw Error(out.source,
@@ -173,6 +181,8 @@ void read_pytest_benchmark(const Json& doc, HarnessFile& out, bool higher_is_bet
                     throw Error(at(out.source, path + ".stats.data[" + std::to_string(r) + "]"),
                                 "a round of 0 s has no throughput");
                 runs.values.push_back(higher_is_better ? 1 / seconds : seconds * 1e6);
+                if (!std::isfinite(runs.values.back()))
+                    throw Error(at(out.source, path + ".stats.data[" + std::to_string(r) + "]"), "is out of range");
             }
         } else {
             const double median =
@@ -180,6 +190,8 @@ void read_pytest_benchmark(const Json& doc, HarnessFile& out, bool higher_is_bet
             if (higher_is_better && !(median > 0))
                 throw Error(at(out.source, path + ".stats.median"), "a median of 0 s has no throughput");
             runs.values.push_back(higher_is_better ? 1 / median : median * 1e6);
+            if (!std::isfinite(runs.values.back()))
+                throw Error(at(out.source, path + ".stats.median"), "is out of range");
             out.notes.push_back(out.source + ": '" + runs.name +
                                 "' has no per-round \"data\" (--benchmark-save-data): its median is one run, with "
                                 "no interval");
