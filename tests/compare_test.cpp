@@ -1343,3 +1343,23 @@ TEST_CASE("compare: two traces step against step, with the importer's options", 
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("--total"));
 }
+
+TEST_CASE("compare: an added phase has a local speedup of 0, whatever its time", "[compare]") {
+    // Under --missing zero a phase in 1 of 3 AFTER runs has the median 0: still added, k = 0 (it
+    // used to say 1.0000x).
+    const test::TempDir dir;
+    const auto put = [](const std::string& path, const std::string& content) {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        std::ofstream(path, std::ios::binary) << content;
+    };
+    put(dir / "b/r0.json", R"({"unit": "ms", "phases": {"a": 10}})");
+    put(dir / "a/r0.json", R"({"unit": "ms", "phases": {"a": 10, "new": 2}})");
+    put(dir / "a/r1.json", R"({"unit": "ms", "phases": {"a": 10}})");
+    put(dir / "a/r2.json", R"({"unit": "ms", "phases": {"a": 10}})");
+    const auto r =
+        test::run_cli({"compare", dir / "b/*.json", dir / "a/*.json", "--missing", "zero", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = json_of(r);
+    CHECK(json_phase(report, "new")["status"] == "added");
+    CHECK(json_phase(report, "new")["local_speedup"].get<double>() == 0);
+}

@@ -199,7 +199,9 @@ PhaseChange phase_change(const SideTable& before, std::optional<std::size_t> b, 
     // Change as a fraction of the phase: (T' - T) / T; a phase that took no time grows without bound.
     row.change_of_phase = old_time > 0 ? row.change / old_time : (row.change > 0 ? infinity : 0.0);
     // Local speedup k = T / T'.
-    row.local_speedup = new_time > 0 ? old_time / new_time : (old_time > 0 ? infinity : 1.0);
+    // k = T / T': 0 for a phase only in AFTER (whatever its time there, --missing zero's 0 too),
+    // infinite when it takes no time after, 1 when it took none on either side.
+    row.local_speedup = !b ? 0.0 : new_time > 0 ? old_time / new_time : (old_time > 0 ? infinity : 1.0);
     if (!b)
         row.status = PhaseStatus::added;
     else if (!a)
