@@ -44,9 +44,10 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
 std::vector<bool> phases_with_events(const Profile& profile);
 
 /// The same with a factor per phase of `profile` (parallel to Profile::phases; 1: untouched);
-/// `touched` says which phases were sped up (else: those whose factor is not 1).
+/// `touched` says which phases were sped up (else: those whose factor is not 1). Without
+/// `with_busy_time` the GPU busy times stay 0 (they cost a sort of the events: rank does not need them).
 ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path = false,
-                            const std::vector<bool>* touched = nullptr);
+                            const std::vector<bool>* touched = nullptr, bool with_busy_time = true);
 
 /// `rank --model replay`: each candidate alone, replayed at its factor (its `saved` is set to the
 /// replayed saving), at infinity and at each grid factor; candidates with no events to move are

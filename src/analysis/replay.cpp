@@ -277,7 +277,7 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
 }
 
 ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path,
-                            const std::vector<bool>* touched) {
+                            const std::vector<bool>* touched, bool with_busy_time) {
     if (!profile.dependencies) {
         throw Error(profile.source, "has no events to replay: --model replay reads a Chrome or Kineto trace (read as " +
                                         (profile.format.empty() ? std::string("a phase table") : profile.format) +
@@ -309,14 +309,16 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
     outcome.before = convert(result.before, deps.unit, profile.unit);
     outcome.after = convert(result.after, deps.unit, profile.unit);
     outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
-    std::vector<double> starts, ends;
-    for (const detail::ReplayEvent& event : deps.graph.events) {
-        starts.push_back(event.start);
-        ends.push_back(event.end);
+    if (with_busy_time) {
+        std::vector<double> starts, ends;
+        for (const detail::ReplayEvent& event : deps.graph.events) {
+            starts.push_back(event.start);
+            ends.push_back(event.end);
+        }
+        outcome.gpu_busy_before = convert(busy_time(starts, ends, deps.first_gpu_event), deps.unit, profile.unit);
+        outcome.gpu_busy_after =
+            convert(busy_time(result.start, result.end, deps.first_gpu_event), deps.unit, profile.unit);
     }
-    outcome.gpu_busy_before = convert(busy_time(starts, ends, deps.first_gpu_event), deps.unit, profile.unit);
-    outcome.gpu_busy_after =
-        convert(busy_time(result.start, result.end, deps.first_gpu_event), deps.unit, profile.unit);
     outcome.events = deps.graph.events.size();
     outcome.edges = deps.graph.edges.size();
     outcome.waits = deps.graph.waits.size();
@@ -336,7 +338,7 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
     const auto alone_at = [&](const Candidate& c, double k) {  // the candidate alone at factor k
         std::vector<double> factors = ones;
         for (std::size_t p : c.phases) factors[p] = k;
-        return replay_phases(profile, factors);
+        return replay_phases(profile, factors, false, nullptr, false);
     };
     const std::vector<bool> moves = phases_with_events(profile);
     for (Candidate& c : candidates) {
