@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 target=$1 seconds=$2; shift 2
 build=${AMDAHL_FUZZ_BUILD:-build-fuzz}
 case $target in
-  fuzz_json) dict=json ;;
+  fuzz_json | fuzz_harness) dict=json ;;
   fuzz_chrome_trace) dict=trace ;;
   fuzz_csv | fuzz_markdown | fuzz_text | fuzz_nsys | fuzz_rocprof) dict=table ;;
   fuzz_folded) dict=folded ;;

@@ -240,3 +240,84 @@ TEST_CASE("harness: options and inputs that do not fit are errors", "[harness][c
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("not valid JSON (google-benchmark output?)"));
 }
+
+TEST_CASE("harness: what a hostile tester found", "[harness][compare][cli]") {
+    const auto hyperfine = [](const std::vector<std::pair<std::string, std::vector<double>>>& commands) {
+        std::string json = R"({"results": [)";
+        for (std::size_t i = 0; i < commands.size(); ++i) {
+            json += (i ? ", " : "") + std::string(R"({"command": ")") + commands[i].first + R"(", "times": [)";
+            for (std::size_t r = 0; r < commands[i].second.size(); ++r)
+                json += (r ? ", " : "") + std::to_string(commands[i].second[r]);
+            json += "]}";
+        }
+        return json + "]}";
+    };
+    SECTION("a phase gate whose benchmark is gone from AFTER is an error, or skipped when asked") {
+        const auto before = test::write_temp("gone_b.json", hyperfine({{"A", {1.0, 1.01, 0.99}}, {"B", {2.0, 2.01}}}));
+        const auto after = test::write_temp("gone_a.json", hyperfine({{"B", {2.0, 2.01}}}));
+        auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "A=1%"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("error: --fail-if-phase-slower A=1%: every benchmark it selects is gone from AFTER "
+                                   "('A'), so it checks nothing"));
+        r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "A=1%", "--on-missing-gate", "skip",
+                           "--format", "json"});
+        CHECK(r.exit_code == 0);
+        CHECK(nlohmann::json::parse(r.out)["gates"][0]["skipped"] == true);
+        // An end-to-end gate says what it could not check.
+        r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%"});
+        CHECK_THAT(r.out, Contains("(gone from AFTER, not checked: 'A')"));
+    }
+    SECTION("a benchmark that grew from 0 is infinitely slower, and fails the gate") {
+        const auto before = test::write_temp("zero_b.json", hyperfine({{"Z", {0, 0, 0}}}));
+        const auto after = test::write_temp("zero_a.json", hyperfine({{"Z", {0.005, 0.0051, 0.0049}}}));
+        const auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "1%", "--format", "json"});
+        CHECK(r.exit_code == 1);
+        const auto report = nlohmann::json::parse(r.out);
+        CHECK(report["benchmarks"][0]["status"] == "slower");
+        CHECK(report["benchmarks"][0]["worse_fraction"].is_null());  // +infinity
+    }
+    SECTION("the Markdown of 5,000 benchmarks stays under GitHub's limit, gates and verdict whole") {
+        std::vector<std::pair<std::string, std::vector<double>>> many, slower;
+        for (int i = 0; i < 5000; ++i) {
+            const std::string name = "./bench --case=" + std::to_string(i) + " --with-a-long-flag-name";
+            many.push_back({name, {1.0, 1.01, 0.99}});
+            slower.push_back({name, {1.1, 1.11, 1.09}});
+        }
+        const auto before = test::write_temp("many_b.json", hyperfine(many));
+        const auto after = test::write_temp("many_a.json", hyperfine(slower));
+        const auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%", "--format", "md"});
+        CHECK(r.exit_code == 1);
+        CHECK(r.out.size() < 65536);
+        CHECK(r.out.rfind("<!-- amdahl-compare -->\n", 0) == 0);
+        CHECK_THAT(r.out, Contains("<summary>4985 more benchmarks, smaller changes</summary>"));
+        CHECK_THAT(r.out, Contains("more rows left out to stay under GitHub's 65,536-character comment limit"));
+        CHECK_THAT(r.out, Contains("**Gates**"));
+        CHECK_THAT(r.out, Contains("**Verdict: \xe2\x9d\x8c the gate failed**"));
+    }
+    SECTION("compare --rename splits at the last '=', as eval's does") {
+        const auto before = test::write_temp("eq_b.json", hyperfine({{"./app --frames=120", {1.0, 1.01, 0.99}}}));
+        const auto after = test::write_temp("eq_a.json", hyperfine({{"./app2", {1.0, 1.01, 0.99}}}));
+        const auto r = test::run_cli({"compare", before, after, "--rename", "./app --frames=120=./app2"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("./app --frames=120 \xe2\x86\x92 ./app2"));
+    }
+    SECTION("a harness file with phases is refused; a named format is the format") {
+        const auto both = test::write_temp("both.json", R"({"results": [{"command": "a", "times": [1, 2]}],
+                                                            "phases": {"x": 1}})");
+        auto r = test::run_cli({"compare", both, both});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("has \"phases\", as an amdahl profile does, beside hyperfine's results"));
+        r = test::run_cli(
+            {"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--input-format", "json"});
+        CHECK(r.exit_code == 2);  // read as a profile, as asked: it has no phases
+        CHECK_THAT(r.err, Contains("phases"));
+    }
+    SECTION("standard input beside a harness's file says how to name its format") {
+        const auto r = test::run_cli({"compare", "-", data("hyperfine_after.json")},
+                                     test::read_file(data("hyperfine_before.json")));
+        CHECK(r.exit_code == 2);
+        CHECK(r.err ==
+              "error: -: standard input is read as a profile, but the other side is hyperfine's output; if "
+              "standard input is too, say so with --input-format hyperfine\n");
+    }
+}

@@ -370,3 +370,30 @@ TEST_CASE("markdown render: a name with a newline stays in its heading, row and 
     CHECK_THAT(html, Contains("<li>" + profile + ": phases[0]: phase 'line1\\x0Aline2 *x*': share 50% disagrees"));
     CHECK(count(html, "<em>") == 0);
 }
+
+TEST_CASE("markdown render: a comment cut to fit keeps its gates and verdict", "[markdown][render][compare]") {
+    const auto cmark = renderer();
+    if (!cmark) return;
+    // Three phases with names of 70,000 characters: even the top rows do not fit.
+    TempDir dir;
+    const auto write = [&](const std::string& name, double scale) {
+        std::string json = R"({"unit": "ms", "phases": {)";
+        for (int i = 0; i < 3; ++i)
+            json += (i ? ", " : "") + std::string("\"") + std::string(70000, static_cast<char>('a' + i)) +
+                    "\": " + std::to_string(10 * scale);
+        const std::string path = dir / name;
+        std::FILE* file = std::fopen(path.c_str(), "wb");
+        REQUIRE(file != nullptr);
+        std::fputs((json + "}}").c_str(), file);
+        std::fclose(file);
+        return path;
+    };
+    const RunResult r = run_cli({"compare", write("b.json", 1), write("a.json", 1.2), "--fail-if-slower", "1%",
+                                 "--names", "full", "--format", "md"});
+    REQUIRE(r.exit_code == 1);
+    CHECK(r.out.size() < 65536);
+    const std::string html = render(*cmark, r.out, true);
+    CHECK_THAT(html, Contains("<p><strong>Gates</strong></p>"));
+    CHECK_THAT(html, Contains("<strong>Verdict: ❌ the gate failed</strong>"));
+    CHECK_THAT(html, Contains("has everything.</em>"));
+}

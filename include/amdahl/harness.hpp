@@ -46,11 +46,12 @@ struct HarnessFile {
 /// `source` and the JSON path.
 HarnessFile read_harness(std::string_view content, const std::string& source, Harness harness, bool higher_is_better);
 
-/// Reads `path` ("-": `stdin_stream`) as a harness's output when `forced` names the harness or its
-/// first bytes look like one; none for anything else (a profile, a trace: load_profile's to read).
-/// Throws amdahl::Error for a file that cannot be read.
+/// Reads `path` ("-": `stdin_stream`) as a harness's output when `forced` names the harness, or,
+/// with `detect`, its first bytes look like one; none for anything else (a profile, a trace:
+/// load_profile's to read; standard input unless forced). Throws amdahl::Error for a file that
+/// cannot be read.
 std::optional<HarnessFile> load_harness(const std::string& path, std::istream& stdin_stream,
-                                        std::optional<Harness> forced, bool higher_is_better);
+                                        std::optional<Harness> forced, bool higher_is_better, bool detect = true);
 /// "hyperfine", "google-benchmark" or "pytest-benchmark" as --input-format names them.
 std::optional<Harness> parse_harness_name(std::string_view name);
 

@@ -112,6 +112,8 @@ struct BenchmarkCompareReport {
     std::string label_before, label_after;  ///< --label-before / --label-after; empty: not said
     std::string version;                    ///< amdahl's version
     std::vector<std::string> arguments;     ///< the command line after "amdahl"
+    /// Markdown: the benchmarks that got most worse or better in the table, the rest collapsed (0: all).
+    std::size_t top = 15;
 };
 
 /// `amdahl scale`: speedup against the number of processors.

@@ -70,7 +70,11 @@ BenchmarkChange change_of(const std::string& name, const std::string& before_nam
         row.shift.low = row.shift.high = row.shift.bound_low = row.shift.bound_high = row.change;
     // Worse is positive: more time, or less throughput.
     const double sign = higher_is_better ? -1 : 1;
-    const auto fraction = [&](double change) { return base > 0 ? sign * change / base : 0.0; };
+    // From 0 (a body the compiler removed reads 0 ns) any growth is infinitely worse.
+    const auto fraction = [&](double change) {
+        if (base > 0) return sign * change / base;
+        return change == 0 ? 0.0 : sign * change * infinity;
+    };
     row.regression = fraction(row.change);
     row.regression_low = std::min(fraction(row.shift.low), fraction(row.shift.high));
     row.regression_high = std::max(fraction(row.shift.low), fraction(row.shift.high));
@@ -210,30 +214,34 @@ std::vector<GateResult> check_benchmark_gates(const BenchmarkComparison& c, cons
         std::string worst;
         double worst_value = speedup_gate ? infinity : -infinity;
         result.observed = result.low = result.high = result.bound = std::numeric_limits<double>::quiet_NaN();
+        std::string gone;  // benchmarks this gate cannot check: said in its detail
         for (const BenchmarkChange* row : rows) {
+            if (row->status == PhaseStatus::removed) gone += (gone.empty() ? "'" : ", '") + printable(row->name) + "'";
             if (row->status == PhaseStatus::added || row->status == PhaseStatus::removed) {
                 if (row->status == PhaseStatus::added && !speedup_gate)
                     failures.push_back("'" + printable(row->name) + "' is new in AFTER: nothing to compare it with");
                 continue;
             }
             const bool within_noise = std::fabs(row->regression) < c.noise;
+            const std::string noise_said = within_noise ? " (within --noise, counted as no change)" : "";
             bool failed = false;
             std::string measured;
             GatePhase phase{row->name, 0, 0, 0, 0, true};
             if (speedup_gate) {
                 const double bound = within_noise ? 1.0 : row->speedup_bound;
                 failed = bound < gate.threshold * (1 - 1e-12);
-                measured = fmt::format("'{}' {} (lower bound {})", printable(row->name),
-                                       format_speedup(row->speedup, style), format_speedup(row->speedup_bound, style));
+                measured =
+                    fmt::format("'{}' {} (lower bound {}){}", printable(row->name), format_speedup(row->speedup, style),
+                                format_speedup(row->speedup_bound, style), noise_said);
                 phase = {row->name, row->speedup, row->speedup_low, row->speedup_high, row->speedup_bound, !failed};
                 if (row->speedup < worst_value) worst_value = row->speedup, worst = measured;
             } else {
                 const double bound = within_noise ? std::min(row->regression_bound, 0.0) : row->regression_bound;
                 failed = bound > gate.threshold + 1e-12 * std::max(1.0, gate.threshold);
-                measured = fmt::format("'{}' {} {} (one-sided bound {})", printable(row->name),
+                measured = fmt::format("'{}' {} {} (one-sided bound {}){}", printable(row->name),
                                        format_signed_share(row->regression, style),
                                        c.higher_is_better ? "less throughput" : "slower",
-                                       format_signed_share(row->regression_bound, style));
+                                       format_signed_share(row->regression_bound, style), noise_said);
                 phase = {row->name, row->regression, row->regression_low, row->regression_high, row->regression_bound,
                          !failed};
                 if (row->regression > worst_value) worst_value = row->regression, worst = measured;
@@ -256,13 +264,25 @@ std::vector<GateResult> check_benchmark_gates(const BenchmarkComparison& c, cons
             result.detail = detail + (speedup_gate ? ": below the required " + format_speedup(gate.threshold, style)
                                                    : ": more than " + percent(gate.threshold));
         } else if (worst.empty()) {
-            result.detail = "no benchmark on both sides to check";
+            // Every benchmark it selects is gone from AFTER (removed, or every repetition failed): a
+            // gate that silently stops checking is worse than none.
+            if (gone.empty()) {
+                result.detail = "no benchmark on both sides to check";
+            } else if (gate.skip_when_gone || gate.type != Gate::Type::phase_slower) {
+                result.detail = "skipped: every benchmark it selects is gone from AFTER (" + gone + ")";
+                result.skipped = gate.type == Gate::Type::phase_slower;
+            } else {
+                throw Error(gate.text, "every benchmark it selects is gone from AFTER (" + gone +
+                                           "), so it checks nothing; give --rename OLD=NEW if it was renamed, or "
+                                           "--on-missing-gate skip to skip the gate");
+            }
         } else {
             result.detail = fmt::format("{} benchmark{}, the worst: {}: {}", result.phases.size(),
                                         result.phases.size() == 1 ? "" : "s", worst,
                                         speedup_gate ? "at least the required " + format_speedup(gate.threshold, style)
                                                      : "not more than " + percent(gate.threshold));
         }
+        if (!gone.empty() && !worst.empty()) result.detail += " (gone from AFTER, not checked: " + gone + ")";
         results.push_back(std::move(result));
     }
     return results;

@@ -124,8 +124,9 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
 CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     CompareOptions out;
     // OLD=NEW, from --rename or a line of a --renames file (`where` names it in errors).
+    // Split at the last '=', as eval's --rename: names hold one (`--frames=120`), new names rarely.
     const auto add_rename = [&](const std::string& text, const std::string& where) {
-        const auto eq = text.find('=');
+        const auto eq = text.rfind('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
             throw Error(where,
                         "expected OLD=NEW, a BEFORE phase name and its AFTER name (got '" + printable(text) + "')");
@@ -252,12 +253,13 @@ struct HarnessSide {
 };
 
 std::optional<HarnessSide> load_harness_side(const std::string& argument, const char* label,
-                                             std::optional<Harness> forced, bool higher_is_better, Context& context) {
+                                             std::optional<Harness> forced, bool higher_is_better, bool detect,
+                                             Context& context) {
     HarnessSide side;
     side.sources = expand_side(argument, label);
     std::string other;  // a file of the side that is no harness output
     for (const auto& path : side.sources) {
-        if (auto file = load_harness(path, context.in, forced, higher_is_better))
+        if (auto file = load_harness(path, context.in, forced, higher_is_better, detect))
             side.files.push_back(std::move(*file));
         else if (other.empty())
             other = path;
@@ -281,8 +283,6 @@ void refuse_phase_options(const CompareCommandOptions& options) {
     refuse(!options.assume_unit.empty(), "--assume-unit");
     refuse(options.min_share.has_value(), "--min-share");
     refuse(options.min_time.has_value(), "--min-time");
-    refuse(options.on_missing_gate != "error", "--on-missing-gate");
-    refuse(options.top.has_value(), "--top");
     refuse(!options.unit.empty(), "--unit");
 }
 
@@ -306,9 +306,11 @@ int run_benchmarks(const CompareCommandOptions& options, const HarnessSide& befo
     const ReportOptions report_style = report_options(options.output, false);
     const std::vector<GateResult> results = check_benchmark_gates(comparison, gates, report_style.numbers);
     for (const auto& note : comparison.notes) context.err << "note: " << printable(note) << '\n';
-    const BenchmarkCompareReport report{comparison,          results,          before.sources,
-                                        after.sources,       comparison.notes, options.label_before,
-                                        options.label_after, AMDAHL_VERSION,   context.arguments};
+    const BenchmarkCompareReport report{comparison,          results,
+                                        before.sources,      after.sources,
+                                        comparison.notes,    options.label_before,
+                                        options.label_after, AMDAHL_VERSION,
+                                        context.arguments,   options.top.value_or(15)};
     emit(context, report, options.output, report_style);
     return gates_exit(results, context);
 }
@@ -342,13 +344,20 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     const ImportOptions import = import_options(options.import);
     // Benchmark harnesses' output (hyperfine, google/benchmark, pytest-benchmark): by content, or
     // as --input-format says.
-    const auto harness_before = load_harness_side(options.before, "BEFORE", harness, options.higher_is_better, context);
-    const auto harness_after = load_harness_side(options.after, "AFTER", harness, options.higher_is_better, context);
+    // A format the user named is the format: --input-format json reads a profile, whatever it looks like.
+    const bool detect = options.input_format.empty();
+    const auto harness_before =
+        load_harness_side(options.before, "BEFORE", harness, options.higher_is_better, detect, context);
+    const auto harness_after =
+        load_harness_side(options.after, "AFTER", harness, options.higher_is_better, detect, context);
     if (harness_before.has_value() != harness_after.has_value()) {
         const HarnessSide& one = harness_before ? *harness_before : *harness_after;
-        throw Error(harness_before ? options.after : options.before,
-                    std::string("is not benchmark-harness output, but the other side is ") +
-                        harness_name(one.files.front().harness) + "'s");
+        const std::string& other = harness_before ? options.after : options.before;
+        const std::string name = harness_name(one.files.front().harness);
+        if (other == "-")
+            throw Error(other, "standard input is read as a profile, but the other side is " + name +
+                                   "'s output; if standard input is too, say so with --input-format " + name);
+        throw Error(other, "is not benchmark-harness output, but the other side is " + name + "'s");
     }
     LoadedSide before, after;
     if (harness_before) {

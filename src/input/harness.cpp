@@ -215,14 +215,18 @@ const char* harness_name(Harness harness) {
 }
 
 std::optional<Harness> detect_harness(std::string_view content) {
+    // By the first key, as each harness writes it: hyperfine "results", google/benchmark "context",
+    // pytest-benchmark "machine_info". A profile with a phase of such a name starts otherwise.
     const auto first = content.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos || content[first] != '{') return std::nullopt;
-    if (has(content, "\"phases\"") || has(content, "\"traceEvents\"")) return std::nullopt;  // amdahl's, a trace
-    if (has(content, "\"results\"") && has(content, "\"command\"")) return Harness::hyperfine;
-    if (has(content, "\"benchmarks\"") && has(content, "\"machine_info\"")) return Harness::pytest_benchmark;
-    if (has(content, "\"benchmarks\"") && has(content, "\"context\"") &&
-        (has(content, "\"real_time\"") || has(content, "\"library_build_type\"") || has(content, "\"num_cpus\"")))
-        return Harness::google_benchmark;
+    const auto quote = content.find_first_not_of(" \t\r\n", first + 1);
+    if (quote == std::string_view::npos || content[quote] != '"') return std::nullopt;
+    const auto end = content.find('"', quote + 1);
+    if (end == std::string_view::npos) return std::nullopt;
+    const std::string_view key = content.substr(quote + 1, end - quote - 1);
+    if (key == "results" && has(content, "\"command\"")) return Harness::hyperfine;
+    if (key == "context" && has(content, "\"benchmarks\"")) return Harness::google_benchmark;
+    if (key == "machine_info" && has(content, "\"benchmarks\"")) return Harness::pytest_benchmark;
     return std::nullopt;
 }
 
@@ -238,6 +242,9 @@ HarnessFile read_harness(std::string_view content, const std::string& source, Ha
         throw Error(source, std::string("not valid JSON (") + harness_name(harness) + " output?): " + e.what());
     }
     if (!doc.is_object()) throw Error(source, "expected a JSON object");
+    if (doc.contains("phases"))
+        throw Error(source, std::string("has \"phases\", as an amdahl profile does, beside ") + harness_name(harness) +
+                                "'s results: one of them would be left out; keep one");
     switch (harness) {
         case Harness::hyperfine:
             read_hyperfine(doc, out, higher_is_better);
@@ -277,8 +284,8 @@ std::optional<Harness> parse_harness_name(std::string_view name) {
 }
 
 std::optional<HarnessFile> load_harness(const std::string& path, std::istream& stdin_stream,
-                                        std::optional<Harness> forced, bool higher_is_better) {
-    if (path == "-" && !forced) return std::nullopt;  // standard input is read once: by load_profile
+                                        std::optional<Harness> forced, bool higher_is_better, bool detect) {
+    if (!forced && (!detect || path == "-")) return std::nullopt;  // standard input is read once: by load_profile
     std::ifstream file;
     std::istream* in = &stdin_stream;
     if (path != "-") {

@@ -107,6 +107,30 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
                             Cell(machine_number(row.speedup_low)), Cell(machine_number(row.speedup_high)),
                             Cell(machine_number(row.speedup_bound))});
     }
+    // A pull-request comment: the `top` benchmarks that moved most first, the rest collapsed, the
+    // whole under GitHub's limit (see the phase comparison's).
+    if (report.top > 0) {
+        std::vector<std::size_t> order(c.rows.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        const auto moved = [&](std::size_t i) {
+            const double worse = std::fabs(c.rows[i].regression);
+            return std::isnan(worse) ? 0.0 : worse;
+        };
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return moved(a) > moved(b); });
+        const std::size_t shown = std::min(report.top, order.size());
+        Table top{table.columns, {}, 0, {}};
+        for (std::size_t i = 0; i < shown; ++i) top.rows.push_back(table.rows[order[i]]);
+        doc.markdown_table = std::move(top);
+        if (shown < order.size()) {
+            Table rest{table.columns, {}, 0, {}};
+            for (std::size_t i = shown; i < order.size(); ++i) rest.rows.push_back(table.rows[order[i]]);
+            doc.details_table = std::move(rest);
+            const std::size_t more = order.size() - shown;
+            doc.details_summary =
+                fmt::format("{} more {}, smaller changes", more, more == 1 ? "benchmark" : "benchmarks");
+        }
+    }
+    doc.max_chars = 65000;  // under GitHub's 65,536-character comment limit
     doc.table = std::move(table);
     doc.csv_table = std::move(csv);
     const auto side = [](const std::string& label, const std::vector<std::string>& sources) {

@@ -72,9 +72,11 @@ std::string render_markdown(const Table& table) {
 
 namespace {
 
-// The document as Markdown, with the first `detail_rows` rows of its details table; `cut` more
-// rows are said to be left out.
-std::string markdown_of(const Document& document, std::size_t detail_rows, std::size_t cut) {
+// The document as Markdown in three parts, so that a comment over the limit loses the least
+// important first: the collapsed rows, then notes, then the end of the table; never the gates.
+// The head: heading, summary, table, and the first `detail_rows` rows of the details table (`cut`
+// more said to be left out).
+std::string head_of(const Document& document, std::size_t detail_rows, std::size_t cut) {
     std::ostringstream out;
     if (!document.marker.empty()) out << document.marker << '\n';
     out << "### amdahl " << document.command;
@@ -113,8 +115,14 @@ std::string markdown_of(const Document& document, std::size_t detail_rows, std::
                        cut, cut == 1 ? "row" : "rows");
         out << "\n</details>\n";
     }
+    return std::move(out).str();
+}
+
+// The sections, the gates and the verdict, each after a blank line.
+std::string body_of(const Document& document) {
+    std::ostringstream out;
     for (const auto& section : document.sections) {
-        block();
+        out << '\n';
         if (!section.title.empty()) out << "**" << markdown_text(section.title) << "**\n\n";
         if (section.preformatted) {
             out << "```text\n";
@@ -125,8 +133,7 @@ std::string markdown_of(const Document& document, std::size_t detail_rows, std::
         }
     }
     if (!document.gates.empty()) {
-        block();
-        out << "**Gates**\n\n";
+        out << "\n**Gates**\n\n";
         bool passed = true;
         for (const auto& gate : document.gates) {
             out << (gate.skipped  ? "- \xe2\x9a\xa0\xef\xb8\x8f "  // a warning sign: it checked nothing
@@ -138,20 +145,41 @@ std::string markdown_of(const Document& document, std::size_t detail_rows, std::
         out << "\n**Verdict: " << (passed ? "\xe2\x9c\x85 " : "\xe2\x9d\x8c ") << markdown_text(document.verdict)
             << "**\n";
     }
-    if (!document.notes.empty()) {
-        block();
-        out << "#### Notes\n\n";
-        for (const auto& note : document.notes) out << "- " << markdown_text(note) << '\n';
-    }
     return std::move(out).str();
 }
 
-// Past the limit even without the collapsed rows (very long names or notes): the text up to the
-// last whole line that fits, any open <details> closed, and a line that says so.
+// The notes section with the first `count` notes, and a line for the rest.
+std::string notes_of(const Document& document, std::size_t count) {
+    if (document.notes.empty()) return "";
+    std::string out = "\n#### Notes\n\n";
+    for (std::size_t i = 0; i < count && i < document.notes.size(); ++i)
+        out += "- " + markdown_text(document.notes[i]) + '\n';
+    if (count < document.notes.size())
+        out += fmt::format(
+            "- *{} more notes left out to stay under the comment limit; they are on stderr and in "
+            "`--format json`.*\n",
+            document.notes.size() - count);
+    return out;
+}
+
+// The largest n in [0, most] with size(n) <= limit, size growing with n (0 when none fits).
+template <typename Size>
+std::size_t most_that_fit(std::size_t most, std::size_t limit, Size size) {
+    if (size(most) <= limit) return most;
+    std::size_t fits = 0, too_many = most;
+    while (too_many - fits > 1) {
+        const std::size_t mid = fits + (too_many - fits) / 2;
+        (size(mid) <= limit ? fits : too_many) = mid;
+    }
+    return fits;
+}
+
+// A head too long even without its collapsed rows (names thousands of characters long): cut at
+// the last whole line within `limit`, any open code block or <details> closed, and said.
 std::string cut_to(std::string text, std::size_t limit) {
     const std::size_t total = text.size();
-    const std::string tail_room(400, ' ');  // the closing lines below fit in this
-    std::size_t end = text.rfind('\n', limit > tail_room.size() ? limit - tail_room.size() : 0);
+    const std::size_t room = 400;  // the closing lines below fit in this
+    const std::size_t end = text.rfind('\n', limit > room ? limit - room : 0);
     text.resize(end == std::string::npos ? 0 : end + 1);
     std::size_t opened = 0, closed = 0;
     for (std::size_t at = 0; (at = text.find("<details>", at)) != std::string::npos; at += 9) ++opened;
@@ -174,22 +202,34 @@ std::string cut_to(std::string text, std::size_t limit) {
 
 void write_markdown(std::ostream& out, const Document& document) {
     const std::size_t rows = document.details_table ? document.details_table->rows.size() : 0;
-    std::string text = markdown_of(document, rows, 0);
     const std::size_t limit = document.max_chars;
-    if (limit > 0 && text.size() > limit && rows > 0) {
-        // The most collapsed rows that fit, by bisection: the text grows with every row.
-        std::size_t fits = 0, too_many = rows;
-        while (too_many - fits > 1) {
-            const std::size_t mid = fits + (too_many - fits) / 2;
-            if (markdown_of(document, mid, rows - mid).size() <= limit)
-                fits = mid;
-            else
-                too_many = mid;
-        }
-        text = markdown_of(document, fits, rows - fits);
+    const std::string body = body_of(document);
+    const std::string all_notes = notes_of(document, document.notes.size());
+    std::string head = head_of(document, rows, 0);
+    if (limit == 0 || head.size() + body.size() + all_notes.size() <= limit) {
+        out << head << body << all_notes;
+        return;
     }
-    if (limit > 0 && text.size() > limit) text = cut_to(std::move(text), limit);
-    out << text;
+    // 1. Fewer collapsed rows, by bisection: the text grows with every row.
+    const std::size_t fixed = body.size() + all_notes.size();
+    const std::size_t kept = most_that_fit(rows, limit > fixed ? limit - fixed : 0,
+                                           [&](std::size_t n) { return head_of(document, n, rows - n).size(); });
+    head = head_of(document, kept, rows - kept);
+    std::string notes = all_notes;
+    if (head.size() + body.size() + notes.size() > limit) {
+        // 2. Fewer notes: the gates and the verdict stay whole.
+        const std::size_t room = limit > head.size() + body.size() ? limit - head.size() - body.size() : 0;
+        const std::size_t count =
+            most_that_fit(document.notes.size(), room, [&](std::size_t n) { return notes_of(document, n).size(); });
+        notes = notes_of(document, count);
+    }
+    if (head.size() + body.size() + notes.size() > limit) {
+        // 3. The head cut at a line: what remains is the gates, the verdict and what fits of the table.
+        notes = notes_of(document, 0);
+        const std::size_t room = limit > body.size() + notes.size() ? limit - body.size() - notes.size() : 0;
+        head = cut_to(std::move(head), room);
+    }
+    out << head << body << notes;
 }
 
 }  // namespace amdahl
