@@ -75,6 +75,7 @@ def main():
     print()
     print("| noise model | runs a side | mode | false failures (A/A) | detects +4.2% | detectable change |")
     print("| --- | ---: | --- | ---: | ---: | ---: |")
+    rates = {}  # (model, n, paired) -> (false failure rate, detection rate)
     with tempfile.TemporaryDirectory() as workdir:
         for side in ("before", "after"):
             os.mkdir(os.path.join(workdir, side))
@@ -90,10 +91,21 @@ def main():
                         detections += failed
                         if mdc is not None:
                             detectable.append(mdc)
+                    rates[(model, n, paired)] = (false_failures / args.trials, detections / args.trials)
                     mode = "--paired" if paired else "unpaired"
                     mean_mdc = sum(detectable) / len(detectable) * 100 if detectable else float("nan")
                     print(f"| {model} | {n} | {mode} | {false_failures / args.trials * 100:.1f}% "
                           f"| {detections / args.trials * 100:.1f}% | {mean_mdc:.1f}% |", flush=True)
+
+    # The targets of issue 15, on the independent model, unpaired.
+    print()
+    worst_false = max((rate[0] for rate in rates.values()), default=0)
+    for n, wanted in ((9, 0.45), (20, 0.85)):
+        if ("independent", n, False) in rates:
+            got = rates[("independent", n, False)][1]
+            print(f"target: detects +4.2% at {n} runs a side >= {wanted * 100:.0f}%: {got * 100:.1f}% "
+                  f"{'met' if got >= wanted else 'NOT MET'}")
+    print(f"target: false failures <= 1%: at most {worst_false * 100:.1f}% {'met' if worst_false <= 0.01 else 'NOT MET'}")
 
 
 if __name__ == "__main__":
