@@ -33,6 +33,10 @@ struct ReplayOutcome {
     /// delays between events (untraced host work, launch latency, gaps), longest first; for the
     /// recorded trace and for the replayed one. Each adds up to `before` or `after`.
     std::vector<PathShare> path_before, path_after;
+    /// replay_evaluation: of the sped-up phases' time (their events' self time, in the profile's
+    /// unit), how much the recorded trace's critical path holds. The rest ran alongside other work,
+    /// so speeding it up moves the end of the trace only as far as the path's share.
+    double touched_time = 0, touched_on_path = 0;
 };
 
 /// Replays `evaluation`'s factors (per phase of `profile`) over the profile's dependencies.

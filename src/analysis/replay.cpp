@@ -273,7 +273,26 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
         factors[i] = evaluation.phases[i].factor;
         touched[i] = true;
     }
-    return replay_phases(profile, factors, with_critical_path, &touched);
+    ReplayOutcome outcome = replay_phases(profile, factors, with_critical_path, &touched);
+    // How much of the sped-up work the recorded critical path holds: what says why a replay gains
+    // less than Amdahl's law on the phase table (one more replay, of the recorded factors).
+    const Dependencies& deps = *profile.dependencies;
+    const std::vector<PathShare> path =
+        with_critical_path ? outcome.path_before
+                           : path_shares(deps, deps.graph,
+                                         detail::replay(deps.graph, std::vector<double>(deps.phase_names.size(), 1.0)));
+    const double scale = with_critical_path ? 1.0 : convert(1.0, deps.unit, profile.unit);
+    std::unordered_set<std::string_view> sped_up;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i)
+        if (touched[i]) sped_up.insert(profile.phases[i].name);
+    for (const PathShare& share : path)
+        if (share.phase && sped_up.count(share.name)) outcome.touched_on_path += share.time * scale;
+    std::vector<double> self(deps.phase_names.size(), 0.0);  // each phase's events' self time
+    for (const detail::ReplayEvent& event : deps.graph.events)
+        if (event.phase < self.size()) self[event.phase] += event.end - event.start;
+    for (std::uint32_t p = 0; p < deps.phase_names.size(); ++p)
+        if (sped_up.count(deps.phase_names[p])) outcome.touched_time += convert(self[p], deps.unit, profile.unit);
+    return outcome;
 }
 
 ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& factors, bool with_critical_path,

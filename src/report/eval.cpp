@@ -96,6 +96,15 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
             "and work; faster GPU work mostly becomes more idle time ({} after)",
             format_share(1 - p.gpu_busy_before / p.before, style),
             format_share(p.after > 0 ? 1 - p.gpu_busy_after / p.after : 0, style));
+    } else if (p.speedup < low && p.touched_time > 0 && p.touched_on_path < 0.8 * p.touched_time) {
+        // Most of the sped-up work ran alongside other work: only its share of the critical path
+        // can move the end of the trace.
+        reason = fmt::format(
+            "off the critical path: of the sped-up work's {} {}, only {} {} ({}) lies on the recorded critical "
+            "path; the rest ran alongside other work, which still takes as long (--critical-path shows what "
+            "sets the end)",
+            format_time(p.touched_time, style), unit, format_time(p.touched_on_path, style), unit,
+            format_share(p.touched_on_path / p.touched_time, style));
     } else if (p.speedup < low) {
         reason =
             "the replay gains less: work the speedups do not touch (on other streams, the CPU's launches, "

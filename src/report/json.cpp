@@ -70,6 +70,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.field("step_time", p.before).field("new_step_time", p.after);
         json.key("replay").begin_object().field("events", p.events).field("edges", p.edges).field("waits", p.waits);
         json.field("gpu_busy_time", p.gpu_busy_before).field("new_gpu_busy_time", p.gpu_busy_after);
+        json.field("sped_up_time", p.touched_time).field("sped_up_on_critical_path", p.touched_on_path);
         json.key("assumptions").begin_array();
         for (const std::string& line : p.assumptions) json.value(line);
         json.end_array().key("not_events").begin_array();
