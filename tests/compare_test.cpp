@@ -1363,3 +1363,18 @@ TEST_CASE("compare: an added phase has a local speedup of 0, whatever its time",
     CHECK(json_phase(report, "new")["status"] == "added");
     CHECK(json_phase(report, "new")["local_speedup"].get<double>() == 0);
 }
+
+TEST_CASE("compare: a rename whose old name is also in AFTER says which is which", "[compare][renames]") {
+    const auto before = test::write_temp("both_names_before.json", R"({"unit": "ms", "phases": {"att": 20, "g": 40}})");
+    const auto after = test::write_temp(
+        "both_names_after.json",
+        R"({"unit": "ms", "phases": [{"name": "att", "time": 3}, {"name": "f2", "time": 10, "renamed_from": "att"},
+                                      {"name": "g", "time": 40}]})");
+    auto r = test::run_cli({"compare", before, after});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("att \xe2\x86\x92 f2"));
+    CHECK_THAT(r.err, Contains("note: 'att' is in AFTER too, but BEFORE's 'att' is compared with 'f2' (renamed_from); "
+                               "AFTER's 'att' counts as new"));
+    r = test::run_cli({"compare", before, after, "--rename", "att=f2"});
+    CHECK_THAT(r.err, Contains("(--rename att=f2); AFTER's 'att' counts as new"));
+}

@@ -369,6 +369,13 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         match[b->second] = a->second;
         renamed[b->second] = true;
         claimed[a->second] = true;
+        // AFTER has a phase of the old name too: it is new, not the renamed one. Said, since the
+        // rename decides which of the two BEFORE's phase is compared with.
+        if (after.index.count(old_name))
+            out.notes.push_back("'" + printable(old_name) + "' is in AFTER too, but BEFORE's '" + printable(old_name) +
+                                "' is compared with '" + printable(new_name) + "' (" +
+                                (declared ? std::string("renamed_from") : "--rename " + printable(text)) +
+                                "); AFTER's '" + printable(old_name) + "' counts as new");
     }
     for (std::size_t b = 0; b < before.names.size(); ++b) {
         if (renamed[b]) continue;
