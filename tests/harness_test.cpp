@@ -321,3 +321,24 @@ TEST_CASE("harness: what a hostile tester found", "[harness][compare][cli]") {
               "standard input is too, say so with --input-format hyperfine\n");
     }
 }
+
+TEST_CASE("harness: errors that say what is wrong", "[harness]") {
+    // Every repetition failed: not "only aggregates".
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [
+                          {"name": "BM_a", "run_type": "iteration", "error_occurred": true, "real_time": 0,
+                           "time_unit": "ns"},
+                          {"name": "BM_a_mean", "run_type": "aggregate", "real_time": 0, "time_unit": "ns"}]})",
+                                   "failed.json", Harness::google_benchmark, false),
+                      "failed.json: every repetition failed or was skipped (1): there is no run to compare");
+    // An empty hyperfine export is hyperfine's, with nothing in it.
+    CHECK(detect_harness(R"({"results": []})") == Harness::hyperfine);
+    CHECK_THROWS_WITH(read_harness(R"({"results": []})", "empty.json", Harness::hyperfine, false),
+                      "empty.json: has no benchmarks (hyperfine)");
+    CHECK_THROWS_WITH(read_harness(R"({"results": [{"times": [1, 2]}]})", "nameless.json", Harness::hyperfine, false),
+                      "nameless.json: results[0]: has no \"command\"");
+    // Two commands alike: both places named.
+    CHECK_THROWS_WITH(read_harness(R"({"results": [{"command": "dup", "times": [1]}, {"command": "x", "times": [1]},
+                                                   {"command": "dup", "times": [2]}]})",
+                                   "dup.json", Harness::hyperfine, false),
+                      "dup.json: results[2]: a second benchmark named 'dup' (the first is [0])");
+}

@@ -145,11 +145,13 @@ void read_google_benchmark(const Json& doc, HarnessFile& out, bool higher_is_bet
             throw Error(at(out.source, path), "'" + name + "' is too large in the unit of its first repetition");
         runs.values.push_back(converted);
     }
+    if (out.benchmarks.empty() && failed > 0)
+        throw Error(out.source, "every repetition failed or was skipped (" + std::to_string(failed) +
+                                    "): there is no run to compare");
     if (out.benchmarks.empty() && aggregates > 0)
         throw Error(out.source,
                     "has only aggregates (--benchmark_report_aggregates_only?): give the repetitions, "
                     "which are the runs compare needs");
-    (void)failed;
     if (!higher_is_better && !out.benchmarks.empty())
         out.notes.push_back(out.source +
                             ": google/benchmark's real_time per iteration (wall time); each "
@@ -224,7 +226,7 @@ std::optional<Harness> detect_harness(std::string_view content) {
     const auto end = content.find('"', quote + 1);
     if (end == std::string_view::npos) return std::nullopt;
     const std::string_view key = content.substr(quote + 1, end - quote - 1);
-    if (key == "results" && has(content, "\"command\"")) return Harness::hyperfine;
+    if (key == "results") return Harness::hyperfine;  // no amdahl profile starts so
     if (key == "context" && has(content, "\"benchmarks\"")) return Harness::google_benchmark;
     if (key == "machine_info" && has(content, "\"benchmarks\"")) return Harness::pytest_benchmark;
     return std::nullopt;
@@ -270,10 +272,16 @@ HarnessFile read_harness(std::string_view content, const std::string& source, Ha
             runs.unit = best;
         }
     }
+    // google/benchmark's repetitions share a name; hyperfine's commands and pytest's tests do not.
     std::unordered_map<std::string, std::size_t> seen;
-    for (const BenchmarkRuns& runs : out.benchmarks)
-        if (!seen.emplace(runs.name, 0).second && harness != Harness::google_benchmark)
-            throw Error(source, "two benchmarks are named '" + printable(runs.name) + "'");
+    for (std::size_t i = 0; i < out.benchmarks.size(); ++i) {
+        const auto [first, inserted] = seen.emplace(out.benchmarks[i].name, i);
+        if (!inserted && harness != Harness::google_benchmark)
+            throw Error(source, std::string(harness == Harness::hyperfine ? "results" : "benchmarks") + "[" +
+                                    std::to_string(i) + "]: a second benchmark named '" +
+                                    printable(out.benchmarks[i].name) + "' (the first is [" +
+                                    std::to_string(first->second) + "])");
+    }
     return out;
 }
 
