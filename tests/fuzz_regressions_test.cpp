@@ -116,9 +116,8 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
                               {"ph": "X", "name": "b", "ts": 1, "dur": 1, "tid": 2}])");
     r = amdahl::test::run_cli({"import", overlapped});
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err,
-               Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
-                        "several phases run at once; rename them, e.g. --rename 'overlapped=overlapped event'"));
+    CHECK_THAT(r.err, Contains("overlapped.json: events are named 'overlapped', the phase amdahl adds for time when "
+                               "several phases run at once; rename them, e.g. --rename 'overlapped=overlapped event'"));
     // The suggested rename works.
     r = amdahl::test::run_cli({"import", overlapped, "--rename", "overlapped=overlapped event"});
     CHECK(r.exit_code == 0);

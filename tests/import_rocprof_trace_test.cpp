@@ -209,8 +209,8 @@ TEST_CASE("rocprof trace: the command-line options", "[import][rocprof-trace][cl
 
     // --rename-regex folds gemm and softmax (stream 1) into one phase: alone for 50 + 50 + 20 ns, and
     // still overlapping reduce (stream 2) for 100 ns.
-    r = run_cli({"eval", data("handmade/rocprofv3_kernel_trace_two_streams.csv"), "--rename-regex", "gemm|softmax=fused",
-                 "--format", "csv"},
+    r = run_cli({"eval", data("handmade/rocprofv3_kernel_trace_two_streams.csv"), "--rename-regex",
+                 "gemm|softmax=fused", "--format", "csv"},
                 "");
     INFO(r.err);
     REQUIRE(r.exit_code == 0);

@@ -27,11 +27,11 @@ struct ImportOptions {
     std::vector<std::pair<std::string, std::string>> renames;
     /// REGEX=NAME: names in which REGEX is found become NAME, in order, first match wins.
     std::vector<std::pair<std::string, std::string>> rename_patterns;
-    std::optional<int> depth;                                  ///< folded stacks: cut frames at this depth
-    bool leaf = false;                                         ///< folded stacks: leaf self time
-    std::optional<Quantity> sample_period;                     ///< folded stacks: time per sample
-    std::optional<Unit> timeunit;                              ///< nsys stats: the unit of "(ns)"-less columns
-    std::optional<Quantity> total;                             ///< the real end-to-end time, measured outside
+    std::optional<int> depth;               ///< folded stacks: cut frames at this depth
+    bool leaf = false;                      ///< folded stacks: leaf self time
+    std::optional<Quantity> sample_period;  ///< folded stacks: time per sample
+    std::optional<Unit> timeunit;           ///< nsys stats: the unit of "(ns)"-less columns
+    std::optional<Quantity> total;          ///< the real end-to-end time, measured outside
     /// Traces: steps. --window takes annotations (user and GPU annotations, NVTX ranges,
     /// ProfilerStep) unless `window_any`; partial first and last steps are dropped unless
     /// `keep_partial_steps`; `step` picks one ("N" from 1, "first", "last", "median") over the mean.
