@@ -73,6 +73,23 @@ std::string host_bound() {
     return trace(events);
 }
 
+// A Kineto cuda_sync marker on the device's track (tid: the stream, or -1), sharing its
+// correlation id with the runtime call that waited; `extra` are more members of its args.
+std::string sync_marker(const char* name, int tid, double ts, double dur, int correlation, const std::string& extra) {
+    return "{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"" + std::string(name) +
+           "\", \"pid\": 0, \"tid\": " + std::to_string(tid) + ", \"ts\": " + std::to_string(ts) +
+           ", \"dur\": " + std::to_string(dur) + ", \"args\": {\"correlation\": " + std::to_string(correlation) +
+           (extra.empty() ? "" : ", " + extra) + "}}";
+}
+
+// A Kineto ac2g flow point: "s" at a runtime call, "f" at the GPU work it launched.
+std::string flow(char ph, int id, int pid, int tid, double ts) {
+    return std::string("{\"ph\": \"") + ph +
+           "\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": " + std::to_string(id) +
+           ", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
+           ", \"ts\": " + std::to_string(ts) + (ph == 'f' ? ", \"bp\": \"e\"}" : "}");
+}
+
 bool mentions(const ReplayOutcome& r, const std::string& text) {
     for (const std::string& line : r.assumptions)
         if (line.find(text) != std::string::npos) return true;
@@ -143,7 +160,7 @@ TEST_CASE("replay: a device synchronize waits for the work launched before it", 
     CHECK(r.replay.before == 70);
     // The kernel ends at 30; the call returns 5 us after it (its tail), the host work follows.
     CHECK(r.replay.after == Approx(45));
-    CHECK(mentions(r.replay, "inferred from 1 runtime calls"));
+    CHECK(mentions(r.replay, "inferred from 1 runtime call that wait"));
     // Without the synchronize the host work would not wait: the replay has the wait edge.
     CHECK(r.replay.waits == 1);
 }
@@ -179,6 +196,8 @@ TEST_CASE("replay: the real samples replayed with factor 1 give back every event
     for (const char* sample : {"tests/data/profilers/pytorch-chrome-trace/hta_base.json",
                                "tests/data/profilers/pytorch-chrome-trace/hta_mi250_minitoy_train_ROCm6_2_kineto.json",
                                "tests/data/profilers/pytorch-chrome-trace/hta_triton_example.json",
+                               "tests/data/profilers/pytorch-chrome-trace/hta_cuda_event_sync.json",
+                               "tests/data/profilers/pytorch-chrome-trace/hta_cuda_event_sync_multi_stream.json",
                                "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json",
                                "tests/data/profilers/handmade/replay_sim_3steps.json"}) {
         INFO(sample);
@@ -580,4 +599,154 @@ TEST_CASE("replay: the reason fits the case", "[replay][hostile][cli]") {
     CHECK(slower.exit_code == 0);
     CHECK_THAT(slower.out, Contains("the replay loses less"));
     CHECK_THAT(slower.out, !Contains("gains"));
+}
+
+// Kineto's cuda_sync markers say what a synchronizing call waited for; without them, replay
+// infers it from the call's name and the GPU work that ended inside the call, which is ambiguous
+// when work of several streams ends there. Each case below is one the inference gets wrong.
+TEST_CASE("replay: a Stream Sync marker says which stream the call waited for", "[replay][cuda-sync]") {
+    // k1 on stream 7 [10,101], k2 on stream 8 [15,100]; cudaStreamSynchronize [12,102] waited for
+    // stream 8. Both kernels end inside the call: the inference picks k1, which ended last.
+    std::vector<std::string> events = {
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 0, 5, 1),
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 5, 5, 2),
+        event("cuda_runtime", "cudaStreamSynchronize", 100, 100, 12, 90, 3),
+        event("cpu_op", "post", 100, 100, 102, 10),
+        event("kernel", "k1", 0, 7, 10, 91, 1),
+        event("kernel", "k2", 0, 8, 15, 85, 2),
+    };
+    const std::string marker = sync_marker("Stream Sync", 8, 100, 2, 3, "\"stream\": 8");
+    SECTION("with the marker: k2 2x faster ends the wait at 57.5 + 2, post at 69.5, k1 at 101") {
+        events.push_back(marker);
+        const Both r = eval(read(trace(events)), {"k2=2"});
+        CHECK(r.replay.before == Approx(112));
+        CHECK(r.replay.after == Approx(101));
+        CHECK(r.replay.speedup == Approx(112.0 / 101.0));
+        CHECK(mentions(r.replay, "1 read from the trace's cuda_sync events"));
+        CHECK(mentions(r.replay, "0 inferred from runtime calls"));
+    }
+    SECTION("without it: the call is taken to wait for k1, and nothing is gained") {
+        const Both r = eval(read(trace(events)), {"k2=2"});
+        CHECK(r.replay.after == Approx(112));
+        CHECK(mentions(r.replay, "inferred from 1 runtime call"));
+        CHECK(mentions(r.replay, "the trace has no cuda_sync events"));
+        CHECK(mentions(r.replay, "1 synchronizing call had work of several streams end inside it"));
+    }
+}
+
+TEST_CASE("replay: an Event Sync marker waits for the work its event recorded", "[replay][cuda-sync]") {
+    // kA on stream 7 [10,50] is recorded by the event (cudaEventRecord, correlation 2); kC on
+    // stream 8 [20,51] is not. cudaEventSynchronize [14,52] waited for kA.
+    std::vector<std::string> events = {
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 0, 5, 1),
+        event("cuda_runtime", "cudaEventRecord", 100, 100, 5, 3, 2),
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 8, 4, 3),
+        event("cuda_runtime", "cudaEventSynchronize", 100, 100, 14, 38, 4),
+        event("cpu_op", "post", 100, 100, 52, 10),
+        event("kernel", "kA", 0, 7, 10, 40, 1),
+        event("kernel", "kC", 0, 8, 20, 31, 3),
+    };
+    SECTION("kA 2x faster: the wait ends at 30 + 2, post at 42, kC still at 51") {
+        events.push_back(
+            sync_marker("Event Sync", -1, 50, 2, 4,
+                        "\"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2, \"stream\": -1"));
+        const Both r = eval(read(trace(events)), {"kA=2"});
+        CHECK(r.replay.before == Approx(62));
+        CHECK(r.replay.after == Approx(51));
+        CHECK(r.replay.speedup == Approx(62.0 / 51.0));
+    }
+    SECTION("an event recorded by a call the trace lacks: the last work on its stream that ended by then, said") {
+        events.erase(events.begin() + 1);  // the cudaEventRecord call
+        events.push_back(
+            sync_marker("Event Sync", -1, 50, 2, 4,
+                        "\"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2, \"stream\": -1"));
+        const Both r = eval(read(trace(events)), {"kA=2"});
+        CHECK(r.replay.after == Approx(51));
+        CHECK(mentions(r.replay, "1 wait on a CUDA event whose cudaEventRecord call is not in the trace"));
+    }
+    SECTION("an event never recorded: the call waits for nothing and keeps its recorded time, said") {
+        events.push_back(sync_marker("Event Sync", -1, 50, 2, 4,
+                                     "\"wait_on_stream\": -1, \"wait_on_cuda_event_record_corr_id\": -1"));
+        const Both r = eval(read(trace(events)), {"kA=2"});
+        CHECK(r.replay.after == Approx(62));
+        CHECK(mentions(r.replay, "1 event sync waited on an event never recorded"));
+    }
+    SECTION("without a marker: the call is taken to wait for kC, which ended last inside it") {
+        const Both r = eval(read(trace(events)), {"kA=2"});
+        CHECK(r.replay.after == Approx(62));
+    }
+}
+
+TEST_CASE("replay: a Stream Wait Event marker links work on two streams", "[replay][cuda-sync]") {
+    // kA on stream 7 [10,50] is recorded; stream 8 waits for it (cudaStreamWaitEvent), then kD is
+    // launched there at 10 and starts at 51, a microsecond after kA ended: the wait held it, not
+    // its launch. cudaDeviceSynchronize [16,82] waits for both streams.
+    std::vector<std::string> events = {
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 0, 5, 1),
+        event("cuda_runtime", "cudaEventRecord", 100, 100, 5, 3, 2),
+        event("cuda_runtime", "cudaStreamWaitEvent", 100, 100, 8, 2, 3),
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 10, 4, 4),
+        event("cuda_runtime", "cudaDeviceSynchronize", 100, 100, 16, 66, 5),
+        event("cpu_op", "post", 100, 100, 82, 10),
+        event("kernel", "kA", 0, 7, 10, 40, 1),
+        event("kernel", "kD", 0, 8, 51, 30, 4),
+        sync_marker("Context Sync", -1, 81, 1, 5, "\"stream\": -1"),
+    };
+    SECTION("kA 2x faster pulls kD in: kD [31,61], the synchronize ends at 62, post at 72") {
+        events.push_back(sync_marker("Stream Wait Event", 8, 9, 1, 3,
+                                     "\"stream\": 8, \"wait_on_stream\": 7, \"wait_on_cuda_event_record_corr_id\": 2"));
+        const Profile profile = read(trace(events));
+        const Both same = eval(profile, {"kA=1"});
+        CHECK(same.replay.after == same.replay.before);
+        const Both r = eval(profile, {"kA=2"});
+        CHECK(r.replay.before == Approx(92));
+        CHECK(r.replay.after == Approx(72));
+        CHECK(mentions(r.replay, "1 stream wait between streams"));
+        CHECK(mentions(r.replay, "1 read from the trace's cuda_sync events"));
+    }
+    SECTION("without it, kD is taken as held by its launch, and nothing is gained") {
+        const Both r = eval(read(trace(events)), {"kA=2"});
+        CHECK(r.replay.after == Approx(92));
+    }
+}
+
+TEST_CASE("replay: Kineto's ac2g flows link launches the args do not", "[replay][cuda-sync]") {
+    // prep [0,10] then a launch [10,15] of k [20,30]; cudaDeviceSynchronize [16,31]; post [31,41].
+    // No correlation ids: only the flow says which call launched k.
+    std::vector<std::string> events = {
+        event("cpu_op", "prep", 100, 100, 0, 10),
+        event("cuda_runtime", "cudaLaunchKernel", 100, 100, 10, 5),
+        event("cuda_runtime", "cudaDeviceSynchronize", 100, 100, 16, 15),
+        event("cpu_op", "post", 100, 100, 31, 10),
+        event("kernel", "k", 0, 7, 20, 10),
+    };
+    SECTION("with the flow: prep 2x faster moves the launch, k and the rest 5 us earlier") {
+        events.push_back(flow('s', 9, 100, 100, 10));
+        events.push_back(flow('f', 9, 0, 7, 20));
+        const Both r = eval(read(trace(events), Lane::cpu), {"prep=2"});
+        CHECK(r.replay.after == Approx(36));
+        CHECK(mentions(r.replay, "1 of the launches were linked by the trace's ac2g flows"));
+    }
+    SECTION("without it, k keeps its recorded start and the synchronize still ends at 31") {
+        const Both r = eval(read(trace(events), Lane::cpu), {"prep=2"});
+        CHECK(r.replay.after == Approx(41));
+        CHECK(mentions(r.replay, "1 GPU events have no known launch"));
+    }
+    SECTION("a flow that ends on no GPU work links nothing") {
+        events.push_back(flow('s', 9, 100, 100, 10));
+        events.push_back(flow('f', 9, 0, 7, 21));
+        const Both r = eval(read(trace(events), Lane::cpu), {"prep=2"});
+        CHECK(r.replay.after == Approx(41));
+    }
+}
+
+TEST_CASE("replay: cuda_sync markers are never phases", "[replay][cuda-sync][cli]") {
+    const std::string path = test::write_temp(
+        "sync.json",
+        trace({event("cuda_runtime", "cudaStreamSynchronize", 100, 100, 0, 10, 3), event("kernel", "k", 0, 7, 0, 9, 1),
+               sync_marker("Stream Sync", 7, 8, 2, 3, "\"stream\": 7")}));
+    const test::RunResult r = test::run_cli({"import", path, "--lane", "all"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("Stream Sync"));
+    CHECK_THAT(r.err, Contains("1 event (cat cuda_sync) marks where the CPU waited for the GPU"));
 }

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #ifdef __SSE2__
@@ -114,6 +115,7 @@ struct EventFields {
     std::string_view name, cat;  // string bodies, still escaped
     bool name_escaped = false, cat_escaped = false;
     std::string_view ts, dur, tdur, pid, tid;  // number (or string) tokens
+    std::string_view id;                       // a flow's id token
     std::string_view args;                     // the "args" object's text, read only for dependencies
 };
 
@@ -238,6 +240,8 @@ std::size_t parse_event(std::string_view text, EventFields& f) {
             f.tdur = unquote(value);
         } else if (key == "pid") {
             f.pid = unquote(value);
+        } else if (key == "id") {
+            f.id = unquote(value);
         } else if (key == "tid") {
             f.tid = unquote(value);
         } else if (key == "args") {
@@ -246,23 +250,53 @@ std::size_t parse_event(std::string_view text, EventFields& f) {
     });
 }
 
+// A whole number token (a JSON number or a quoted one); nullopt when it is none.
+template <class T>
+std::optional<T> whole_number(std::string_view token) {
+    token = unquote(token);
+    T value{};
+    const auto [p, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (ec != std::errc() || p != token.data() + token.size()) return std::nullopt;
+    return value;
+}
+
+// Calls `on_member(key, value)` for each member of an event's args object; args that are no
+// object, or malformed, give nothing.
+template <class F>
+void args_members(std::string_view args, F&& on_member) {
+    if (args.empty() || args.front() != '{') return;
+    try {
+        ObjectParser(args).members(on_member);
+    } catch (const std::invalid_argument&) {
+    } catch (const JsonStream::NeedMore&) {  // args the event's own skip took whole, read here as cut off
+    }
+}
+
 // The "correlation" of an event's args: Kineto's link from a runtime call (cudaLaunchKernel) to
 // the GPU work it launched; 0 when there is none, or it is no whole number.
 std::uint64_t correlation_of(std::string_view args) {
-    if (args.empty() || args.front() != '{') return 0;
     std::uint64_t id = 0;
-    try {
-        ObjectParser(args).members([&](std::string_view key, std::string_view value) {
-            if (key != "correlation") return;
-            const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
-            if (ec != std::errc() || p != value.data() + value.size()) id = 0;
-        });
-    } catch (const std::invalid_argument&) {
-        return 0;
-    } catch (const JsonStream::NeedMore&) {  // args the event's own skip took whole, read here as cut off
-        return 0;
-    }
+    args_members(args, [&](std::string_view key, std::string_view value) {
+        if (key == "correlation") id = whole_number<std::uint64_t>(value).value_or(0);
+    });
     return id;
+}
+
+// What a Kineto cuda_sync marker's args say about its wait (Timeline::sync_markers).
+SyncMarker sync_marker_of(std::string_view args, std::uint32_t span) {
+    SyncMarker marker;
+    marker.span = span;
+    args_members(args, [&](std::string_view key, std::string_view value) {
+        if (key == "stream") {
+            marker.stream = whole_number<std::int64_t>(value).value_or(-1);
+        } else if (key == "wait_on_stream") {
+            marker.wait_on_stream = whole_number<std::int64_t>(value).value_or(-1);
+        } else if (key == "wait_on_cuda_event_record_corr_id") {
+            const auto id = whole_number<std::int64_t>(value);
+            marker.record = id && *id > 0 ? static_cast<std::uint64_t>(*id) : 0;
+        }
+    });
+    return marker;
 }
 
 // A timestamp in µs split into an exact integer part and a fraction, so that microsecond
@@ -341,8 +375,11 @@ private:
     void add(const EventFields& f, std::size_t size) {
         // Messages point at the event's first byte: the cursor is `size` bytes past it now.
         ++events_;
-        if (f.ph != 'X' && f.ph != 'B' && f.ph != 'E') return;  // metadata, instants, counters, flows
+        // Metadata, instants, counters; flows too, unless replay needs Kineto's ac2g flows.
+        const bool flow = links_ && (f.ph == 's' || f.ph == 'f') && f.cat == "ac2g";
+        if (f.ph != 'X' && f.ph != 'B' && f.ph != 'E' && !flow) return;
         Timestamp ts;
+        if (flow && !parse_timestamp(f.ts, ts)) return;  // a flow it cannot place links nothing
         if (!parse_timestamp(f.ts, ts)) {
             throw Error(stream_.location(size), "event '" + printable(f.name) + "' (ph " + f.ph +
                                                     "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
@@ -373,6 +410,10 @@ private:
             have_track_ = true;
         }
         const std::uint32_t track = last_track_;
+        if (flow) {
+            if (const auto id = whole_number<std::uint64_t>(f.id)) flows_.push_back({start, *id, track, f.ph == 's'});
+            return;
+        }
         if (f.ph == 'X') {
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
@@ -382,6 +423,10 @@ private:
                                                         "')");
             }
             add_span(start, start + duration, name, category, track, links_ ? correlation_of(f.args) : 0);
+            if (links_ && timeline_.spans.back().cls == SpanClass::sync_marker) {
+                timeline_.sync_markers.push_back(
+                    sync_marker_of(f.args, static_cast<std::uint32_t>(timeline_.spans.size() - 1)));
+            }
             return;
         }
         const JsonStream::Position at = stream_.position(size);
@@ -398,6 +443,7 @@ public:
         const Pairing pairing = pair_begin_end(marks_, trace_end, timeline_, stream_.source());
         for (const PairedSpan& s : pairing.spans) add_span(s.start, s.end, s.name, s.category, s.track, s.link);
         unclosed_ = pairing.unclosed;
+        if (links_) link_flows();
     }
 
     // Takes over what `part` read (the events that follow this builder's), as if this builder
@@ -417,7 +463,16 @@ public:
             span.track = track_id[span.track];
             timeline_.spans.push_back(span);
         }
+        const auto offset = static_cast<std::uint32_t>(timeline_.spans.size() - other.spans.size());
         timeline_.links.insert(timeline_.links.end(), other.links.begin(), other.links.end());
+        for (SyncMarker marker : other.sync_markers) {
+            marker.span += offset;
+            timeline_.sync_markers.push_back(marker);
+        }
+        for (Flow flow : part.flows_) {
+            flow.track = track_id[flow.track];
+            flows_.push_back(flow);
+        }
         for (Mark mark : part.marks_) {
             mark.name = string_id[mark.name];
             mark.category = string_id[mark.category];
@@ -435,6 +490,44 @@ public:
     std::size_t unclosed() const { return unclosed_; }
 
 private:
+    // Kineto's ac2g flows link a runtime call (the flow's start, "s") to the GPU work it launched
+    // (its end, "f"), each at the event's start on its track. They give a link to the pairs the
+    // trace left without a correlation id; such links have the top bit set, apart from the ids.
+    void link_flows() {
+        if (flows_.empty()) return;
+        struct Key {
+            std::uint32_t track;
+            double time;
+            bool operator==(const Key&) const = default;
+        };
+        struct KeyHash {
+            std::size_t operator()(const Key& k) const { return std::hash<double>{}(k.time) * 31 + k.track; }
+        };
+        std::unordered_map<Key, std::uint32_t, KeyHash> calls, work;  // unlinked spans by where they start
+        for (std::uint32_t i = 0; i < timeline_.spans.size(); ++i) {
+            const Span& s = timeline_.spans[i];
+            if (timeline_.links[i] != 0) continue;
+            const bool gpu = s.cls == SpanClass::kernel || s.cls == SpanClass::memcpy || s.cls == SpanClass::memset;
+            if (s.cls == SpanClass::runtime) calls.try_emplace(Key{s.track, s.start}, i);
+            if (gpu) work.try_emplace(Key{s.track, s.start}, i);
+        }
+        std::unordered_map<std::uint64_t, std::uint32_t> call_of_flow;
+        for (const Flow& flow : flows_) {
+            if (!flow.start) continue;
+            if (const auto found = calls.find(Key{flow.track, flow.time}); found != calls.end())
+                call_of_flow.try_emplace(flow.id, found->second);
+        }
+        constexpr std::uint64_t flow_bit = std::uint64_t{1} << 63;
+        for (const Flow& flow : flows_) {
+            if (flow.start) continue;
+            const auto call = call_of_flow.find(flow.id);
+            const auto found = work.find(Key{flow.track, flow.time});
+            if (call == call_of_flow.end() || found == work.end() || timeline_.links[found->second] != 0) continue;
+            timeline_.links[call->second] = timeline_.links[found->second] = flow.id | flow_bit;
+            ++timeline_.flow_links;
+        }
+    }
+
     std::uint32_t intern(std::string_view body, bool escaped) {
         if (!escaped) return timeline_.intern(body);
         try {
@@ -465,6 +558,13 @@ private:
     JsonStream& stream_;
     bool links_ = false;
     std::vector<Mark> marks_;
+    struct Flow {
+        double time;
+        std::uint64_t id;
+        std::uint32_t track;
+        bool start;  // "s": at the launching call; else "f": at the GPU work
+    };
+    std::vector<Flow> flows_;
     // A track's key: the (pid, tid) pair as one text, made in one place for both parts of a split.
     const std::string& track_key(std::string_view pid, std::string_view tid) {
         return key_.assign(pid).append("/").append(tid);

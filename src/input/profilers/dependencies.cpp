@@ -6,7 +6,11 @@
 //     only when no launch explains it, see the queue-gap rule);
 //   - launch: a GPU event starts no earlier than its runtime call's start plus a launch latency
 //     (the pair found by correlation id);
-//   - wait: a synchronizing runtime call ends no earlier than the GPU work it waited for ends.
+//   - wait: a synchronizing runtime call ends no earlier than the GPU work it waited for ends;
+//     Kineto's cuda_sync markers say which work (a stream, the device, a recorded event), else
+//     the call's name and the GPU work that ended inside it do;
+//   - stream wait: GPU work after a Stream Wait Event marker starts no earlier than the work the
+//     awaited event recorded on another stream ends.
 #include "input/profilers/dependencies.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +18,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -46,10 +51,15 @@ Sync sync_of(std::string_view name) {
     return Sync::no_wait;
 }
 
-bool is_sync_marker(std::string_view category) {
-    std::string lower(category);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return lower == "cuda_sync";
+// What a Kineto cuda_sync marker is, by its name.
+enum class Marker : std::uint8_t { stream_sync, context_sync, event_sync, stream_wait, unknown };
+
+Marker marker_kind(std::string_view name) {
+    if (name == "Stream Sync") return Marker::stream_sync;
+    if (name == "Context Sync") return Marker::context_sync;
+    if (name == "Event Sync") return Marker::event_sync;
+    if (name == "Stream Wait Event") return Marker::stream_wait;
+    return Marker::unknown;
 }
 
 double median(std::vector<double> values) {
@@ -72,17 +82,13 @@ public:
         last_node_.assign(n, none);
         start_node_.assign(n, none);
         ended_.assign(n, false);
-        std::vector<char> marker(t_.string_count(), -1);
-        std::vector<std::vector<std::uint32_t>> by_track(t_.track_count());
+        by_track_.assign(t_.track_count(), {});
+        std::vector<std::vector<std::uint32_t>>& by_track = by_track_;
         gpu_track_.assign(t_.track_count(), false);
         for (std::uint32_t i = 0; i < n; ++i) {
             const Span& s = t_.spans[i];
             if (phases_.left_out[i] || s.cls == SpanClass::annotation || s.cls == SpanClass::gpu_annotation) continue;
-            if (marker[s.category] < 0) marker[s.category] = is_sync_marker(t_.text(s.category)) ? 1 : 0;
-            if (marker[s.category] == 1) {
-                ++sync_markers_;
-                continue;
-            }
+            if (s.cls == SpanClass::sync_marker) continue;  // a marker of a wait: read with the waits
             if (!(s.end > s.start)) continue;
             by_track[s.track].push_back(i);
             if (is_gpu_work(s.cls)) gpu_track_[s.track] = true;
@@ -102,10 +108,16 @@ public:
         }
         deps.first_gpu_event = static_cast<std::uint32_t>(graph_->events.size());
         gpu_nodes_.resize(t_.track_count());
+        for (std::uint32_t track = 0; track < by_track.size(); ++track) {
+            if (gpu_track_[track]) sort_by_start(t_, by_track[track]);
+            track_of_.try_emplace({t_.track_info(track).pid, t_.track_info(track).tid}, track);
+        }
+        index_markers(by_track);
         typical_latency(by_track);
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
             if (gpu_track_[track]) add_gpu_track(track, by_track[track]);
         std::sort(gpu_of_link_.begin(), gpu_of_link_.end());
+        add_stream_waits();
         index_gpu_work();
         add_waits();
         describe(deps);
@@ -213,7 +225,6 @@ private:
         std::unordered_map<std::string, std::vector<double>> held, any;
         for (std::uint32_t track = 0; track < by_track.size(); ++track) {
             if (!gpu_track_[track]) continue;
-            sort_by_start(t_, by_track[track]);
             double free_at = -INFINITY;
             for (std::uint32_t i : by_track[track]) {
                 const Span& s = t_.spans[i];
@@ -221,7 +232,7 @@ private:
                     const double observed = s.start - t_.spans[call].start;
                     const std::string& device = t_.track_info(track).pid;
                     any[device].push_back(observed);
-                    if (s.start - free_at > queue_gap_) held[device].push_back(observed);
+                    if (s.start - free_at > queue_gap_ && !held_by_stream_wait(i)) held[device].push_back(observed);
                 }
                 free_at = std::max(free_at, s.end);
             }
@@ -248,7 +259,9 @@ private:
             launched_.push_back(launch_of(i) != none);
             if (!t_.links.empty() && t_.links[i] != 0 && is_gpu_work(s.cls)) gpu_of_link_.emplace_back(t_.links[i], v);
             const std::uint32_t call = launch_of(i);
-            const bool held = frontier == none || s.start - free_at > queue_gap_;
+            // A stream wait that explains its start holds it, not its launch.
+            const bool by_wait = held_by_stream_wait(i);
+            const bool held = !by_wait && (frontier == none || s.start - free_at > queue_gap_);
             launch_start_.resize(v + 1, 0);
             launch_start_[v] = call != none ? t_.spans[call].start : s.start;
             if (call != none) launched_devices_[process_of(call)].insert(device);
@@ -260,8 +273,9 @@ private:
             }
             if (frontier != none) {
                 if (s.start >= free_at) {
-                    // Held by its launch: nothing on the stream delays it. Else it keeps its gap.
-                    const double delay = held && call != none ? 0.0 : s.start - free_at;
+                    // Held by its launch or a stream wait: nothing on the stream delays it. Else it
+                    // keeps its gap.
+                    const double delay = (held && call != none) || by_wait ? 0.0 : s.start - free_at;
                     graph_->edges.push_back(ReplayEdge{frontier, v, delay, false});
                 } else {  // it overlaps earlier work on its stream: it keeps its offset to it
                     graph_->edges.push_back(ReplayEdge{previous, v, s.start - node(previous).start, true});
@@ -272,6 +286,119 @@ private:
                 frontier = v;
             }
             previous = v;
+        }
+    }
+
+    // The track of GPU stream `stream` on the device (pid) of `track`; none when the trace has none.
+    std::uint32_t stream_track(std::uint32_t track, std::int64_t stream) const {
+        const auto found = track_of_.find({t_.track_info(track).pid, std::to_string(stream)});
+        return found == track_of_.end() || !gpu_track_[found->second] ? none : found->second;
+    }
+
+    // Per GPU track, its work with a known launch as (the call's start, span), in launch order.
+    const std::vector<std::pair<double, std::uint32_t>>& launch_order(
+        std::uint32_t track, const std::vector<std::vector<std::uint32_t>>& by_track) {
+        if (launch_order_.empty()) launch_order_.resize(t_.track_count());
+        auto& order = launch_order_[track];
+        if (order.empty()) {
+            for (std::uint32_t i : by_track[track])
+                if (const std::uint32_t call = launch_of(i); call != none) order.emplace_back(t_.spans[call].start, i);
+            std::stable_sort(order.begin(), order.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+        }
+        return order;
+    }
+
+    // The GPU work an event recorded with the cudaEventRecord call of correlation id `record`
+    // on `track`: the last launched to that stream before the call. When the trace lacks the
+    // call, the last work on the stream that ended by `by` (`guessed` says so); none when there
+    // is neither.
+    std::uint32_t recorded_work(std::uint32_t track, std::uint64_t record, double by,
+                                const std::vector<std::vector<std::uint32_t>>& by_track, bool& guessed) {
+        guessed = false;
+        if (track == none) return none;
+        const auto call = record != 0 ? call_of_link_.find(record) : call_of_link_.end();
+        if (call != call_of_link_.end() && call->second != none) {
+            const auto& order = launch_order(track, by_track);
+            const double at = t_.spans[call->second].start;
+            const auto it = std::lower_bound(order.begin(), order.end(), at,
+                                             [](const auto& entry, double time) { return entry.first < time; });
+            return it == order.begin() ? none : (it - 1)->second;
+        }
+        guessed = true;
+        if (end_order_.empty()) end_order_.resize(t_.track_count());
+        std::vector<std::uint32_t>& ends = end_order_[track];
+        if (ends.empty()) {
+            ends = by_track[track];
+            std::stable_sort(ends.begin(), ends.end(),
+                             [&](std::uint32_t a, std::uint32_t b) { return t_.spans[a].end < t_.spans[b].end; });
+        }
+        const auto it = std::upper_bound(ends.begin(), ends.end(), by,
+                                         [&](double time, std::uint32_t i) { return time < t_.spans[i].end; });
+        return it == ends.begin() ? none : *(it - 1);
+    }
+
+    // Kineto's cuda_sync markers (Timeline::sync_markers): by the correlation id they share with
+    // their runtime call; a Stream Wait Event also links the next work launched to its stream
+    // to the work its event recorded on another stream (stream_wait_ of that work).
+    void index_markers(const std::vector<std::vector<std::uint32_t>>& by_track) {
+        for (const SyncMarker& marker : t_.sync_markers) {
+            if (phases_.left_out[marker.span]) continue;
+            ++sync_markers_;
+            const std::uint64_t link = t_.links.empty() ? 0 : t_.links[marker.span];
+            const Marker kind = marker_kind(t_.text(t_.spans[marker.span].name));
+            if (kind == Marker::unknown || link == 0) {
+                ++markers_unread_;
+                continue;
+            }
+            if (kind != Marker::stream_wait) {
+                marker_of_link_.try_emplace(link, &marker);
+                continue;
+            }
+            const std::uint32_t own = t_.spans[marker.span].track;
+            const auto call = call_of_link_.find(link);  // cudaStreamWaitEvent
+            const std::uint32_t stream = stream_track(own, marker.stream >= 0 ? marker.stream : -1);
+            if (call == call_of_link_.end() || call->second == none || stream == none) {
+                ++markers_unread_;
+                continue;
+            }
+            const auto& order = launch_order(stream, by_track);
+            const double at = t_.spans[call->second].start;
+            const auto next = std::lower_bound(order.begin(), order.end(), at,
+                                               [](const auto& entry, double time) { return entry.first < time; });
+            if (next == order.end()) continue;  // nothing launched to the stream after it
+            bool guessed = false;
+            const std::uint32_t awaited = recorded_work(stream_track(own, marker.wait_on_stream), marker.record,
+                                                        t_.spans[marker.span].end, by_track, guessed);
+            if (awaited == none) {
+                ++waits_unknown_;
+                continue;
+            }
+            if (guessed) ++waits_guessed_;
+            if (t_.spans[awaited].end > t_.spans[next->second].start) {
+                ++waits_inconsistent_;  // the trace has the work start before the awaited work ended
+                continue;
+            }
+            stream_wait_.emplace(next->second, awaited);
+        }
+    }
+
+    // GPU work whose start a stream wait explains: it started within the queue gap after the
+    // work it waited for ended.
+    bool held_by_stream_wait(std::uint32_t span) const {
+        const auto found = stream_wait_.find(span);
+        return found != stream_wait_.end() && t_.spans[span].start - t_.spans[found->second].end <= queue_gap_;
+    }
+
+    // The GPU-to-GPU edges of the stream waits, with the recorded gap as the delay when the wait
+    // explains the start (the GPU's own time to start the next work), else none (slack).
+    void add_stream_waits() {
+        for (const auto& [span, awaited] : stream_wait_) {
+            const std::uint32_t from = last_node_[awaited], to = start_node_[span];
+            if (from == none || to == none) continue;
+            const double gap = node(to).start - node(from).end;
+            graph_->edges.push_back(ReplayEdge{from, to, held_by_stream_wait(span) ? gap : 0.0, false});
+            ++stream_waits_;
         }
     }
 
@@ -357,8 +484,13 @@ private:
             const Span& s = t_.spans[i];
             // A call on a GPU stream's track is no host call: it waits for nothing.
             if (s.cls != SpanClass::runtime || last_node_[i] == none || gpu_track_[s.track]) continue;
+            const SyncMarker* marker = nullptr;
+            if (!marker_of_link_.empty() && !t_.links.empty() && t_.links[i] != 0) {
+                const auto found = marker_of_link_.find(t_.links[i]);
+                if (found != marker_of_link_.end()) marker = found->second;
+            }
             const Sync sync = sync_of(t_.text(s.name));
-            if (sync == Sync::no_wait) continue;
+            if (sync == Sync::no_wait && !marker) continue;
             const std::uint32_t call = last_node_[i];
             const double end = node(call).end;
             std::size_t added = 0;
@@ -367,6 +499,10 @@ private:
                 graph_->waits.push_back(ReplayWait{call, awaited});
                 ++added;
             };
+            if (marker) {
+                add_marked_wait(*marker, s, end, wait);
+                continue;
+            }
             ++syncs_;
             // The devices this call's process launched work to: a synchronize waits for those only.
             const std::set<std::string>* devices = devices_of(process_of(i));
@@ -403,6 +539,48 @@ private:
         }
     }
 
+    // The wait of a call that a cuda_sync marker describes: a stream sync waits for the work
+    // launched to its stream before the call, a context sync for that of every stream of the
+    // device, an event sync for the work its event recorded.
+    template <class Wait>
+    void add_marked_wait(const SyncMarker& marker, const Span& call, double end, Wait& wait) {
+        const std::uint32_t own = t_.spans[marker.span].track;
+        switch (marker_kind(t_.text(t_.spans[marker.span].name))) {
+            case Marker::stream_sync: {
+                ++marked_syncs_;
+                const std::uint32_t track = stream_track(own, marker.stream);
+                if (track != none) wait(launched_before(track, call.start, end));
+                return;
+            }
+            case Marker::context_sync:
+                ++marked_syncs_;
+                for (std::uint32_t track : gpu_tracks_)
+                    if (t_.track_info(track).pid == t_.track_info(own).pid)
+                        wait(launched_before(track, call.start, end));
+                return;
+            case Marker::event_sync: {
+                ++marked_syncs_;
+                if (marker.wait_on_stream < 0) {
+                    ++events_unrecorded_;  // the event was never recorded: nothing to wait for
+                    return;
+                }
+                bool guessed = false;
+                const std::uint32_t work = recorded_work(stream_track(own, marker.wait_on_stream), marker.record,
+                                                         t_.spans[marker.span].end, by_track_, guessed);
+                if (work == none) {
+                    ++waits_unknown_;
+                    return;
+                }
+                if (guessed) ++waits_guessed_;
+                wait(last_node_[work]);
+                return;
+            }
+            case Marker::stream_wait:
+            case Marker::unknown:
+                return;
+        }
+    }
+
     void describe(Dependencies& deps) const {
         auto& out = deps.sources;
         const std::size_t gpu = held_ + queued_ + unlaunched_;
@@ -425,15 +603,31 @@ private:
                                 "stream",
                                 unlaunched_));
             }
-            out.push_back(syncs_ > 0 ? fmt::format("synchronizations: inferred from {} runtime calls that wait for "
-                                                   "the GPU (device and stream synchronizes, blocking copies)",
-                                                   syncs_)
-                                     : "synchronizations: none in the trace: the CPU never waits for the GPU");
+            if (marked_syncs_ > 0 || stream_waits_ > 0) {
+                out.push_back(fmt::format(
+                    "synchronizations: {} read from the trace's cuda_sync events (stream, context and event syncs: "
+                    "the work each waited for), {} between streams (GPU work after a Stream Wait Event starts no "
+                    "earlier than the recorded work ends); {} inferred from runtime calls with no cuda_sync event "
+                    "(by their names: device and stream synchronizes, blocking copies)",
+                    marked_syncs_, count_of(stream_waits_, "stream wait"), syncs_));
+            } else {
+                out.push_back(syncs_ > 0 ? fmt::format("synchronizations: inferred from {} that wait for the GPU "
+                                                       "(device and stream synchronizes, blocking copies); the "
+                                                       "trace has no cuda_sync events",
+                                                       count_of(syncs_, "runtime call"))
+                                         : "synchronizations: none in the trace: the CPU never waits for the GPU");
+            }
+            if (t_.flow_links > 0) {
+                out.push_back(
+                    fmt::format("{} of the launches were linked by the trace's ac2g flows (no correlation "
+                                "id in their args)",
+                                t_.flow_links));
+            }
             if (ambiguous_ > 0) {
                 out.push_back(
-                    fmt::format("{} synchronizing calls had work of several streams end inside them; each "
-                                "waits for the work that ended last",
-                                ambiguous_));
+                    fmt::format("{} had work of several streams end inside {}; each waits for the work that "
+                                "ended last",
+                                count_of(ambiguous_, "synchronizing call"), ambiguous_ == 1 ? "it" : "them"));
             }
         }
         if (shared_ids_ > 0) {
@@ -442,11 +636,32 @@ private:
                             "several processes?): the GPU work of those ids is linked to no launch",
                             shared_ids_));
         }
-        if (sync_markers_ > 0) {
+        if (waits_guessed_ > 0) {
+            out.push_back(fmt::format(
+                "{} on a CUDA event whose cudaEventRecord call is not in the trace: each waits for the last "
+                "work on the event's stream that ended before the wait did",
+                count_of(waits_guessed_, "wait")));
+        }
+        if (waits_unknown_ > 0) {
+            out.push_back(fmt::format("{} on a CUDA event found no recorded work in the trace: no edge for {}",
+                                      count_of(waits_unknown_, "wait"), waits_unknown_ == 1 ? "it" : "them"));
+        }
+        if (waits_inconsistent_ > 0) {
             out.push_back(
-                fmt::format("the trace's {} cuda_sync events are not read yet: synchronizations were "
-                            "inferred from runtime calls",
-                            sync_markers_));
+                fmt::format("{} not read: the waiting work started before the work it waited for "
+                            "ended",
+                            count_of(waits_inconsistent_, "stream wait")));
+        }
+        if (events_unrecorded_ > 0) {
+            out.push_back(fmt::format("{} waited on an event never recorded: {} for nothing",
+                                      count_of(events_unrecorded_, "event sync"),
+                                      events_unrecorded_ == 1 ? "it waits" : "they wait"));
+        }
+        if (markers_unread_ > 0) {
+            out.push_back(
+                fmt::format("{} of the {} cuda_sync events not read (an unknown kind, no correlation id, "
+                            "or no runtime call or stream of theirs in the trace)",
+                            markers_unread_, sync_markers_));
         }
     }
 
@@ -478,7 +693,14 @@ private:
     std::vector<std::vector<std::uint32_t>> gpu_nodes_;                 // per track, in start order
     std::vector<double> launch_start_;  // per GPU node: its call's start (its own when it has none)
     std::size_t segments_ = 0, held_ = 0, queued_ = 0, unlaunched_ = 0, syncs_ = 0, ambiguous_ = 0, shared_ids_ = 0;
-    std::size_t sync_markers_ = 0;
+    std::size_t sync_markers_ = 0, markers_unread_ = 0, marked_syncs_ = 0, stream_waits_ = 0;
+    std::size_t waits_guessed_ = 0, waits_unknown_ = 0, waits_inconsistent_ = 0, events_unrecorded_ = 0;
+    std::map<std::pair<std::string, std::string>, std::uint32_t> track_of_;    // (pid, tid) -> track
+    std::unordered_map<std::uint64_t, const SyncMarker*> marker_of_link_;      // correlation id -> its marker
+    std::unordered_map<std::uint32_t, std::uint32_t> stream_wait_;             // GPU span -> the span it waits for
+    std::vector<std::vector<std::pair<double, std::uint32_t>>> launch_order_;  // see launch_order
+    std::vector<std::vector<std::uint32_t>> by_track_;                         // per track, its spans
+    std::vector<std::vector<std::uint32_t>> end_order_;                        // per GPU track, by end
 };
 
 }  // namespace

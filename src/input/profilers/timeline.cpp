@@ -39,8 +39,8 @@ SpanClass classify_category(std::string_view category) {
     if (c == "kernel") return SpanClass::kernel;
     if (c == "gpu_memcpy" || c == "memcpy") return SpanClass::memcpy;
     if (c == "gpu_memset" || c == "memset") return SpanClass::memset;
-    if (c == "cuda_runtime" || c == "cuda_driver" || c == "cuda_sync" || c == "runtime" || c == "hip_runtime")
-        return SpanClass::runtime;
+    if (c == "cuda_runtime" || c == "cuda_driver" || c == "runtime" || c == "hip_runtime") return SpanClass::runtime;
+    if (c == "cuda_sync") return SpanClass::sync_marker;
     if (c == "cpu_op" || c == "operator" || c == "python_function" || c == "python") return SpanClass::cpu_op;
     if (c == "user_annotation") return SpanClass::annotation;
     if (c == "gpu_user_annotation") return SpanClass::gpu_annotation;
@@ -63,6 +63,7 @@ std::string_view kind_of(SpanClass cls) {
             return "annotation";
         case SpanClass::gpu_annotation:
             return "annotation";
+        case SpanClass::sync_marker:
         case SpanClass::other:
             return "";
     }
@@ -76,6 +77,7 @@ bool is_device(SpanClass cls) {
 }
 
 bool in_lane(SpanClass cls, Lane lane) {
+    if (cls == SpanClass::sync_marker) return false;  // a marker of a wait, no work
     switch (lane) {
         case Lane::gpu:
             return is_device(cls);
@@ -346,9 +348,10 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::map<std::string, std::uint32_t> phase_of_name;
     std::vector<std::uint32_t> span_phase(timeline.spans.size(), UINT32_MAX);
     std::vector<std::uint64_t> phase_calls;  // spans per phase: a phase's calls (launches)
-    std::size_t kept = 0, zero_length = 0;
+    std::size_t kept = 0, zero_length = 0, sync_markers = 0;
     for (std::size_t i = 0; i < timeline.spans.size(); ++i) {
         const Span& s = timeline.spans[i];
+        if (s.cls == SpanClass::sync_marker && !left_out[i]) ++sync_markers;
         if (left_out[i] || !in_lane(s.cls, lane) || window_event(i)) continue;
         if (s.end <= s.start) {
             ++zero_length;
@@ -562,6 +565,13 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     profile.notes.push_back(source + ": lane: " + std::string(lane_name(lane)) + "; boundary: " + profile.boundary);
     if (zero_length > 0)
         profile.notes.push_back(source + ": " + std::to_string(zero_length) + " zero-length events take no time");
+    if (sync_markers > 0) {
+        profile.notes.push_back(fmt::format(
+            "{}: {} (cat cuda_sync) {} where the CPU waited for the GPU, no work of {} own: no phase on any "
+            "lane (the synchronizing call holds the time; --model replay reads them as waits)",
+            source, count_of(sync_markers, "event"), sync_markers == 1 ? "marks" : "mark",
+            sync_markers == 1 ? "its" : "their"));
+    }
     if (overlapped.value() > 0) {
         profile.notes.push_back(
             source + ": phases ran at the same time for " + shortest(overlapped.value() / step_count) + " " + unit +

@@ -15,7 +15,29 @@
 namespace amdahl::detail {
 
 /// What a span is, for lanes and kinds.
-enum class SpanClass : std::uint8_t { kernel, memcpy, memset, runtime, cpu_op, annotation, gpu_annotation, other };
+/// `sync_marker`: Kineto's `cuda_sync` events, markers of a wait (the synchronizing call on the
+/// CPU holds its time), never a phase on any lane.
+enum class SpanClass : std::uint8_t {
+    kernel,
+    memcpy,
+    memset,
+    runtime,
+    cpu_op,
+    annotation,
+    gpu_annotation,
+    sync_marker,
+    other
+};
+
+/// What a Kineto `cuda_sync` event says about a wait (its args), kept for replay. The marker's
+/// span (on the device's track: pid = device, tid = stream, or -1) shares its correlation id
+/// with the runtime call that waited (Timeline::links).
+struct SyncMarker {
+    std::uint32_t span = 0;
+    std::int64_t stream = -1;          ///< "stream": the stream a Stream Sync or Stream Wait Event is on
+    std::int64_t wait_on_stream = -1;  ///< "wait_on_stream": where the awaited event was recorded
+    std::uint64_t record = 0;          ///< "wait_on_cuda_event_record_corr_id": the cudaEventRecord call; 0: none
+};
 
 struct Span {
     double start = 0;  ///< in the timeline's unit, relative to its origin
@@ -33,6 +55,11 @@ public:
     /// Per span, when the reader keeps dependencies (ImportOptions::dependencies; empty
     /// otherwise): the correlation id linking a runtime call to the GPU work it launched, 0: none.
     std::vector<std::uint64_t> links;
+    /// With dependencies kept: the trace's `cuda_sync` markers, in span order.
+    std::vector<SyncMarker> sync_markers;
+    /// With dependencies kept: how many GPU spans got their link from a Kineto `ac2g` flow (the
+    /// trace gave them no correlation id); such links have the top bit set.
+    std::size_t flow_links = 0;
 
     /// Interns a string; the same text always gets the same index.
     std::uint32_t intern(std::string_view text);
