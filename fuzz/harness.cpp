@@ -17,6 +17,7 @@
 #include "amdahl/evaluate.hpp"
 #include "amdahl/harness.hpp"
 #include "amdahl/io.hpp"
+#include "amdahl/replay.hpp"
 #include "amdahl/report.hpp"
 #include "amdahl/speedup.hpp"
 #include "analysis/replay.hpp"
@@ -258,8 +259,7 @@ void check_trace_split(std::string_view data, const ImportOptions& options) {
 // factor 1 gives back each event exactly, and speeding phases up never makes the run longer.
 void check_replay(std::string_view data) {
     ImportOptions options = import_options(data.size());
-    options.window.clear();  // --model replay takes neither
-    options.total.reset();
+    options.total.reset();  // --model replay does not take it
     options.dependencies = true;
     Profile profile;
     try {
@@ -288,6 +288,15 @@ void check_replay(std::string_view data) {
         return "replay: a speedup made the run longer: " + std::to_string(same.before) + " -> " +
                std::to_string(faster.after);
     });
+    // With --window, factor 1 gives back every step's time.
+    std::vector<double> ones(profile.phases.size(), 1.0);
+    const ReplayOutcome outcome = replay_phases(profile, ones);
+    for (const ReplayedStep& step : outcome.steps) {
+        require(step.new_time == step.time, [&] {
+            return "replay: factor 1 changed step '" + step.name + "': " + std::to_string(step.time) + " -> " +
+                   std::to_string(step.new_time);
+        });
+    }
 }
 
 void check_profile_input(InputFormat format, std::string_view data) {

@@ -294,11 +294,6 @@ TEST_CASE("replay: options that do not apply are errors", "[replay][cli]") {
     CHECK(empty.exit_code == 2);
     CHECK_THAT(empty.err, Contains("--queue-gap: expected a time such as 250ms (got '')"));
 
-    const auto window =
-        test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--window", "ProfilerStep.*"});
-    CHECK(window.exit_code == 2);
-    CHECK_THAT(window.err, Contains("--model replay: does not take --window yet"));
-
     const auto total = test::run_cli({"eval", trace_path, "-s", "kind:kernel=2", "--model", "replay", "--total", "2s"});
     CHECK(total.exit_code == 2);
     CHECK_THAT(total.err, Contains("--model replay: does not take --total: its baseline is the trace's makespan"));
@@ -749,4 +744,86 @@ TEST_CASE("replay: cuda_sync markers are never phases", "[replay][cuda-sync][cli
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, !Contains("Stream Sync"));
     CHECK_THAT(r.err, Contains("1 event (cat cuda_sync) marks where the CPU waited for the GPU"));
+}
+
+// Two steps of 100 us, each: prep [0,40], a launch, a synchronize that waits for k [45,95], post
+// [96,100]; then 200 us of teardown outside every step. With k twice as fast a step takes 75 us.
+std::string two_steps() {
+    std::vector<std::string> events;
+    for (int i = 0; i < 2; ++i) {
+        const double o = 100.0 * i;
+        const std::string step = "ProfilerStep#" + std::to_string(i + 1);
+        events.push_back(event("user_annotation", step.c_str(), 100, 100, o, 100));
+        events.push_back(event("gpu_user_annotation", step.c_str(), 0, 7, o + 45, 50));
+        events.push_back(event("cpu_op", "prep", 100, 100, o, 40));
+        events.push_back(event("cuda_runtime", "cudaLaunchKernel", 100, 100, o + 40, 2, i + 1));
+        events.push_back(event("cuda_runtime", "cudaDeviceSynchronize", 100, 100, o + 42, 54));
+        events.push_back(event("cpu_op", "post", 100, 100, o + 96, 4));
+        events.push_back(event("kernel", "k", 0, 7, o + 45, 50, i + 1));
+    }
+    events.push_back(event("cpu_op", "teardown", 100, 100, 200, 200));
+    return trace(events);
+}
+
+Profile read_steps(const std::string& text, const std::string& step = "") {
+    ImportOptions options;
+    options.dependencies = true;
+    options.window = "ProfilerStep*";
+    options.step = step;
+    return parse_profile(text, "t.json", InputFormat::chrome_trace, options);
+}
+
+TEST_CASE("replay: with --window a step's time is replayed, not the trace's makespan", "[replay][window]") {
+    const Profile profile = read_steps(two_steps());
+    SECTION("factor 1 gives back every step") {
+        const Both same = eval(profile, {"k=1"});
+        REQUIRE(same.replay.steps.size() == 2);
+        for (const ReplayedStep& step : same.replay.steps) CHECK(step.new_time == step.time);
+        CHECK(same.replay.before == Approx(100));
+        CHECK(same.replay.after == same.replay.before);
+    }
+    SECTION("k 2x faster: each step's span moves with its events, 75 us; the makespan only 400 -> 350") {
+        const Both r = eval(profile, {"k=2"});
+        REQUIRE(r.replay.steps.size() == 2);
+        CHECK(r.replay.steps[0].name == "ProfilerStep#1");
+        CHECK(r.replay.steps[0].time == Approx(100));
+        CHECK(r.replay.steps[0].new_time == Approx(75));
+        CHECK(r.replay.steps[1].new_time == Approx(75));
+        CHECK(r.replay.speedup == Approx(100.0 / 75.0));
+        CHECK(r.replay.makespan_before == Approx(400));
+        CHECK(r.replay.makespan_after == Approx(350));
+        // The phase table (the GPU lane, per step) agrees: k is all of the lane's busy time.
+        CHECK(r.amdahl.baseline_time == Approx(100));
+    }
+    SECTION("--step picks one step") {
+        const Both r = eval(read_steps(two_steps(), "2"), {"k=2"});
+        REQUIRE(r.replay.steps.size() == 1);
+        CHECK(r.replay.steps[0].name == "ProfilerStep#2");
+        CHECK(r.replay.after == Approx(75));
+    }
+}
+
+TEST_CASE("replay: --window on the command line", "[replay][window][cli]") {
+    const std::string path = test::write_temp("two_steps.json", two_steps());
+    const test::RunResult text = test::run_cli(
+        {"eval", path, "-s", "k=2", "--model", "replay", "--window", "ProfilerStep*", "--phases", "none"});
+    CHECK(text.exit_code == 0);
+    CHECK_THAT(text.out,
+               Contains("step time:            100.0 us -> 75.0 us (the mean of 2 steps, each the longer of its "
+                        "CPU span and GPU copy"));
+    CHECK_THAT(text.out, Contains("replayed speedup:     1.3333x"));
+    const test::RunResult json = test::run_cli(
+        {"eval", path, "-s", "k=2", "--model", "replay", "--window", "ProfilerStep*", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto doc = nlohmann::json::parse(json.out);
+    CHECK(doc["step_time"].get<double>() == Approx(100));
+    CHECK(doc["new_step_time"].get<double>() == Approx(75));
+    CHECK(doc["replay"]["makespan"].get<double>() == Approx(400));
+    REQUIRE(doc["replay"]["steps"].size() == 2);
+    CHECK(doc["replay"]["steps"][1]["name"] == "ProfilerStep#2");
+    CHECK(doc["replay"]["steps"][1]["new_time"].get<double>() == Approx(75));
+    const test::RunResult rank =
+        test::run_cli({"rank", path, "--model", "replay", "--window", "ProfilerStep*", "-k", "2"});
+    CHECK(rank.exit_code == 0);
+    CHECK_THAT(rank.out, Contains("are over the mean step, 100.0 us"));
 }

@@ -18,13 +18,25 @@ struct PathShare {
     double time = 0;     ///< in the profile's unit
 };
 
+/// A step of a trace cut with --window, recorded and replayed: the longer of its CPU span and
+/// its GPU copy, each moved with the events it encloses.
+struct ReplayedStep {
+    std::string name;
+    double time = 0, new_time = 0;  ///< in the profile's unit
+};
+
 struct ReplayOutcome {
-    double before = 0;   ///< the trace's makespan, first start to last end of every event, in the profile's unit
-    double after = 0;    ///< the same after the speedups
-    double speedup = 1;  ///< before / after; infinite when after is 0
+    /// The trace's makespan, first start to last end of every event, in the profile's unit; with
+    /// --window, the mean time of the steps used (`steps`).
+    double before = 0;
+    double after = 0;                 ///< the same after the speedups
+    std::vector<ReplayedStep> steps;  ///< with --window: each step used
+    double speedup = 1;               ///< before / after; infinite when after is 0
     std::size_t events = 0, edges = 0, waits = 0;
-    /// Time some GPU event runs, recorded and replayed (the rest of the step the GPU is idle).
+    /// Time some GPU event runs, recorded and replayed, over the whole trace, whose makespans
+    /// (first start to last end) these are: the rest of it the GPU is idle.
     double gpu_busy_before = 0, gpu_busy_after = 0;
+    double makespan_before = 0, makespan_after = 0;
     /// What the model took from the trace and what it assumed, in words.
     std::vector<std::string> assumptions;
     /// Sped-up phases that are no events (overlapped, idle, unattributed): replay leaves them.
@@ -34,8 +46,8 @@ struct ReplayOutcome {
     /// recorded trace and for the replayed one. Each adds up to `before` or `after`.
     std::vector<PathShare> path_before, path_after;
     /// replay_evaluation: of the sped-up phases' time (their events' self time, in the profile's
-    /// unit), how much the recorded trace's critical path holds. The rest ran alongside other work,
-    /// so speeding it up moves the end of the trace only as far as the path's share.
+    /// unit; per step with --window), how much the recorded trace's critical path holds. The rest ran alongside other
+    /// work, so speeding it up moves the end of the trace only as far as the path's share.
     double touched_time = 0, touched_on_path = 0;
 };
 

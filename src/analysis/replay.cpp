@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
 #include "amdahl/replay.hpp"
 
 namespace amdahl::detail {
@@ -250,6 +251,40 @@ std::vector<PathShare> path_shares(const Dependencies& deps, const detail::Repla
     return shares;
 }
 
+// Each step's recorded and replayed time (Dependencies::Step): its CPU span and GPU copy move
+// with the events they enclose, each end by the shift of the event that sets it; the step lasts
+// the longer of the two. In the graph's unit.
+std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const detail::ReplayResult& result) {
+    const auto& events = deps.graph.events;
+    // start' = start + (the enclosed events' new first start - their recorded one), and so the end.
+    const auto moved = [&](double start, double end, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& in) {
+        if (in.empty()) return end - start;
+        double first = INFINITY, first_new = INFINITY, last = -INFINITY, last_new = -INFINITY;
+        for (const auto& [a, b] : in) {
+            first = std::min(first, events[a].start);
+            first_new = std::min(first_new, result.start[a]);
+            last = std::max(last, events[b].end);
+            last_new = std::max(last_new, result.end[b]);
+        }
+        return std::max((end + (last_new - last)) - (start + (first_new - first)), 0.0);
+    };
+    std::vector<ReplayedStep> out;
+    for (const Dependencies::Step& step : deps.steps) {
+        ReplayedStep replayed;
+        replayed.name = step.name;
+        if (step.has_cpu) {
+            replayed.time = step.cpu_end - step.cpu_start;
+            replayed.new_time = moved(step.cpu_start, step.cpu_end, step.cpu_enclosed);
+        }
+        if (step.has_gpu) {
+            replayed.time = std::max(replayed.time, step.gpu_end - step.gpu_start);
+            replayed.new_time = std::max(replayed.new_time, moved(step.gpu_start, step.gpu_end, step.gpu_enclosed));
+        }
+        out.push_back(std::move(replayed));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<bool> phases_with_events(const Profile& profile) {
@@ -292,6 +327,10 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
         if (event.phase < self.size()) self[event.phase] += event.end - event.start;
     for (std::uint32_t p = 0; p < deps.phase_names.size(); ++p)
         if (sped_up.count(deps.phase_names[p])) outcome.touched_time += convert(self[p], deps.unit, profile.unit);
+    if (!outcome.steps.empty()) {  // the whole trace's, shared out among the steps
+        outcome.touched_time /= static_cast<double>(outcome.steps.size());
+        outcome.touched_on_path /= static_cast<double>(outcome.steps.size());
+    }
     return outcome;
 }
 
@@ -325,8 +364,24 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
         for (auto* path : {&outcome.path_before, &outcome.path_after})
             for (PathShare& share : *path) share.time *= scale;
     }
-    outcome.before = convert(result.before, deps.unit, profile.unit);
-    outcome.after = convert(result.after, deps.unit, profile.unit);
+    outcome.makespan_before = convert(result.before, deps.unit, profile.unit);
+    outcome.makespan_after = convert(result.after, deps.unit, profile.unit);
+    if (deps.steps.empty()) {
+        outcome.before = outcome.makespan_before;
+        outcome.after = outcome.makespan_after;
+    } else {
+        outcome.steps = replayed_steps(deps, result);
+        Summation before, after;
+        for (ReplayedStep& step : outcome.steps) {
+            step.time = convert(step.time, deps.unit, profile.unit);
+            step.new_time = convert(step.new_time, deps.unit, profile.unit);
+            before.add(step.time);
+            after.add(step.new_time);
+        }
+        const auto n = static_cast<double>(outcome.steps.size());
+        outcome.before = before.value() / n;
+        outcome.after = after.value() / n;
+    }
     outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
     if (with_busy_time) {
         std::vector<double> starts, ends;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amdahl/units.hpp"
@@ -95,6 +96,17 @@ struct Dependencies {
     /// The GPU's events are the graph's events from this index on (the CPU's come first).
     std::uint32_t first_gpu_event = 0;
     std::vector<std::string> sources;  ///< what the edges were taken from, and what was assumed
+    /// With --window: the steps used. A step's CPU span and GPU copy move with the events they
+    /// enclose: the span starts as long before the first of them as it did, and ends as long after
+    /// the last. `enclosed` holds, per track (the span's thread; each stream for the copy), the
+    /// first event that starts in it and the one that ends last in it (a track keeps its order).
+    struct Step {
+        std::string name;
+        bool has_cpu = false, has_gpu = false;
+        double cpu_start = 0, cpu_end = 0, gpu_start = 0, gpu_end = 0;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> cpu_enclosed, gpu_enclosed;
+    };
+    std::vector<Step> steps;
 };
 
 }  // namespace amdahl

@@ -310,8 +310,6 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
             refuse("--model replay",
                    "it replays the events of a Chrome or Kineto trace; rocprof and nsys traces are not replayed yet");
         }
-        if (!options.window.empty())
-            throw Error("--model replay", "does not take --window yet: it replays the whole trace");
         if (options.total) throw Error("--model replay", "does not take --total: its baseline is the trace's makespan");
     }
     if (options.window.empty()) {

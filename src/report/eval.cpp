@@ -90,21 +90,21 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
                      ? "the replay loses more: the slower work also holds back the work that depends on it"
                      : "the replay lies within the phase table's range: part of the slower work ran alongside other "
                        "work";
-    } else if (p.speedup < low && gpu_work && p.gpu_busy_before > 0 && p.gpu_busy_before < 0.5 * p.before) {
+    } else if (p.speedup < low && gpu_work && p.gpu_busy_before > 0 && p.gpu_busy_before < 0.5 * p.makespan_before) {
         reason = fmt::format(
             "host-bound: the GPU is idle {} of the recorded step, waiting for the CPU's launches "
             "and work; faster GPU work mostly becomes more idle time ({} after)",
-            format_share(1 - p.gpu_busy_before / p.before, style),
-            format_share(p.after > 0 ? 1 - p.gpu_busy_after / p.after : 0, style));
+            format_share(1 - p.gpu_busy_before / p.makespan_before, style),
+            format_share(p.makespan_after > 0 ? 1 - p.gpu_busy_after / p.makespan_after : 0, style));
     } else if (p.speedup < low && p.touched_time > 0 && p.touched_on_path < 0.8 * p.touched_time) {
         // Most of the sped-up work ran alongside other work: only its share of the critical path
         // can move the end of the trace.
         reason = fmt::format(
-            "off the critical path: of the sped-up work's {} {}, only {} {} ({}) lies on the recorded critical "
+            "off the critical path: of the sped-up work's {} {}{}, only {} {} ({}) lies on the recorded critical "
             "path; the rest ran alongside other work, which still takes as long (--critical-path shows what "
             "sets the end)",
-            format_time(p.touched_time, style), unit, format_time(p.touched_on_path, style), unit,
-            format_share(p.touched_on_path / p.touched_time, style));
+            format_time(p.touched_time, style), unit, p.steps.empty() ? "" : " per step",
+            format_time(p.touched_on_path, style), unit, format_share(p.touched_on_path / p.touched_time, style));
     } else if (p.speedup < low) {
         reason =
             "the replay gains less: work the speedups do not touch (on other streams, the CPU's launches, "
@@ -114,7 +114,7 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
     } else {
         reason = "the replay lies within the phase table's range: part of the sped-up work ran alongside other work";
     }
-    if (std::fabs(p.before - e.baseline_time) > 1e-9 * p.before) {
+    if (p.steps.empty() && std::fabs(p.before - e.baseline_time) > 1e-9 * p.before) {
         reason += fmt::format("; its step is every event of the trace ({} {}), the phase table's is {}",
                               format_time(p.before, style), unit, r.profile->boundary);
     }
@@ -154,8 +154,16 @@ void add_replay(Document& doc, const EvalResult& r, const NumberStyle& style) {
     auto& s = doc.summary;
     s.push_back({"model", "replay: every event of the trace replayed over its dependencies (docs/replay.md)", "model",
                  "replay"});
-    s.push_back({"step time", t(p.before) + " -> " + t(p.after) + " (the trace's first to last event)",
-                 "step_time_" + unit, shortest(p.before)});
+    const std::string span = p.steps.empty() ? "the trace's first to last event"
+                             : p.steps.size() == 1
+                                 ? "1 step, the longer of its CPU span and GPU copy, which move with the events they "
+                                   "enclose"
+                                 : fmt::format(
+                                       "the mean of {} steps, each the longer of its CPU span and GPU copy, which "
+                                       "move with the events they enclose",
+                                       p.steps.size());
+    s.push_back(
+        {"step time", t(p.before) + " -> " + t(p.after) + " (" + span + ")", "step_time_" + unit, shortest(p.before)});
     s.push_back({"", "", "new_step_time_" + unit, shortest(p.after)});
     std::string replayed = format_speedup(p.speedup, style);
     if (p.speedup < 1) replayed += " (a slowdown: the run gets slower)";
@@ -174,8 +182,8 @@ void add_replay(Document& doc, const EvalResult& r, const NumberStyle& style) {
     doc.sections.push_back({"What the replay took from the trace", lines, false, false});
     if (!p.path_after.empty() || !p.path_before.empty()) {
         doc.sections.push_back({"Critical path (what sets the step's end)",
-                                {path_line("recorded", p.path_before, p.before, unit, style),
-                                 path_line("replayed", p.path_after, p.after, unit, style)},
+                                {path_line("recorded", p.path_before, p.makespan_before, unit, style),
+                                 path_line("replayed", p.path_after, p.makespan_after, unit, style)},
                                 false,
                                 false});
     }

@@ -71,6 +71,13 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.key("replay").begin_object().field("events", p.events).field("edges", p.edges).field("waits", p.waits);
         json.field("gpu_busy_time", p.gpu_busy_before).field("new_gpu_busy_time", p.gpu_busy_after);
         json.field("sped_up_time", p.touched_time).field("sped_up_on_critical_path", p.touched_on_path);
+        json.field("makespan", p.makespan_before).field("new_makespan", p.makespan_after);
+        json.key("steps").begin_array();
+        for (const ReplayedStep& step : p.steps) {
+            json.begin_object(true).field("name", step.name).field("time", step.time);
+            json.field("new_time", step.new_time).end_object();
+        }
+        json.end_array();
         json.key("assumptions").begin_array();
         for (const std::string& line : p.assumptions) json.value(line);
         json.end_array().key("not_events").begin_array();
@@ -78,8 +85,8 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.end_array().end_object();
         if (!p.path_before.empty() || !p.path_after.empty()) {
             json.key("critical_path").begin_object();
-            for (const auto& [key, path, total] :
-                 {std::tuple{"before", &p.path_before, p.before}, std::tuple{"after", &p.path_after, p.after}}) {
+            for (const auto& [key, path, total] : {std::tuple{"before", &p.path_before, p.makespan_before},
+                                                   std::tuple{"after", &p.path_after, p.makespan_after}}) {
                 json.key(key).begin_array();
                 for (const PathShare& share : *path) {
                     json.begin_object(true);

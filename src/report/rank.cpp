@@ -94,8 +94,9 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (r.replayed) {
         doc.summary.push_back({"model",
                                fmt::format("replay: each target alone replayed over the trace's dependencies "
-                                           "(docs/replay.md); speedups, savings and ceilings are over the trace's "
-                                           "makespan, {} {}; time and share are the phase table's",
+                                           "(docs/replay.md); speedups, savings and ceilings are over {}, {} {}; "
+                                           "time and share are the phase table's",
+                                           r.profile->steps.empty() ? "the trace's makespan" : "the mean step",
                                            format_time(r.baseline_time, style), unit),
                                "model", "replay"});
     }

@@ -83,6 +83,7 @@ public:
         start_node_.assign(n, none);
         ended_.assign(n, false);
         by_track_.assign(t_.track_count(), {});
+        cpu_nodes_.assign(t_.track_count(), {});
         std::vector<std::vector<std::uint32_t>>& by_track = by_track_;
         gpu_track_.assign(t_.track_count(), false);
         for (std::uint32_t i = 0; i < n; ++i) {
@@ -120,6 +121,7 @@ public:
         add_stream_waits();
         index_gpu_work();
         add_waits();
+        add_steps(deps);
         describe(deps);
     }
 
@@ -186,6 +188,7 @@ private:
             if (!(to > from)) continue;
             const std::uint32_t owner = stack.back();
             const std::uint32_t segment = add_node(from, to, owner);
+            cpu_nodes_[t_.spans[owner].track].push_back(segment);
             last_node_[owner] = segment;
             for (std::uint32_t started : starting) start_node_[started] = segment;
             starting.clear();
@@ -581,6 +584,41 @@ private:
         }
     }
 
+    // Of `nodes` (one track's, in start order), the first that starts in [from, to) and the one
+    // that ends last by `to`, added to `out` when there are both.
+    void enclosed(const std::vector<std::uint32_t>& nodes, double from, double to,
+                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+        std::uint32_t first = none, last = none;
+        auto it = std::lower_bound(nodes.begin(), nodes.end(), from,
+                                   [&](std::uint32_t v, double time) { return node(v).start < time; });
+        for (; it != nodes.end() && node(*it).start < to; ++it) {
+            if (first == none) first = *it;
+            if (node(*it).end <= to && (last == none || node(*it).end > node(last).end)) last = *it;
+        }
+        if (first != none && last != none) out.emplace_back(first, last);
+    }
+
+    // The steps --window used, with the events each encloses (Dependencies::Step).
+    void add_steps(Dependencies& deps) const {
+        for (const StepSpans& spans : phases_.steps) {
+            Dependencies::Step step;
+            step.name = spans.name;
+            step.has_cpu = spans.has_cpu;
+            step.has_gpu = spans.has_gpu;
+            step.cpu_start = spans.cpu_start;
+            step.cpu_end = spans.cpu_end;
+            step.gpu_start = spans.gpu_start;
+            step.gpu_end = spans.gpu_end;
+            if (spans.has_cpu && spans.cpu_track < cpu_nodes_.size())
+                enclosed(cpu_nodes_[spans.cpu_track], spans.cpu_start, spans.cpu_end, step.cpu_enclosed);
+            if (spans.has_gpu) {
+                for (std::uint32_t track : gpu_tracks_)
+                    enclosed(gpu_nodes_[track], spans.gpu_start, spans.gpu_end, step.gpu_enclosed);
+            }
+            deps.steps.push_back(std::move(step));
+        }
+    }
+
     void describe(Dependencies& deps) const {
         auto& out = deps.sources;
         const std::size_t gpu = held_ + queued_ + unlaunched_;
@@ -701,6 +739,7 @@ private:
     std::vector<std::vector<std::pair<double, std::uint32_t>>> launch_order_;  // see launch_order
     std::vector<std::vector<std::uint32_t>> by_track_;                         // per track, its spans
     std::vector<std::vector<std::uint32_t>> end_order_;                        // per GPU track, by end
+    std::vector<std::vector<std::uint32_t>> cpu_nodes_;                        // per CPU track, its segments
 };
 
 }  // namespace

@@ -64,6 +64,7 @@ std::string known_values(const std::set<std::string>& values, const char* noun) 
 
 struct Copy {
     double start = 0, end = 0;
+    std::uint32_t track = 0;  // of a CPU span
     double length() const { return end - start; }
 };
 
@@ -213,7 +214,7 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         if (on_gpu(s.cls))
             copies.gpu[s.track].push_back({s.start, s.end});
         else
-            copies.cpu.push_back({s.start, s.end});
+            copies.cpu.push_back({s.start, s.end, s.track});
     }
     if (by_name.empty()) {
         if (not_annotations > 0 && zero_length == 0) {
@@ -378,6 +379,23 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         out.windows.emplace_back(window.start, window.end);
     }
     std::sort(out.windows.begin(), out.windows.end());
+    for (std::size_t i : used) {
+        const Found& step = found[i];
+        StepSpans copies;
+        copies.name = step.name;
+        if (step.cpu) {
+            copies.has_cpu = true;
+            copies.cpu_start = step.cpu->start;
+            copies.cpu_end = step.cpu->end;
+            copies.cpu_track = step.cpu->track;
+        }
+        if (step.gpu) {
+            copies.has_gpu = true;
+            copies.gpu_start = step.gpu->start;
+            copies.gpu_end = step.gpu->end;
+        }
+        out.spans.push_back(std::move(copies));
+    }
     Summation total;
     for (std::size_t i : used) total.add(found[i].time());
     out.time = total.value();

@@ -27,6 +27,7 @@ struct StepWindows {
     std::vector<std::pair<double, double>> windows;  ///< per step used, the span the lane is measured in
     std::vector<bool> is_window_span;                ///< per span: an annotation that makes a step
     std::vector<Step> steps;                         ///< every step found, in time order, used or not
+    std::vector<StepSpans> spans;                    ///< per step used, in time order: its CPU span and GPU copy
     std::size_t used = 0;                            ///< the steps averaged (1 with --step)
     double time = 0;                                 ///< the used steps' times added up
     std::string boundary;                            ///< what the per-step phases add up to, in words

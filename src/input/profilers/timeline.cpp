@@ -574,7 +574,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     }
     if (overlapped.value() > 0) {
         profile.notes.push_back(
-            source + ": phases ran at the same time for " + shortest(overlapped.value() / step_count) + " " + unit +
+            source + ": phases ran at the same time for " +
+            format_duration(overlapped.value() / step_count, timeline.unit) + (windowed ? " per step" : "") +
             " (phase 'overlapped'); speeding one up saves between its exclusive and its active time");
     }
     if (!overlaps_note.empty()) profile.notes.push_back(std::move(overlaps_note));
@@ -586,6 +587,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         for (std::size_t i = 0; i < timeline.spans.size(); ++i)
             span_phases->phase[i] = span_phase[i] == UINT32_MAX ? UINT32_MAX : profile_index[span_phase[i]];
         span_phases->left_out = left_out;
+        span_phases->steps = steps.spans;
     }
     return profile;
 }

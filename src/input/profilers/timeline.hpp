@@ -104,6 +104,17 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
 struct SpanPhases {
     std::vector<std::uint32_t> phase;
     std::vector<bool> left_out;
+    /// With --window: the steps used, in time order (see StepSpans).
+    std::vector<struct StepSpans> steps;
+};
+
+/// A step --window found and used: its CPU span (on track `cpu_track`) and its GPU copy (the
+/// earliest start to the latest end of its copies on every stream), either of which may be missing.
+struct StepSpans {
+    std::string name;
+    bool has_cpu = false, has_gpu = false;
+    double cpu_start = 0, cpu_end = 0, gpu_start = 0, gpu_end = 0;
+    std::uint32_t cpu_track = 0;
 };
 
 }  // namespace amdahl::detail
