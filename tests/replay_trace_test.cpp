@@ -284,11 +284,6 @@ TEST_CASE("replay: options that do not apply are errors", "[replay][cli]") {
     CHECK(total.exit_code == 2);
     CHECK_THAT(total.err, Contains("--model replay: does not take --total: its baseline is the trace's makespan"));
 
-    const auto nsys = test::run_cli({"eval", test::source_path("tests/data/profilers/handmade/nsys_cuda_gpu_trace.csv"),
-                                     "-s", "kind:kernel=2", "--model", "replay"});
-    CHECK(nsys.exit_code == 2);
-    CHECK_THAT(nsys.err, Contains("rocprof and nsys traces are not replayed yet"));
-
     const auto rank_gap = test::run_cli({"rank", trace_path, "--queue-gap", "5us"});
     CHECK(rank_gap.exit_code == 2);
     CHECK_THAT(rank_gap.err, Contains("--queue-gap: applies to --model replay only"));
