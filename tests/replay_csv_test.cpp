@@ -124,12 +124,13 @@ TEST_CASE("replay csv: one CSV of GPU work replays by the no-launch rules", "[re
         const ReplayOutcome same = replay_with(profile, {"softmax_kernel=1"});
         CHECK(same.after == same.before);
         CHECK(mentions(same,
-                       "launches: none linked (the trace has no runtime calls): the first GPU event on each "
-                       "stream keeps its recorded start"));
-        CHECK(mentions(same, "4 GPU events have no known launch (the trace has no runtime calls)"));
+                       "launches: none linked (the trace has no runtime calls): of the 4 GPU events, the first "
+                       "on each stream keeps its recorded start, each after it its recorded gap to the work "
+                       "before it"));
         CHECK(mentions(same, "synchronizations: none known: the trace has no runtime calls"));
-        // Each kernel keeps its gap to the one before it on its stream: softmax (100 us on stream 1,
-        // 50 us after gemm ended) at no time leaves the last gemm where the gap put it, 150 us earlier.
+        // Each kernel keeps its gap to the one before it on its stream: softmax (100 ns on stream 1)
+        // at no time moves the last gemm, 50 ns after it, 100 ns earlier (reduce, on stream 2, still ends 20 ns before
+        // it).
         const ReplayOutcome faster = replay_with(profile, {"softmax_kernel=inf"});
         CHECK(faster.after == Approx(same.before - 100));
     }
@@ -144,6 +145,60 @@ TEST_CASE("replay csv: one CSV of GPU work replays by the no-launch rules", "[re
         const ReplayOutcome all = replay_with(profile, {"kind:kernel=inf", "kind:copy=inf", "kind:memset=inf"});
         CHECK(all.before == Approx(22000));
         CHECK(mentions(all, "launches: none linked (the trace has no runtime calls)"));
+    }
+}
+
+TEST_CASE("replay csv: nsys and rocprofv3 API names that wait for the GPU", "[replay][nsys][rocprof]") {
+    ImportOptions options;
+    options.dependencies = true;
+    std::istringstream none;
+    SECTION("nsys: version suffixes") {
+        test::TempDir run;
+        std::ofstream(run / "cuda_api_trace.csv")
+            << "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n"
+               "0,1000,cudaLaunchKernel_v7000,0,1,1,1,0,main\n"
+               "2000,10000,cudaStreamSynchronize_v3020,0,2,1,1,0,main\n"
+               "13000,1000,cudaMemcpyAsync_v3020,0,4,1,1,0,main\n"
+               "18000,8000,cudaMemcpy_v3020,0,3,1,1,0,main\n";
+        std::ofstream(run / "cuda_gpu_trace.csv") << "Start (ns),Duration (ns),CorrId,Device,Strm,Name\n"
+                                                     "3000,8000,1,GPU 0,7,k\n"
+                                                     "15000,2000,4,GPU 0,7,[CUDA memcpy Host-to-Device]\n"
+                                                     "20000,5000,3,GPU 0,7,[CUDA memcpy Device-to-Host]\n";
+        const Profile profile = load_profile(run.string(), none, std::nullopt, options);
+        // The stream synchronize waits for k, the blocking copy for its copy; the async copy waits for nothing.
+        const ReplayOutcome r = replay_with(profile, {"k=2"});
+        CHECK(r.waits == 2);
+        CHECK(mentions(r, "synchronizations: inferred from 2 runtime calls"));
+        CHECK(r.before == Approx(26000));
+        CHECK(r.after == Approx(22000));  // the synchronize returns 4 us sooner, and all after it
+    }
+    SECTION("rocprofv3: HIP names") {
+        test::TempDir run;
+        std::ofstream(run / "hip_api_trace.csv")
+            << "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\",\"Start_Timestamp\","
+               "\"End_Timestamp\"\n"
+               "\"HIP_RUNTIME_API\",\"hipExtLaunchKernel\",1,1,1,0,1000\n"
+               "\"HIP_RUNTIME_API\",\"hipStreamSynchronize\",1,1,2,2000,12000\n"
+               "\"HIP_RUNTIME_API\",\"hipMemcpyAsync\",1,1,3,13000,14000\n"
+               "\"HIP_RUNTIME_API\",\"hipLaunchKernel\",1,1,4,18000,19000\n"
+               "\"HIP_RUNTIME_API\",\"hipDeviceSynchronize\",1,1,5,19500,26000\n";
+        std::ofstream(run / "kernel_trace.csv")
+            << "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_"
+               "Timestamp\",\"End_Timestamp\"\n"
+               "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,\"k\",1,3000,11000\n"
+               "\"KERNEL_DISPATCH\",\"Agent 4\",1,1,\"k2\",4,20000,25000\n";
+        std::ofstream(run / "memory_copy_trace.csv")
+            << "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\",\"Destination_Agent_Id\",\"Correlation_"
+               "Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+               "\"MEMORY_COPY\",\"MEMORY_COPY_HOST_TO_DEVICE\",1,\"Agent 0\",\"Agent 4\",3,15000,17000\n";
+        const Profile profile = load_profile(run.string(), none, std::nullopt, options);
+        // hipStreamSynchronize waits for k; hipDeviceSynchronize for k2 and the copy (each stream's last work).
+        const ReplayOutcome r = replay_with(profile, {"k2=5"});
+        CHECK(r.waits == 3);
+        CHECK(mentions(r, "launches: 3 GPU events linked to their runtime call by correlation id"));
+        CHECK(mentions(r, "synchronizations: inferred from 2 runtime calls"));
+        CHECK(r.before == Approx(26000));
+        CHECK(r.after == Approx(22000));  // k2 takes 1 us, and the synchronize returns 1 us after it
     }
 }
 

@@ -446,11 +446,12 @@ private:
                     held_ + queued_, held_, shortest(queue_gap_us_), queued_));
             } else {
                 out.push_back(
-                    fmt::format("launches: none linked ({}): the first GPU event on each stream keeps its "
-                                "recorded start",
-                                why_unlinked));
+                    fmt::format("launches: none linked ({}): of the {} GPU events, the first on each "
+                                "stream keeps its recorded start, each after it its recorded gap to the "
+                                "work before it",
+                                why_unlinked, gpu));
             }
-            if (unlaunched_ > 0) {
+            if (unlaunched_ > 0 && held_ + queued_ > 0) {
                 out.push_back(
                     fmt::format("{} GPU events have no known launch ({}): each keeps its recorded gap to "
                                 "the work before it on its stream",
