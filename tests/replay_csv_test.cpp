@@ -311,4 +311,8 @@ TEST_CASE("replay csv: --model replay on input that is no trace is an error", "[
         {"eval", test::source_path(nsys_run), "-s", "gemm_kernel=2", "--model", "replay", "--window", "step.*"});
     CHECK(window.exit_code == 2);
     CHECK(window.err == "error: --model replay: does not take --window yet: it replays the whole trace\n");
+    const auto total = test::run_cli(
+        {"eval", test::source_path(rocprof_run), "-s", "small_kernel=2", "--model", "replay", "--total", "1ms"});
+    CHECK(total.exit_code == 2);
+    CHECK(total.err == "error: --model replay: does not take --total: its baseline is the trace's makespan\n");
 }
