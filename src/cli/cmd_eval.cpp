@@ -77,8 +77,9 @@ void setup_eval(CLI::App& app, Action& action) {
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
     command
         ->add_option("--model", options->model,
-                     "amdahl: the phase table's law (default); replay: replay a Chrome/Kineto trace's events over "
-                     "their dependencies (launches, synchronizations, stream order), docs/replay.md")
+                     "amdahl: the phase table's law (default); replay: replay a trace's events (Chrome/Kineto, nsys or "
+                     "rocprof trace CSVs, a run's folder of them) over their dependencies (launches, "
+                     "synchronizations, stream order), docs/replay.md")
         ->check(CLI::IsMember({"amdahl", "replay"}));
     command->add_flag("--critical-path", options->critical_path,
                       "With --model replay: what the recorded and the replayed step spend their critical path on");

@@ -84,8 +84,8 @@ void setup_rank(CLI::App& app, Action& action) {
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
     command
         ->add_option("--model", options->model,
-                     "amdahl (default) or replay: evaluate each target by replaying a Chrome/Kineto trace's events "
-                     "over their dependencies (docs/replay.md)")
+                     "amdahl (default) or replay: evaluate each target by replaying a trace's events (Chrome/Kineto, "
+                     "nsys or rocprof trace CSVs, a run's folder of them) over their dependencies (docs/replay.md)")
         ->check(CLI::IsMember({"amdahl", "replay"}));
     // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
     command->add_option_function<std::string>(

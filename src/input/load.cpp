@@ -272,6 +272,12 @@ std::string described(InputFormat format) {
     return "a " + std::string(input_format_name(format)) + " profile";
 }
 
+// --model replay replays a whole trace: checked before a run's folder is read, as for one file.
+void check_replay_options(const ImportOptions& options) {
+    if (!options.dependencies) return;
+    if (options.total) throw Error("--model replay", "does not take --total: its baseline is the trace's makespan");
+}
+
 // An option that does not apply to the input is an error, never ignored: --window on a CSV used
 // to give whole-run numbers as if they were per step.
 void check_options_apply(InputFormat format, const ImportOptions& options) {
@@ -306,11 +312,10 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
     trace_only(!options.devices.empty(), "--device", "it filters the events");
     trace_only(!options.categories.empty(), "--cat", "it filters the events");
     if (options.dependencies) {
-        if (format != InputFormat::chrome_trace) {
+        if (!timeline)
             refuse("--model replay",
-                   "it replays the events of a Chrome or Kineto trace; rocprof and nsys traces are not replayed yet");
-        }
-        if (options.total) throw Error("--model replay", "does not take --total: its baseline is the trace's makespan");
+                   "it replays the events of a trace: chrome-trace, rocprof-trace or nsys-trace input");
+        check_replay_options(options);
     }
     if (options.window.empty()) {
         if (!options.step.empty()) throw Error("--step", "picks one of the steps --window finds; give --window too");
@@ -434,6 +439,7 @@ Profile load_any(const std::string& path, std::istream& stdin_stream, std::optio
                         "is a folder: only rocprof-trace and nsys-trace read one run's folder (got --input-format " +
                             std::string(input_format_name(*format)) + ")");
         }
+        check_replay_options(options);
         Profile profile = detail::read_run_folder(path, options);
         check_options_apply(*parse_input_format(profile.format), options);
         return profile;

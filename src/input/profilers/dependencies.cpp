@@ -38,9 +38,23 @@ bool is_gpu_work(SpanClass cls) {
 // What a runtime call waits for, by its name.
 enum class Sync : std::uint8_t { no_wait, device, stream, copy };
 
-Sync sync_of(std::string_view name) {
-    for (std::string_view device :
-         {"cudaDeviceSynchronize", "hipDeviceSynchronize", "cuCtxSynchronize", "cudaThreadSynchronize"})
+}  // namespace
+
+std::string_view api_base_name(std::string_view name) {
+    // nsys names calls with the API version that added them: cudaMemcpy_v3020, cuMemcpyHtoD_v2.
+    std::size_t digits = 0;
+    while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits]))) ++digits;
+    if (digits == 0 || name.size() < digits + 3) return name;
+    const std::string_view rest = name.substr(0, name.size() - digits);
+    return rest.ends_with("_v") ? rest.substr(0, rest.size() - 2) : name;
+}
+
+namespace {
+
+Sync sync_of(std::string_view full_name) {
+    const std::string_view name = api_base_name(full_name);
+    for (std::string_view device : {"cudaDeviceSynchronize", "hipDeviceSynchronize", "cuCtxSynchronize",
+                                    "cudaThreadSynchronize", "hipCtxSynchronize"})
         if (name == device) return Sync::device;
     for (std::string_view stream : {"cudaStreamSynchronize", "hipStreamSynchronize", "cuStreamSynchronize",
                                     "cudaEventSynchronize", "hipEventSynchronize", "cuEventSynchronize"})
@@ -93,7 +107,12 @@ public:
             if (!(s.end > s.start)) continue;
             by_track[s.track].push_back(i);
             if (is_gpu_work(s.cls)) gpu_track_[s.track] = true;
+            if (!t_.links.empty() && t_.links[i] != 0) (is_gpu_work(s.cls) ? gpu_ids_ : call_ids_) = true;
         }
+        for (std::uint32_t track = 0; track < by_track.size(); ++track)
+            if (!gpu_track_[track])
+                for (std::uint32_t i : by_track[track])
+                    if (t_.spans[i].cls == SpanClass::runtime) ++runtime_calls_;
         for (std::uint32_t track = 0; track < by_track.size(); ++track)
             if (!gpu_track_[track] && !by_track[track].empty()) add_cpu_track(by_track[track]);
         // Runtime calls by correlation id: the launches of GPU work. An id two calls share (a trace
@@ -627,19 +646,32 @@ private:
                         "annotations are no events",
                         graph_->events.size(), segments_, gpu));
         if (gpu > 0) {
+            // Why GPU work has no known launch: the input has no runtime calls (a GPU-only export),
+            // no correlation ids (legacy rocprof results.csv), or ids that match no call.
+            const char* why_unlinked = runtime_calls_ == 0 && !gpu_ids_ ? "the trace has no runtime calls and no "
+                                                                          "correlation ids"
+                                       : runtime_calls_ == 0            ? "the trace has no runtime calls"
+                                       : !gpu_ids_ || !call_ids_
+                                           ? "the trace has no correlation ids that link GPU work to runtime calls"
+                                           : "no correlation id that matches a runtime call";
             if (held_ + queued_ > 0) {
                 out.push_back(fmt::format(
                     "launches: {} GPU events linked to their runtime call by correlation id; {} held by their launch "
                     "(first on their stream, or started more than the queue gap, {} µs, after it was free) keep "
                     "their launch latency, {} queued behind earlier work keep their gap on the stream",
                     held_ + queued_, held_, shortest(queue_gap_us_), queued_));
-            }
-            if (unlaunched_ > 0) {
+            } else {
                 out.push_back(
-                    fmt::format("{} GPU events have no known launch (no correlation id that matches a "
-                                "runtime call): each keeps its recorded gap to the work before it on its "
-                                "stream",
-                                unlaunched_));
+                    fmt::format("launches: none linked ({}): of the {} GPU events, the first on each "
+                                "stream keeps its recorded start, each after it its recorded gap to the "
+                                "work before it",
+                                why_unlinked, gpu));
+            }
+            if (unlaunched_ > 0 && held_ + queued_ > 0) {
+                out.push_back(
+                    fmt::format("{} GPU events have no known launch ({}): each keeps its recorded gap to "
+                                "the work before it on its stream",
+                                unlaunched_, why_unlinked));
             }
             if (marked_syncs_ > 0 || stream_waits_ > 0) {
                 out.push_back(fmt::format(
@@ -649,11 +681,14 @@ private:
                     "(by their names: device and stream synchronizes, blocking copies)",
                     marked_syncs_, count_of(stream_waits_, "stream wait"), syncs_));
             } else {
-                out.push_back(syncs_ > 0 ? fmt::format("synchronizations: inferred from {} that wait for the GPU "
+                out.push_back(syncs_ > 0 ? fmt::format("synchronizations: inferred from {} that {} for the GPU "
                                                        "(device and stream synchronizes, blocking copies); the "
                                                        "trace has no cuda_sync events",
-                                                       count_of(syncs_, "runtime call"))
-                                         : "synchronizations: none in the trace: the CPU never waits for the GPU");
+                                                       count_of(syncs_, "runtime call"), syncs_ == 1 ? "waits" : "wait")
+                              : runtime_calls_ == 0
+                                  ? "synchronizations: none known: the trace has no runtime calls, so no wait of the "
+                                    "CPU for the GPU can be inferred"
+                                  : "synchronizations: none in the trace: the CPU never waits for the GPU");
             }
             if (t_.flow_links > 0) {
                 out.push_back(
@@ -740,6 +775,8 @@ private:
     std::vector<std::vector<std::uint32_t>> by_track_;                         // per track, its spans
     std::vector<std::vector<std::uint32_t>> end_order_;                        // per GPU track, by end
     std::vector<std::vector<std::uint32_t>> cpu_nodes_;                        // per CPU track, its segments
+    std::size_t runtime_calls_ = 0;            // runtime calls on CPU threads (nodes of the graph)
+    bool gpu_ids_ = false, call_ids_ = false;  // some GPU event, some other event has a correlation id
 };
 
 }  // namespace

@@ -4,12 +4,17 @@
 // waits of synchronizing runtime calls.
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "amdahl/import.hpp"
 #include "amdahl/profile.hpp"
 #include "input/profilers/timeline.hpp"
 
 namespace amdahl::detail {
+
+/// A runtime call's name without the API version nsys appends: "cudaMemcpy_v3020" ->
+/// "cudaMemcpy", "cuMemcpyHtoD_v2" -> "cuMemcpyHtoD"; other names as they are.
+std::string_view api_base_name(std::string_view name);
 
 /// Builds the graph of `timeline` (read with links, Timeline::links) for the profile `profile`
 /// that the sweep made of it (`phases` maps its spans to the profile's phases).

@@ -6,7 +6,9 @@
 // GPU rows are kernels, "[CUDA memcpy ...]" copies or "[CUDA memset]" memsets on a track per device
 // and stream; API calls are runtime events per process and thread; NVTX ranges projected onto the
 // GPU are GPU annotations, which --window takes as steps. Times are in the unit the header names
-// ("(ns)", "(us)", ...); a header without one needs --timeunit, never a guess.
+// ("(ns)", "(us)", ...); a header without one needs --timeunit, never a guess. For replay
+// (--model replay) each row keeps its correlation id (CorrId, CorrID), which links an API call to
+// the GPU work it launched.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -17,6 +19,7 @@
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/csv_records.hpp"
+#include "input/profilers/dependencies.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/profilers/text_table.hpp"
 #include "input/profilers/timeline.hpp"
@@ -34,7 +37,7 @@ enum class Report { gpu, api, nvtx };
 struct Columns {
     Report report = Report::gpu;
     std::size_t name = 0, start = 0, duration = 0;
-    std::optional<std::size_t> device, stream, process, thread;
+    std::optional<std::size_t> device, stream, process, thread, correlation;
 };
 
 // The column whose header starts with `prefix` followed by nothing or a unit in brackets:
@@ -64,7 +67,8 @@ std::optional<Columns> find_columns(const std::vector<std::string>& header) {
         return c;
     }
     const auto start = column(header, "Start"), duration = column(header, "Duration");
-    if (!start || !duration || !(column(header, "CorrId") || column(header, "CorrID"))) return std::nullopt;
+    c.correlation = column(header, "CorrId") ? column(header, "CorrId") : column(header, "CorrID");
+    if (!start || !duration || !c.correlation) return std::nullopt;
     c.start = *start;
     c.duration = *duration;
     c.stream = column(header, "Strm");
@@ -107,6 +111,7 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
         double start, duration;
         std::uint32_t name, category, track;
         SpanClass cls;
+        std::uint64_t link = 0;  // the correlation id, with options.dependencies
     };
     std::vector<Row> rows;
     double origin = 0;
@@ -157,6 +162,8 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
             const std::string name(trim(fields[columns->name]));
             row.name = timeline.intern(name);
             row.category = category;
+            if (options.dependencies && columns->correlation)
+                row.link = parse_correlation_id(fields[*columns->correlation]);
             switch (columns->report) {
                 case Report::gpu: {
                     row.cls = gpu_class(name);
@@ -180,7 +187,9 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
     if (rows.empty()) throw Error(input, "the nsys traces have no rows after their headers");
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
+    if (options.dependencies) timeline.links.reserve(rows.size());
     for (const Row& row : rows) {
+        if (options.dependencies) timeline.links.push_back(row.link);
         Span span;
         span.start = row.start - origin;
         span.end = span.start + row.duration;
@@ -190,7 +199,10 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    return sweep(timeline, options, input, "nsys-trace");
+    SpanPhases span_phases;
+    Profile profile = sweep(timeline, options, input, "nsys-trace", options.dependencies ? &span_phases : nullptr);
+    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
+    return profile;
 }
 
 }  // namespace amdahl::detail

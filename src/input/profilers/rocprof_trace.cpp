@@ -7,7 +7,9 @@
 //   legacy rocprof results.csv      Index,KernelName,gpu-id,queue-id,...,BeginNs,EndNs,...
 // Columns are found by name. Each row becomes a span on a track: kernels per agent, queue and
 // stream; copies per source, destination and stream; API calls per process and thread. The
-// timeline sweep then turns the spans into phases that add up to the wall time.
+// timeline sweep then turns the spans into phases that add up to the wall time. For replay
+// (--model replay) each row keeps its Correlation_Id, which links an API call to the GPU work it
+// launched; legacy results.csv has none (0 in rocprofv3 also means none).
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "input/profilers/dependencies.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/profilers/rocprof_domains.hpp"
 #include "input/profilers/text_table.hpp"
@@ -33,7 +36,8 @@ constexpr const char* expected_header =
 
 struct Columns {
     std::size_t name = 0, start = 0, end = 0;
-    std::optional<std::size_t> kind, domain, agent, queue, stream, source_agent, destination_agent, process, thread;
+    std::optional<std::size_t> kind, domain, agent, queue, stream, source_agent, destination_agent, process, thread,
+        correlation;
     SpanClass cls = SpanClass::other;
 };
 
@@ -51,6 +55,7 @@ std::optional<Columns> find_columns(const std::vector<std::string>& header) {
     c.kind = find_column(header, "Kind");
     c.domain = find_column(header, "Domain");
     c.stream = find_column(header, "Stream_Id");
+    c.correlation = find_column(header, "Correlation_Id");
     if (auto name = find_column(header, "Kernel_Name") ? find_column(header, "Kernel_Name")
                                                        : find_column(header, "KernelName")) {
         c.name = *name;
@@ -113,6 +118,7 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
         std::int64_t start, end;
         std::uint32_t name, category, track;
         SpanClass cls;
+        std::uint64_t link = 0;  // the correlation id, with options.dependencies
     };
     std::vector<Row> rows;
     Timeline timeline;
@@ -143,6 +149,8 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
                                        ": a negative duration");
             }
             row.cls = columns->cls;
+            if (options.dependencies && columns->correlation)
+                row.link = parse_correlation_id(fields[*columns->correlation]);
             std::string category;
             switch (columns->cls) {
                 case SpanClass::kernel:
@@ -192,7 +200,9 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
     if (rows.empty()) throw Error(input, "the rocprof traces have no rows after their headers");
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
+    if (options.dependencies) timeline.links.reserve(rows.size());
     for (const Row& row : rows) {
+        if (options.dependencies) timeline.links.push_back(row.link);
         Span span;
         span.start = static_cast<double>(row.start - origin);
         span.end = static_cast<double>(row.end - origin);
@@ -202,7 +212,10 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    return sweep(timeline, options, input, "rocprof-trace");
+    SpanPhases span_phases;
+    Profile profile = sweep(timeline, options, input, "rocprof-trace", options.dependencies ? &span_phases : nullptr);
+    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
+    return profile;
 }
 
 }  // namespace amdahl::detail

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 
 #include "amdahl/error.hpp"
@@ -150,6 +151,13 @@ std::optional<std::uint64_t> parse_calls_cell(std::string_view text, const std::
         throw Error(where,
                     "column '" + printable(column) + "' must be a whole number >= 0 (got '" + printable(cell) + "')");
     return static_cast<std::uint64_t>(value);
+}
+
+std::uint64_t parse_correlation_id(std::string_view text) {
+    text = trim(text);
+    std::uint64_t id = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+    return ec == std::errc() && ptr == text.data() + text.size() ? id : 0;
 }
 
 }  // namespace amdahl::detail

@@ -75,4 +75,8 @@ double parse_duration_cell(std::string_view text, const std::string& where, std:
 /// `where` naming `column` when it is not a whole number >= 0.
 std::optional<std::uint64_t> parse_calls_cell(std::string_view text, const std::string& where, std::string_view column);
 
+/// Parses a correlation id cell (nsys CorrId, rocprofv3 Correlation_Id): a whole number; 0 for
+/// anything else ("", "N/A", "-1"), which links nothing, as 0 itself does.
+std::uint64_t parse_correlation_id(std::string_view text);
+
 }  // namespace amdahl::detail
