@@ -822,3 +822,63 @@ TEST_CASE("replay: --window on the command line", "[replay][window][cli]") {
     CHECK(rank.exit_code == 0);
     CHECK_THAT(rank.out, Contains("are over the mean step, 100.0 us"));
 }
+
+TEST_CASE("replay: plan --model replay replays each set together", "[replay][plan][cli]") {
+    // gemm on stream 7 [0,100], a copy on stream 8 [50,150]: only the copy moves the end.
+    const std::string path =
+        test::write_temp("two_streams_plan.json",
+                         trace({event("kernel", "gemm", 0, 7, 0, 100), event("gpu_memcpy", "copy", 0, 8, 50, 100)}));
+    SECTION("the copy alone reaches 1.4x (150 -> 100 us); gemm alone gains nothing") {
+        const test::RunResult r =
+            test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-k", "2", "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        CHECK(doc["model"] == "replay");
+        CHECK(doc["baseline_time"].get<double>() == Approx(150));
+        CHECK(doc["reachable"] == true);
+        CHECK(doc["optimal"] == true);
+        REQUIRE(doc["chosen"].size() == 1);
+        CHECK(doc["chosen"][0] == "copy");
+        CHECK(doc["new_time"].get<double>() == Approx(100));
+        CHECK(doc["speedup"].get<double>() == Approx(1.5));
+        CHECK(doc["steps"][0]["saved"].get<double>() == Approx(50));
+    }
+    SECTION("1.6x is out of reach: both at 2x end at 100 us, 1.5x") {
+        const test::RunResult r = test::run_cli({"plan", path, "--model", "replay", "--target", "1.6", "-k", "2"});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("unreachable"));
+        CHECK_THAT(r.out, Contains("best possible: 1.5000x (every candidate at its factor)"));
+        const test::RunResult gate =
+            test::run_cli({"plan", path, "--model", "replay", "--target", "1.6", "-k", "2", "--require"});
+        CHECK(gate.exit_code == 1);
+    }
+    SECTION("--explain has no closed form to show") {
+        const test::RunResult r =
+            test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-k", "2", "--explain"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("--explain: shows Amdahl's arithmetic; --model replay has no closed form to show"));
+    }
+}
+
+TEST_CASE("replay: a replayed plan's time is what eval --model replay gives for its set", "[replay][plan][cli]") {
+    const std::string sim = test::source_path("tests/data/profilers/handmade/replay_sim_3steps.json");
+    const test::RunResult r =
+        test::run_cli({"plan", sim, "--model", "replay", "--target", "1.05", "-k", "2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc["reachable"] == true);
+    // The phase table's Amdahl plan reaches 1.05x with gemm alone; replayed, gemm alone is 1.034x.
+    CHECK(doc["chosen"].size() == 2);
+    std::vector<std::string> args = {"eval", sim, "--model", "replay", "--format", "json"};
+    for (const auto& name : doc["chosen"]) {
+        args.push_back("-s");
+        args.push_back(name.get<std::string>() + "=2");
+    }
+    const test::RunResult eval = test::run_cli(args);
+    REQUIRE(eval.exit_code == 0);
+    const auto replayed = nlohmann::json::parse(eval.out);
+    CHECK(replayed["new_step_time"].get<double>() == Approx(doc["new_time"].get<double>()));
+    const auto& steps = doc["steps"];
+    CHECK(steps[steps.size() - 1]["new_time"].get<double>() == Approx(doc["new_time"].get<double>()));
+    CHECK(steps[0]["new_time"].get<double>() >= steps[1]["new_time"].get<double>());
+}

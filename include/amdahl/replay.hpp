@@ -7,6 +7,7 @@
 
 #include "amdahl/candidate.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/plan.hpp"
 #include "amdahl/profile.hpp"
 
 namespace amdahl {
@@ -76,5 +77,24 @@ struct ReplayedCandidates {
 };
 ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
                                      const std::vector<double>& grid);
+
+/// `plan --model replay`: the cheapest set of candidates whose replay together reaches
+/// `request.target_time`. Replayed savings do not add up, so sets are tried in order of cost
+/// (count or effort), each replayed whole; a set is skipped unreplayed when even the time its
+/// events lose (the sum over its phases' events of d - d / k, additive, and never less than what
+/// the replay saves) falls short. Exact when every set up to the answer's cost was replayed or
+/// skipped so; past `max_replays` replays (or 1M sets) the answer is the best set found, with the
+/// cost of the first set not tried as a lower bound. Each chosen candidate's `saved` becomes its
+/// replayed saving alone.
+struct ReplayedPlan {
+    double baseline = 0;          ///< the trace's makespan (the mean step with --window), in the profile's unit
+    PlanResult plan;              ///< `saved` replayed; `nodes`: the sets replayed
+    std::vector<PlanStep> steps;  ///< the chosen candidates, largest saving first, each prefix replayed
+    double best_possible = 1;     ///< replayed speedup with every candidate at its factor (the best of alternatives)
+    double ceiling = 1;           ///< replayed speedup with every candidate's phases at no time
+    std::size_t sets = 0;         ///< sets taken in cost order: replayed, or skipped by their bound
+    std::size_t max_replays = 0;  ///< the budget the search had
+};
+ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candidates, const PlanRequest& request);
 
 }  // namespace amdahl

@@ -84,6 +84,11 @@ struct PlanReport {
     double ceiling = 1;           ///< end-to-end speedup with every candidate at no time
     double time_outside = 0;      ///< time of the phases no candidate touches
     bool required = false;        ///< --require: a gate on reachability
+    /// --model replay: the sets were replayed over the trace's dependencies (amdahl/replay.hpp,
+    /// plan_replayed); `sets` were taken in cost order, `replays` of them replayed, of at most
+    /// `max_replays`.
+    bool replayed = false;
+    std::size_t sets = 0, max_replays = 0;
 };
 
 /// `amdahl compare`: two sides, the change attributed to each phase, and the gates.

@@ -7,6 +7,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/plan.hpp"
+#include "amdahl/replay.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
 
@@ -21,6 +22,7 @@ struct PlanOptions {
     std::string by = "count";
     bool require = false;
     bool explain = false;
+    std::string model = "amdahl";
 };
 
 double parse_target_speedup(const std::string& text) {
@@ -52,9 +54,14 @@ double parse_target_time(const std::string& text, const Profile& profile) {
     return q.unit ? convert(q.value, *q.unit, profile.unit) : q.value;
 }
 
-int run_plan(const PlanOptions& options, Context& context) {
+int run_plan(const PlanOptions& given, Context& context) {
+    PlanOptions options = given;
     if (options.target.empty() == options.target_time.empty())
         throw Error("plan", "give exactly one of --target S (an end-to-end speedup) and --target-time T");
+    const bool replay = options.model == "replay";
+    if (replay && options.explain)
+        throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
+    options.profile.import.dependencies = replay;
     const Profile profile = load_profile(options.profile, context);
     PlanReport result;
     result.profile = &profile;
@@ -73,6 +80,10 @@ int run_plan(const PlanOptions& options, Context& context) {
                             "proposal '" + printable(c.name) + "' has no effort (write SELECTOR=FACTOR@EFFORT)");
     }
     result.baseline_time = profile.total();
+    if (replay) {
+        const std::vector<double> ones(profile.phases.size(), 1.0);
+        result.baseline_time = replay_phases(profile, ones, false, nullptr, false).before;
+    }
     if (!options.target.empty()) {
         result.target_speedup = parse_target_speedup(options.target);
         result.target_time = result.baseline_time / result.target_speedup;
@@ -84,16 +95,28 @@ int run_plan(const PlanOptions& options, Context& context) {
     request.baseline = result.baseline_time;
     request.by_effort = result.by_effort;
     request.target_time = result.target_time;
-    try {
-        result.plan = plan(candidates, request);
-    } catch (const Error& e) {
-        throw Error(profile.source, e.message());
+    if (replay) {
+        ReplayedPlan replayed = plan_replayed(profile, result.set.candidates, request);
+        result.plan = std::move(replayed.plan);
+        result.steps = std::move(replayed.steps);
+        result.best_possible = replayed.best_possible;
+        result.ceiling = replayed.ceiling;
+        result.time_outside = result.baseline_time / replayed.ceiling;
+        result.replayed = true;
+        result.sets = replayed.sets;
+        result.max_replays = replayed.max_replays;
+    } else {
+        try {
+            result.plan = plan(candidates, request);
+        } catch (const Error& e) {
+            throw Error(profile.source, e.message());
+        }
+        result.steps = plan_steps(candidates, result.plan.chosen, result.baseline_time);
+        result.best_possible = speedup_from_saving(result.baseline_time, result.plan.best_possible_saved);
+        const double touched = candidate_time(profile, candidates);
+        result.ceiling = speedup_from_saving(result.baseline_time, touched);
+        result.time_outside = result.baseline_time - touched;
     }
-    result.steps = plan_steps(candidates, result.plan.chosen, result.baseline_time);
-    result.best_possible = speedup_from_saving(result.baseline_time, result.plan.best_possible_saved);
-    const double touched = candidate_time(profile, candidates);
-    result.ceiling = speedup_from_saving(result.baseline_time, touched);
-    result.time_outside = result.baseline_time - touched;
     result.required = options.require;
 
     const ReportOptions report = report_options(options.profile.output, options.explain);
@@ -120,6 +143,16 @@ void setup_plan(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"count", "effort"}));
     command->add_flag("--require", options->require, "Exit 1 when no plan reaches the target (a CI gate)");
     command->add_flag("--explain", options->explain, "Show the running arithmetic");
+    command
+        ->add_option("--model", options->model,
+                     "amdahl (default) or replay: try sets of targets by replaying a trace's events (Chrome/Kineto, "
+                     "nsys or rocprof trace CSVs, a run's folder of them) over their dependencies (docs/replay.md)")
+        ->check(CLI::IsMember({"amdahl", "replay"}));
+    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
+    command->add_option_function<std::string>(
+        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
+        "With --model replay: a GPU event starting more than this after its stream was free was held "
+        "by its launch (default 5us)");
     command->callback([options, &action] { action = [options](Context& c) { return run_plan(*options, c); }; });
 }
 

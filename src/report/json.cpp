@@ -301,6 +301,11 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
         json.key("total_effort").null();
     json.field("effort_unit", set.effort_unit);
     json.field("lower_bound", plan.lower_bound).field("nodes", plan.nodes);
+    json.field("model", result.replayed ? "replay" : "amdahl");
+    if (result.replayed)
+        json.field("sets", result.sets).field("max_replays", result.max_replays);
+    else
+        json.key("sets").null().key("max_replays").null();
     json.key("alternatives").begin_array();
     for (const auto& alternative : plan.alternatives) {
         json.begin_array();

@@ -66,14 +66,27 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
                                          : fmt::format("{}, reaching {} (new time {})", cost,
                                                        format_speedup(reached, style), t(new_time)),
                      "reached_speedup", machine_number(reached)});
-        s.push_back(
-            {"optimal",
-             plan.proven_optimal
-                 ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
-                 : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
-                               count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
-                               format_plain(plan.cost - plan.lower_bound, style)),
-             "optimal", plan.proven_optimal ? "true" : "false"});
+        std::string optimal;
+        if (r.replayed) {
+            optimal = plan.proven_optimal
+                          ? fmt::format(
+                                "yes, proven: every cheaper set was replayed or could not save enough ({} "
+                                "replayed of {} taken in order of cost)",
+                                plan.nodes, count_of(r.sets, "set"))
+                          : fmt::format(
+                                "not proven: the search stopped after {} (its budget: a replay takes time "
+                                "linear in the trace's events); the optimum costs at least {} (gap {})",
+                                count_of(plan.nodes, "replay"), format_plain(plan.lower_bound, style),
+                                format_plain(plan.cost - plan.lower_bound, style));
+        } else {
+            optimal =
+                plan.proven_optimal
+                    ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
+                    : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
+                                  count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
+                                  format_plain(plan.cost - plan.lower_bound, style));
+        }
+        s.push_back({"optimal", optimal, "optimal", plan.proven_optimal ? "true" : "false"});
         for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
             std::string list;
             for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + name_of(c);
@@ -85,12 +98,24 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
         doc.headline = "unreachable";
     }
     s.push_back({"", "", "reachable", plan.reachable ? "true" : "false"});
+    if (r.replayed) {
+        s.push_back(
+            {"model",
+             fmt::format("replay: each set of targets replayed together over the trace's dependencies "
+                         "(docs/replay.md); times, savings and speedups are over {}, {}, but a target's time "
+                         "is the phase table's; a set is replayed only when the time its events lose could "
+                         "reach the target",
+                         r.profile->steps.empty() ? "the trace's makespan" : "the mean step", t(r.baseline_time)),
+             "model", "replay"});
+    }
     add_boundary(s, r.profile->boundary, r.profile->summary_only);
     s.push_back({"best possible", format_speedup(r.best_possible, style) + " (every candidate at its factor)",
                  "best_possible", machine_number(r.best_possible)});
     s.push_back({"ceiling",
-                 fmt::format("{} (every candidate at no time: {} outside the candidates remain)",
-                             format_speedup(r.ceiling, style), t(r.time_outside)),
+                 r.replayed ? fmt::format("{} (every candidate at no time, replayed: {} remain)",
+                                          format_speedup(r.ceiling, style), t(r.time_outside))
+                            : fmt::format("{} (every candidate at no time: {} outside the candidates remain)",
+                                          format_speedup(r.ceiling, style), t(r.time_outside)),
                  "ceiling", machine_number(r.ceiling)});
     if (!plan.reachable) {
         std::string why;

@@ -1,0 +1,180 @@
+// `plan --model replay` (include/amdahl/replay.hpp): the cheapest set of candidates whose joint
+// replay reaches the target. Sets are enumerated in order of cost with a heap: from a set whose
+// last member (in the order of cost) is i come the set plus i+1 and the set with i+1 in place of
+// i, so every set appears once, none before a cheaper one. A set is replayed only when the time
+// its events lose could reach the target: the replay saves at most that (each path through the
+// trace loses at most the time its events lose).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "amdahl/error.hpp"
+#include "amdahl/replay.hpp"
+#include "analysis/replay.hpp"
+
+namespace amdahl {
+
+namespace {
+
+constexpr std::size_t max_sets = 1'000'000;
+
+struct Set {
+    double cost = 0, bound = 0;
+    std::vector<std::uint32_t> members;  // positions in the search order, ascending
+};
+
+struct Cheaper {
+    bool operator()(const Set& a, const Set& b) const {  // true: `a` comes after `b`
+        if (a.cost != b.cost) return a.cost > b.cost;
+        if (a.bound != b.bound) return a.bound < b.bound;
+        return a.members > b.members;
+    }
+};
+
+}  // namespace
+
+ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candidates, const PlanRequest& request) {
+    const std::vector<double> ones(profile.phases.size(), 1.0);
+    ReplayedPlan out;
+    out.baseline = replay_phases(profile, ones, false, nullptr, false).before;
+    const auto replayed_time = [&](const std::vector<std::size_t>& chosen, bool at_infinity = false) {
+        std::vector<double> factors = ones;
+        for (std::size_t c : chosen)
+            for (std::size_t p : candidates[c].phases)
+                factors[p] = at_infinity ? std::numeric_limits<double>::infinity() : candidates[c].factor;
+        return replay_phases(profile, factors, false, nullptr, false).after;
+    };
+
+    // Each phase's events' time, and so what a candidate's events lose: sum of d - d / k.
+    const Dependencies& deps = *profile.dependencies;
+    std::unordered_map<std::string_view, std::size_t> phase_index;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) phase_index.emplace(profile.phases[i].name, i);
+    std::vector<double> self(profile.phases.size(), 0.0);
+    for (const detail::ReplayEvent& event : deps.graph.events) {
+        if (event.phase >= deps.phase_names.size()) continue;
+        const auto found = phase_index.find(deps.phase_names[event.phase]);
+        if (found != phase_index.end())
+            self[found->second] += convert(event.end - event.start, deps.unit, profile.unit);
+    }
+    std::vector<double> loses(candidates.size(), 0.0);
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        const double k = candidates[c].factor;
+        for (std::size_t p : candidates[c].phases) loses[c] += std::isinf(k) ? self[p] : self[p] - self[p] / k;
+    }
+    // The candidates that can help (faster, with events), cheapest first, the most promising
+    // first among equals.
+    const auto cost_of = [&](std::size_t c) { return request.by_effort ? candidates[c].effort.value_or(0) : 1.0; };
+    std::vector<std::size_t> order;
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+        if (candidates[c].factor > 1 && loses[c] > 0) order.push_back(c);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return cost_of(a) != cost_of(b) ? cost_of(a) < cost_of(b) : loses[a] > loses[b];
+    });
+    // Candidates sharing a phase are alternatives: a set holds at most one of them.
+    std::vector<std::vector<bool>> conflict(order.size(), std::vector<bool>(order.size(), false));
+    for (std::size_t i = 0; i < order.size(); ++i)
+        for (std::size_t j = i + 1; j < order.size(); ++j)
+            for (std::size_t p : candidates[order[i]].phases)
+                if (std::find(candidates[order[j]].phases.begin(), candidates[order[j]].phases.end(), p) !=
+                    candidates[order[j]].phases.end())
+                    conflict[i][j] = conflict[j][i] = true;
+
+    // Best possible: every candidate at its factor, of alternatives the one whose events lose most.
+    std::vector<std::size_t> best_set;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        bool beaten = false;
+        for (std::size_t j = 0; j < order.size() && !beaten; ++j)
+            beaten = j != i && conflict[i][j] &&
+                     (loses[order[j]] > loses[order[i]] || (loses[order[j]] == loses[order[i]] && j < i));
+        if (!beaten) best_set.push_back(order[i]);
+    }
+    std::vector<std::size_t> all(candidates.size());
+    for (std::size_t c = 0; c < all.size(); ++c) all[c] = c;
+    const double best_time = replayed_time(best_set);
+    out.best_possible = best_time > 0 ? out.baseline / best_time : std::numeric_limits<double>::infinity();
+    const double floor_time = replayed_time(all, true);
+    out.ceiling = floor_time > 0 ? out.baseline / floor_time : std::numeric_limits<double>::infinity();
+    out.plan.best_possible_saved = out.baseline - best_time;
+
+    // A replay costs time linear in the events: the budget keeps the search within seconds.
+    const std::size_t events = std::max<std::size_t>(deps.graph.events.size(), 1);
+    out.max_replays = std::clamp<std::size_t>(50'000'000 / events, 20, 5000);
+    const double needed = out.baseline - request.target_time;
+    PlanResult& plan = out.plan;
+    plan.proven_optimal = true;
+    if (needed <= 0) {
+        plan.reachable = true;
+        return out;
+    }
+    std::priority_queue<Set, std::vector<Set>, Cheaper> heap;
+    if (!order.empty()) heap.push(Set{cost_of(order[0]), loses[order[0]], {0}});
+    bool found = false;
+    double best_saved = 0;
+    const auto reaches = [&](double saved) { return out.baseline - saved <= request.target_time * (1 + 1e-12); };
+    while (!heap.empty()) {
+        const Set set = heap.top();
+        if (found && set.cost > plan.cost * (1 + 1e-12)) break;  // every set of the answer's cost is done
+        if (out.sets >= max_sets || plan.nodes >= out.max_replays) {
+            plan.proven_optimal = false;
+            plan.lower_bound = set.cost;
+            break;
+        }
+        heap.pop();
+        ++out.sets;
+        const std::uint32_t last = set.members.back();
+        if (last + 1 < order.size()) {
+            const std::size_t next = order[last + 1];
+            Set grown = set;
+            grown.members.push_back(last + 1);
+            grown.cost += cost_of(next);
+            grown.bound += loses[next];
+            heap.push(std::move(grown));
+            Set moved = set;
+            moved.members.back() = last + 1;
+            moved.cost += cost_of(next) - cost_of(order[last]);
+            moved.bound += loses[next] - loses[order[last]];
+            heap.push(std::move(moved));
+        }
+        bool clash = false;
+        for (std::size_t a = 0; a < set.members.size() && !clash; ++a)
+            for (std::size_t b = a + 1; b < set.members.size() && !clash; ++b)
+                clash = conflict[set.members[a]][set.members[b]];
+        if (clash || !reaches(set.bound)) continue;
+        std::vector<std::size_t> chosen;
+        for (std::uint32_t m : set.members) chosen.push_back(order[m]);
+        ++plan.nodes;
+        const double saved = out.baseline - replayed_time(chosen);
+        if (!reaches(saved)) continue;
+        if (!found || saved > best_saved) {
+            if (found) plan.alternatives.insert(plan.alternatives.begin(), plan.chosen);
+            plan.chosen = chosen;
+            best_saved = saved;
+        } else {
+            plan.alternatives.push_back(chosen);
+        }
+        found = true;
+        plan.cost = set.cost;
+    }
+    if (plan.alternatives.size() > request.max_alternatives) plan.alternatives.resize(request.max_alternatives);
+    plan.reachable = found;
+    if (!found) return out;
+    plan.saved = best_saved;
+    if (plan.proven_optimal) plan.lower_bound = plan.cost;
+    // Each chosen candidate alone, then the running totals, largest saving first.
+    for (std::size_t c : plan.chosen) candidates[c].saved = out.baseline - replayed_time({c});
+    std::stable_sort(plan.chosen.begin(), plan.chosen.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].saved > candidates[b].saved; });
+    std::vector<std::size_t> prefix;
+    for (std::size_t c : plan.chosen) {
+        prefix.push_back(c);
+        const double time = prefix.size() == plan.chosen.size() ? out.baseline - plan.saved : replayed_time(prefix);
+        out.steps.push_back(
+            PlanStep{c, time, time > 0 ? out.baseline / time : std::numeric_limits<double>::infinity()});
+    }
+    return out;
+}
+
+}  // namespace amdahl
