@@ -75,19 +75,9 @@ void setup_eval(CLI::App& app, Action& action) {
                      "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or -30%")
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic line by line");
-    command
-        ->add_option("--model", options->model,
-                     "amdahl: the phase table's law (default); replay: replay a trace's events (Chrome/Kineto, nsys or "
-                     "rocprof trace CSVs, a run's folder of them) over their dependencies (launches, "
-                     "synchronizations, stream order), docs/replay.md")
-        ->check(CLI::IsMember({"amdahl", "replay"}));
+    add_model_options(*command, options->model, options->profile, "evaluate the speedups");
     command->add_flag("--critical-path", options->critical_path,
                       "With --model replay: what the recorded and the replayed step spend their critical path on");
-    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
-    command->add_option_function<std::string>(
-        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
-        "With --model replay: a GPU event starting more than this after its stream was free was held "
-        "by its launch (default 5us)");
     command
         ->add_option("--require-speedup", options->require_speedup,
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")

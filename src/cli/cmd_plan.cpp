@@ -143,16 +143,7 @@ void setup_plan(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"count", "effort"}));
     command->add_flag("--require", options->require, "Exit 1 when no plan reaches the target (a CI gate)");
     command->add_flag("--explain", options->explain, "Show the running arithmetic");
-    command
-        ->add_option("--model", options->model,
-                     "amdahl (default) or replay: try sets of targets by replaying a trace's events (Chrome/Kineto, "
-                     "nsys or rocprof trace CSVs, a run's folder of them) over their dependencies (docs/replay.md)")
-        ->check(CLI::IsMember({"amdahl", "replay"}));
-    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
-    command->add_option_function<std::string>(
-        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
-        "With --model replay: a GPU event starting more than this after its stream was free was held "
-        "by its launch (default 5us)");
+    add_model_options(*command, options->model, options->profile, "try each set of targets together");
     command->callback([options, &action] { action = [options](Context& c) { return run_plan(*options, c); }; });
 }
 

@@ -82,16 +82,7 @@ void setup_rank(CLI::App& app, Action& action) {
         ->delimiter(',')
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
-    command
-        ->add_option("--model", options->model,
-                     "amdahl (default) or replay: evaluate each target by replaying a trace's events (Chrome/Kineto, "
-                     "nsys or rocprof trace CSVs, a run's folder of them) over their dependencies (docs/replay.md)")
-        ->check(CLI::IsMember({"amdahl", "replay"}));
-    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
-    command->add_option_function<std::string>(
-        "--queue-gap", [options](const std::string& text) { options->profile.import.queue_gap = text; },
-        "With --model replay: a GPU event starting more than this after its stream was free was held "
-        "by its launch (default 5us)");
+    add_model_options(*command, options->model, options->profile, "evaluate each target alone");
     command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
 }
 

@@ -36,6 +36,20 @@ void add_output_options(CLI::App& command, OutputOptions& options, bool phase_ro
     command.add_option("--summary-csv", options.summary_csv, "Write the summary as key,value CSV to FILE");
 }
 
+void add_model_options(CLI::App& command, std::string& model, ProfileOptions& options, const std::string& what) {
+    command
+        .add_option("--model", model,
+                    "amdahl: the phase table's law (default); replay: " + what +
+                        " by replaying a trace's events (Chrome/Kineto, nsys or rocprof trace CSVs, a run's folder "
+                        "of them) over their dependencies (launches, synchronizations, stream order), docs/replay.md")
+        ->check(CLI::IsMember({"amdahl", "replay"}));
+    // A function, not a variable: "--queue-gap ''" is a mistake to report, not the default.
+    command.add_option_function<std::string>(
+        "--queue-gap", [&options](const std::string& text) { options.import.queue_gap = text; },
+        "With --model replay: a GPU event starting more than this after its stream was free was held "
+        "by its launch (default 5us)");
+}
+
 void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows) {
     command
         .add_option("PROFILE", options.path, "Profile file (JSON, CSV, TSV, Markdown or a pasted table); - for stdin")

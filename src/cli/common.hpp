@@ -63,6 +63,9 @@ struct ProfileOptions {
 /// Adds PROFILE, --input-format, --unit, the output options and the profiler-input options; with
 /// `phase_rows` (eval, whose rows are the profile's phases), --phases too.
 void add_profile_options(CLI::App& command, ProfileOptions& options, bool phase_rows = false);
+/// Adds --model amdahl|replay (`what`: what replay does in this command) and --queue-gap, which
+/// sets options.import.queue_gap (eval, rank and plan).
+void add_model_options(CLI::App& command, std::string& model, ProfileOptions& options, const std::string& what);
 /// Adds the profiler-input options (--lane, --window, --group-by, --rename, --depth, ...).
 /// The options that say how profiler output becomes a profile. `per_profile`: also --rename and
 /// --total, which compare leaves out (its --rename matches BEFORE with AFTER, and one total cannot
