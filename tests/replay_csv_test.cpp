@@ -85,8 +85,7 @@ TEST_CASE("replay csv: an nsys run's folder: queued kernels on one stream are Am
     CHECK(gemm.speedup == Approx(26500 / (26500 - 10000 + 10000 / 2.0)));
     CHECK(gemm.waits == 1);  // cudaDeviceSynchronize_v3020 waits for softmax_kernel
     CHECK(mentions(gemm,
-                   "launches: 2 GPU events linked to their runtime call by correlation id; 1 held by their "
-                   "launch"));
+                   "launches: 2 GPU events linked to their runtime call (by correlation id); 1 held by its launch"));
     CHECK(mentions(gemm, "1 queued behind earlier work"));
     CHECK(mentions(gemm, "synchronizations: inferred from 1 runtime call that waits"));
 
@@ -105,7 +104,7 @@ TEST_CASE("replay csv: a rocprofv3 run's folder: host-bound kernels gain nothing
     CHECK(kernels.speedup == Approx(1));
     // hipDeviceSynchronize waits for the last kernel, hipMemcpy for its copy (Correlation_Id 6).
     CHECK(kernels.waits == 2);
-    CHECK(mentions(kernels, "launches: 5 GPU events linked to their runtime call by correlation id; 5 held"));
+    CHECK(mentions(kernels, "launches: 5 GPU events linked to their runtime call (by correlation id); 5 held"));
     CHECK(mentions(kernels, "synchronizations: inferred from 2 runtime calls"));
 
     // The blocking copy is on the path: 3 us saved, the call returns 1 us after its copy as before.
@@ -195,7 +194,7 @@ TEST_CASE("replay csv: nsys and rocprofv3 API names that wait for the GPU", "[re
         // hipStreamSynchronize waits for k; hipDeviceSynchronize for k2 and the copy (each stream's last work).
         const ReplayOutcome r = replay_with(profile, {"k2=5"});
         CHECK(r.waits == 3);
-        CHECK(mentions(r, "launches: 3 GPU events linked to their runtime call by correlation id"));
+        CHECK(mentions(r, "launches: 3 GPU events linked to their runtime call (by correlation id)"));
         CHECK(mentions(r, "synchronizations: inferred from 2 runtime calls"));
         CHECK(r.before == Approx(26000));
         CHECK(r.after == Approx(22000));  // k2 takes 1 us, and the synchronize returns 1 us after it
@@ -219,7 +218,7 @@ TEST_CASE("replay csv: correlation ids two processes share link nothing", "[repl
     std::istringstream none;
     const Profile profile = load_profile(run.string(), none, std::nullopt, options);
     const ReplayOutcome r = replay_with(profile, {"k=2"});
-    CHECK(mentions(r, "1 correlation ids are used by several runtime calls"));
+    CHECK(mentions(r, "1 correlation id is used by several runtime calls"));
     CHECK(mentions(r, "launches: none linked (no correlation id that matches a runtime call)"));
     CHECK(r.after == Approx(r.before - 3000));
 }
@@ -295,16 +294,16 @@ TEST_CASE("replay csv: --model replay on input that is no trace is an error", "[
     CHECK(table.exit_code == 2);
     CHECK(table.out.empty());
     CHECK(table.err ==
-          "error: --model replay: does not apply to a CSV profile (it replays the events of a trace: chrome-trace, "
-          "rocprof-trace or nsys-trace input)\n");
+          "error: --model replay: does not apply to a CSV profile (it replays the events of a trace (chrome-trace, "
+          "rocprof-trace or nsys-trace input), or a JSON profile imported with --keep-timeline)\n");
 
     const std::string summary =
         test::source_path("tests/data/profilers/nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv");
     const auto nsys_summary = test::run_cli({"rank", summary, "--model", "replay"});
     CHECK(nsys_summary.exit_code == 2);
     CHECK(nsys_summary.err ==
-          "error: --model replay: does not apply to a nsys profile (it replays the events of a trace: chrome-trace, "
-          "rocprof-trace or nsys-trace input)\n");
+          "error: --model replay: does not apply to a nsys profile (it replays the events of a trace (chrome-trace, "
+          "rocprof-trace or nsys-trace input), or a JSON profile imported with --keep-timeline)\n");
 
     // A run's folder is checked before it is read, as one file is.
     const auto window = test::run_cli(

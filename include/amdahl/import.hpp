@@ -51,6 +51,9 @@ struct ImportOptions {
     /// Replay: a GPU event that starts more than this after its stream became free was held by
     /// its launch, not queued behind earlier work (`--queue-gap`), in µs.
     double queue_gap_us = 5;
+    bool queue_gap_set = false;  ///< --queue-gap was given (a JSON profile's timeline was built with its own)
+    /// `import --keep-timeline`: dependencies are kept to be written out (said in messages).
+    bool keep_timeline = false;
 };
 
 }  // namespace amdahl

@@ -53,7 +53,10 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream,
 /// The profile as amdahl's JSON profile format (what `amdahl import` writes): name, unit, total,
 /// phases with kind and active_time, overlaps, boundary and notes. Reading it back gives the same
 /// profile. Throws amdahl::Error when two phase names differ only in bytes that are not UTF-8
-/// (JSON shows those as U+FFFD, so the names would read back as one).
-std::string profile_to_json(const Profile& profile);
+/// (JSON shows those as U+FFFD, so the names would read back as one). With `with_timeline`
+/// (`import --keep-timeline`) and a profile read with its dependencies, also the "timeline": the
+/// events and edges `--model replay` replays, so that replaying the file gives what replaying the
+/// trace gave.
+std::string profile_to_json(const Profile& profile, bool with_timeline = false);
 
 }  // namespace amdahl

@@ -84,8 +84,11 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
 /// events lose (the sum over its phases' events of d - d / k, additive, and never less than what
 /// the replay saves) falls short. Exact when every set up to the answer's cost was replayed or
 /// skipped so; past `max_replays` replays (or 1M sets) the answer is the best set found, with the
-/// cost of the first set not tried as a lower bound. Each chosen candidate's `saved` becomes its
-/// replayed saving alone.
+/// cost of the first set not tried (or the least cost that could lose enough) as a lower bound; the
+/// search starts from a first plan (the shortest reaching prefix of the best-possible set), so it
+/// answers whenever that set reaches. Unreachable is proven when the best-possible set does not
+/// reach and no candidates are alternatives. Each chosen candidate's `saved` becomes what it adds
+/// to the steps before it.
 struct ReplayedPlan {
     double baseline = 0;          ///< the trace's makespan (the mean step with --window), in the profile's unit
     PlanResult plan;              ///< `saved` replayed; `nodes`: the sets replayed

@@ -60,6 +60,7 @@ struct RankResult {
     CandidateSet set;
     RankBy by = RankBy::saving;
     double baseline_time = 0;          ///< T, the profile's total
+    double phase_table_time = 0;       ///< the profile's total: what a target's share is of
     std::vector<double> grid;          ///< --grid factors (local speedups)
     std::vector<RankedTarget> ranked;  ///< best first, cut to --top
     /// --model replay: each target's speedup, saving, ceiling and grid are replayed over the

@@ -256,17 +256,23 @@ std::vector<PathShare> path_shares(const Dependencies& deps, const detail::Repla
 // the longer of the two. In the graph's unit.
 std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const detail::ReplayResult& result) {
     const auto& events = deps.graph.events;
-    // start' = start + (the enclosed events' new first start - their recorded one), and so the end.
+    // Where a recorded instant `t` inside event v goes: as far into its new run as it was into
+    // its recorded one (at most to its new end).
+    const auto inside = [&](std::uint32_t v, double t) {
+        if (result.start[v] == events[v].start && result.end[v] == events[v].end) return t;  // exact when unmoved
+        return result.start[v] + std::min(t - events[v].start, result.end[v] - result.start[v]);
+    };
+    // A boundary before an event keeps its lead to it, one after an event its tail; one inside an
+    // event moves with it. Over several tracks, the earliest start and the latest end.
     const auto moved = [&](double start, double end, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& in) {
         if (in.empty()) return end - start;
-        double first = INFINITY, first_new = INFINITY, last = -INFINITY, last_new = -INFINITY;
+        double from = INFINITY, to = -INFINITY;
         for (const auto& [a, b] : in) {
-            first = std::min(first, events[a].start);
-            first_new = std::min(first_new, result.start[a]);
-            last = std::max(last, events[b].end);
-            last_new = std::max(last_new, result.end[b]);
+            from = std::min(from,
+                            events[a].start < start ? inside(a, start) : start + (result.start[a] - events[a].start));
+            to = std::max(to, events[b].end > end ? inside(b, end) : end + (result.end[b] - events[b].end));
         }
-        return std::max((end + (last_new - last)) - (start + (first_new - first)), 0.0);
+        return std::max(to - from, 0.0);
     };
     std::vector<ReplayedStep> out;
     for (const Dependencies::Step& step : deps.steps) {

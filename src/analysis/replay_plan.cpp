@@ -109,17 +109,88 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         plan.reachable = true;
         return out;
     }
-    std::priority_queue<Set, std::vector<Set>, Cheaper> heap;
-    if (!order.empty()) heap.push(Set{cost_of(order[0]), loses[order[0]], {0}});
+    const auto reaches = [&](double saved) { return out.baseline - saved <= request.target_time * (1 + 1e-12); };
+    const auto cost_sum = [&](const std::vector<std::size_t>& set) {
+        double cost = 0;
+        for (std::size_t c : set) cost += cost_of(c);
+        return cost;
+    };
+    // A lower bound on the cost of any plan, from the time events lose alone (no replay): the
+    // cheapest way to lose `needed`, a candidate's loss taken in part where it must be (the
+    // fractional knapsack; by count, the fewest candidates whose losses add up to it).
+    double relaxed = 0;
+    {
+        std::vector<std::size_t> by_value = order;
+        std::stable_sort(by_value.begin(), by_value.end(), [&](std::size_t a, std::size_t b) {
+            return loses[a] * cost_of(b) > loses[b] * cost_of(a);  // loss per unit of cost, highest first
+        });
+        double lost = 0;
+        for (std::size_t c : by_value) {
+            if (lost + loses[c] >= needed) {
+                relaxed += request.by_effort ? cost_of(c) * (needed - lost) / loses[c] : 1.0;
+                lost = needed;
+                break;
+            }
+            lost += loses[c];
+            relaxed += cost_of(c);
+        }
+        if (lost < needed) relaxed = std::numeric_limits<double>::infinity();
+    }
     bool found = false;
     double best_saved = 0;
-    const auto reaches = [&](double saved) { return out.baseline - saved <= request.target_time * (1 + 1e-12); };
+    const auto take = [&](const std::vector<std::size_t>& chosen, double cost, double saved) {
+        if (!found || cost < plan.cost * (1 - 1e-12)) {
+            plan.alternatives.clear();
+            plan.chosen = chosen;
+            best_saved = saved;
+        } else if (saved > best_saved) {
+            plan.alternatives.insert(plan.alternatives.begin(), plan.chosen);
+            plan.chosen = chosen;
+            best_saved = saved;
+        } else {
+            plan.alternatives.push_back(chosen);
+        }
+        found = true;
+        plan.cost = cost;
+    };
+    // A first plan, so that a search that runs out of budget still answers: the shortest prefix of
+    // the best-possible set (by loss, largest first) that reaches, found by bisection (a replay
+    // never gets slower with more speedups).
+    const bool clashes = [&] {
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::size_t j = i + 1; j < order.size(); ++j)
+                if (conflict[i][j]) return true;
+        return false;
+    }();
+    if (reaches(out.baseline - best_time)) {
+        std::vector<std::size_t> ranked = best_set;
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [&](std::size_t a, std::size_t b) { return loses[a] > loses[b]; });
+        std::size_t low = 1, high = ranked.size();
+        while (low < high) {
+            const std::size_t mid = (low + high) / 2;
+            ++plan.nodes;
+            if (reaches(out.baseline -
+                        replayed_time({ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(mid)})))
+                high = mid;
+            else
+                low = mid + 1;
+        }
+        const std::vector<std::size_t> first(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(low));
+        ++plan.nodes;
+        take(first, cost_sum(first), out.baseline - replayed_time(first));
+    } else if (!clashes) {
+        return out;  // every candidate together does not reach it, and no set does more: unreachable, proven
+    }
+    std::priority_queue<Set, std::vector<Set>, Cheaper> heap;
+    if (!order.empty()) heap.push(Set{cost_of(order[0]), loses[order[0]], {0}});
+    bool exhausted = true;
     while (!heap.empty()) {
         const Set set = heap.top();
         if (found && set.cost > plan.cost * (1 + 1e-12)) break;  // every set of the answer's cost is done
         if (out.sets >= max_sets || plan.nodes >= out.max_replays) {
-            plan.proven_optimal = false;
-            plan.lower_bound = set.cost;
+            exhausted = false;
+            plan.lower_bound = std::max(set.cost, relaxed);
             break;
         }
         heap.pop();
@@ -138,6 +209,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
             moved.bound += loses[next] - loses[order[last]];
             heap.push(std::move(moved));
         }
+        if (set.cost < relaxed * (1 - 1e-12)) continue;  // too cheap to lose enough
         bool clash = false;
         for (std::size_t a = 0; a < set.members.size() && !clash; ++a)
             for (std::size_t b = a + 1; b < set.members.size() && !clash; ++b)
@@ -145,32 +217,37 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         if (clash || !reaches(set.bound)) continue;
         std::vector<std::size_t> chosen;
         for (std::uint32_t m : set.members) chosen.push_back(order[m]);
+        std::sort(chosen.begin(), chosen.end());
+        if (found && chosen == [&] {
+                std::vector<std::size_t> sorted = plan.chosen;
+                std::sort(sorted.begin(), sorted.end());
+                return sorted;
+            }())
+            continue;  // the first plan itself
         ++plan.nodes;
         const double saved = out.baseline - replayed_time(chosen);
-        if (!reaches(saved)) continue;
-        if (!found || saved > best_saved) {
-            if (found) plan.alternatives.insert(plan.alternatives.begin(), plan.chosen);
-            plan.chosen = chosen;
-            best_saved = saved;
-        } else {
-            plan.alternatives.push_back(chosen);
-        }
-        found = true;
-        plan.cost = set.cost;
+        if (reaches(saved)) take(chosen, set.cost, saved);
     }
+    // Proven when every cheaper set was tried, or the bound from losses alone meets the answer.
+    plan.proven_optimal = exhausted || (found && plan.lower_bound >= plan.cost * (1 - 1e-9));
     if (plan.alternatives.size() > request.max_alternatives) plan.alternatives.resize(request.max_alternatives);
     plan.reachable = found;
     if (!found) return out;
     plan.saved = best_saved;
     if (plan.proven_optimal) plan.lower_bound = plan.cost;
-    // Each chosen candidate alone, then the running totals, largest saving first.
-    for (std::size_t c : plan.chosen) candidates[c].saved = out.baseline - replayed_time({c});
+    // The chosen candidates, largest saving alone first; each step's saving is what it adds to the
+    // steps before it (replayed savings do not add up).
+    std::vector<double> alone(candidates.size(), 0.0);
+    for (std::size_t c : plan.chosen) alone[c] = out.baseline - replayed_time({c});
     std::stable_sort(plan.chosen.begin(), plan.chosen.end(),
-                     [&](std::size_t a, std::size_t b) { return candidates[a].saved > candidates[b].saved; });
+                     [&](std::size_t a, std::size_t b) { return alone[a] > alone[b]; });
     std::vector<std::size_t> prefix;
+    double previous = out.baseline;
     for (std::size_t c : plan.chosen) {
         prefix.push_back(c);
         const double time = prefix.size() == plan.chosen.size() ? out.baseline - plan.saved : replayed_time(prefix);
+        candidates[c].saved = previous - time;
+        previous = time;
         out.steps.push_back(
             PlanStep{c, time, time > 0 ? out.baseline / time : std::numeric_limits<double>::infinity()});
     }

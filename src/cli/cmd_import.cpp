@@ -17,6 +17,7 @@ struct ImportCommandOptions {
     std::string input_format;
     std::string output = "-";
     ImportFlags import;
+    bool keep_timeline = false;
 };
 
 int run_import(const ImportCommandOptions& options, Context& context) {
@@ -25,10 +26,15 @@ int run_import(const ImportCommandOptions& options, Context& context) {
     if (options.output != "-" && options.path != "-" &&
         std::filesystem::equivalent(options.path, options.output, same_error))
         throw Error(options.output, "-o names the input itself; write the profile to another file");
-    const Profile profile = amdahl::load_profile(options.path, context.in, input_format(options.input_format),
-                                                 import_options(options.import));
+    ImportFlags flags = options.import;
+    flags.dependencies = options.keep_timeline;
+    if (flags.queue_gap && !options.keep_timeline)
+        throw Error("--queue-gap", "applies with --keep-timeline only (it shapes the timeline replay reads)");
+    ImportOptions import = import_options(flags);
+    import.keep_timeline = options.keep_timeline;
+    const Profile profile = amdahl::load_profile(options.path, context.in, input_format(options.input_format), import);
     for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
-    const std::string json = profile_to_json(profile);
+    const std::string json = profile_to_json(profile, options.keep_timeline);
     if (options.output == "-") {
         context.out << json;
         return exit_ok;
@@ -53,6 +59,13 @@ void setup_import(CLI::App& app, Action& action) {
     command->add_option("--input-format", options->input_format,
                         "Force a format (default: recognised from the content)");
     add_import_options(*command, options->import);
+    command->add_flag("--keep-timeline", options->keep_timeline,
+                      "Also write the trace's events and their dependencies, so that eval, rank and plan "
+                      "--model replay of the file replay the trace (docs/replay.md)");
+    command->add_option_function<std::string>(
+        "--queue-gap", [options](const std::string& text) { options->import.queue_gap = text; },
+        "With --keep-timeline: a GPU event starting more than this after its stream was free was held "
+        "by its launch (default 5us)");
     command->callback([options, &action] { action = [options](Context& c) { return run_import(*options, c); }; });
 }
 

@@ -43,6 +43,7 @@ int run_rank(const RankOptions& given, Context& context) {
                     "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT or \"proposals\" in the profile)");
     for (const auto& text : options.grid) result.grid.push_back(parse_option("--grid", parse_factor, text).value);
     result.baseline_time = profile.total();
+    result.phase_table_time = result.baseline_time;
     std::optional<ReplayedCandidates> replayed;
     if (replay) {
         replayed = replay_candidates(profile, result.set.candidates, result.grid);

@@ -205,6 +205,7 @@ ImportOptions import_options(const ImportFlags& flags) {
         const Quantity gap = time_option(*flags.queue_gap, "--queue-gap");
         if (!gap.unit) throw Error("--queue-gap", "give the time with its unit, e.g. 5us");
         out.queue_gap_us = convert(gap.value, *gap.unit, Unit::us);
+        out.queue_gap_set = true;
         if (!std::isfinite(out.queue_gap_us)) throw Error("--queue-gap", "is too large");
     }
     out.window_any = flags.window_any;

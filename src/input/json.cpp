@@ -11,6 +11,7 @@
 #include "amdahl/report.hpp"
 #include "input/json_errors.hpp"
 #include "input/json_fields.hpp"
+#include "input/json_timeline.hpp"
 #include "input/raw_profile.hpp"
 #include "report/numbers.hpp"
 
@@ -492,6 +493,8 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     if (const auto overlaps = doc.find("overlaps"); overlaps != doc.end()) read_overlaps(*overlaps, source, out);
     if (const auto steps = doc.find("steps"); steps != doc.end()) read_steps(*steps, source, out);
     if (const auto classes = doc.find("classes"); classes != doc.end()) read_classes(*classes, source, out);
+    if (const auto timeline = doc.find("timeline"); timeline != doc.end())
+        out.dependencies = read_timeline(*timeline, source);
     if (const auto boundary = doc.find("boundary"); boundary != doc.end())
         out.boundary = read_string(*boundary, source, "boundary");
     if (const auto summary = doc.find("summary_only"); summary != doc.end()) {

@@ -273,6 +273,27 @@ std::string described(InputFormat format) {
 }
 
 // --model replay replays a whole trace: checked before a run's folder is read, as for one file.
+// --model replay of a JSON profile: it replays the timeline `import --keep-timeline` wrote, which
+// holds what the trace's reading settled (the queue gap, the names): options that would change
+// that are errors here, not ignored.
+void check_timeline(const detail::RawProfile& raw, const ImportOptions& options) {
+    if (!raw.dependencies) {
+        throw Error(raw.source,
+                    "--model replay: this JSON profile has no \"timeline\" to replay; import the trace with "
+                    "`amdahl import TRACE --keep-timeline`, or give the trace itself");
+    }
+    if (options.queue_gap_set) {
+        throw Error("--queue-gap",
+                    "does not apply to a JSON profile: its timeline was built when the trace was imported; give "
+                    "--queue-gap to amdahl import --keep-timeline");
+    }
+    if (!options.renames.empty() || !options.rename_patterns.empty()) {
+        throw Error(!options.renames.empty() ? "--rename" : "--rename-regex",
+                    "does not apply to --model replay of a JSON profile: its timeline keeps the names it was "
+                    "imported with; rename when importing (amdahl import TRACE --keep-timeline --rename ...)");
+    }
+}
+
 void check_replay_options(const ImportOptions& options) {
     if (!options.dependencies) return;
     if (options.total) throw Error("--model replay", "does not take --total: its baseline is the trace's makespan");
@@ -312,9 +333,14 @@ void check_options_apply(InputFormat format, const ImportOptions& options) {
     trace_only(!options.devices.empty(), "--device", "it filters the events");
     trace_only(!options.categories.empty(), "--cat", "it filters the events");
     if (options.dependencies) {
-        if (!timeline)
+        // A JSON profile may hold the timeline of the trace it was imported from: read, then checked.
+        if (options.keep_timeline && !timeline)
+            refuse("--keep-timeline",
+                   "it keeps the events of a trace: chrome-trace, rocprof-trace or nsys-trace input");
+        if (!timeline && format != InputFormat::json)
             refuse("--model replay",
-                   "it replays the events of a trace: chrome-trace, rocprof-trace or nsys-trace input");
+                   "it replays the events of a trace (chrome-trace, rocprof-trace or nsys-trace input), or a JSON "
+                   "profile imported with --keep-timeline");
         check_replay_options(options);
     }
     if (options.window.empty()) {
@@ -409,6 +435,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             return detail::read_folded(content, source, options);
         case InputFormat::json:
             raw = detail::read_json_profile(content, source);
+            if (options.dependencies) check_timeline(raw, options);
             break;
         case InputFormat::csv:
             raw = detail::read_delimited_profile(content, source, ',');

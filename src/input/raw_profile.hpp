@@ -2,6 +2,7 @@
 // What the format readers hand to the common checks: phases as written, before totals, shares
 // and units are reconciled.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,7 @@ struct RawProfile {
     std::vector<Overlap> overlaps;           ///< from an imported trace, in the profile's unit
     std::vector<Step> steps;                 ///< from an imported trace cut with --window, in the profile's unit
     std::vector<ClassMember> class_members;  ///< from a profile imported with --group-by class
+    std::shared_ptr<const Dependencies> dependencies;  ///< "timeline": from `import --keep-timeline`
     std::vector<RawTime> runs;               ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;

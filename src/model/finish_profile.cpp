@@ -140,6 +140,7 @@ Profile finish_profile(RawProfile raw) {
     profile.summary_only = raw.summary_only;
     profile.overlaps = std::move(raw.overlaps);
     profile.steps = std::move(raw.steps);
+    profile.dependencies = std::move(raw.dependencies);
     profile.class_members = std::move(raw.class_members);
 
     // The profile's unit: declared, else the first unit written on a time, else ms.

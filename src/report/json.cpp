@@ -239,7 +239,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.end_array();
         json.field("kind", c.kind);
         if (calls) write_calls(json, total_calls(profile, c.phases));
-        json.field("time", c.time).field("share", c.time / result.baseline_time);
+        json.field("time", c.time).field("share", c.time / result.phase_table_time);
         json.field("factor", c.factor).field("speedup", target.speedup).field("time_saved", c.saved);
         json.field("ceiling", target.ceiling).field("effort", c.effort);
         if (result.replayed)

@@ -93,6 +93,13 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
             s.push_back({a == 0 ? "same cost" : "", list, "", ""});
         }
         doc.headline = plan.chosen.empty() ? "nothing to do" : cost + ", reaching " + format_speedup(reached, style);
+    } else if (!plan.proven_optimal) {
+        s.push_back({"plan",
+                     fmt::format("none found: the search stopped after {} without a set that reaches the target; "
+                                 "whether one exists is not known",
+                                 count_of(plan.nodes, r.replayed ? "replay" : "node")),
+                     "reached_speedup", ""});
+        doc.headline = "no plan found (search stopped)";
     } else {
         s.push_back({"plan", "unreachable: no set of candidates reaches the target", "reached_speedup", ""});
         doc.headline = "unreachable";
@@ -117,7 +124,7 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
                             : fmt::format("{} (every candidate at no time: {} outside the candidates remain)",
                                           format_speedup(r.ceiling, style), t(r.time_outside)),
                  "ceiling", machine_number(r.ceiling)});
-    if (!plan.reachable) {
+    if (!plan.reachable && plan.proven_optimal) {
         std::string why;
         if (r.target_speedup > r.ceiling) {
             why = fmt::format(

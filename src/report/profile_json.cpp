@@ -5,6 +5,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
+#include "analysis/replay.hpp"
 #include "report/profile_json.hpp"
 
 namespace amdahl {
@@ -32,6 +33,66 @@ void check_names_survive_json(const Profile& profile) {
     }
 }
 
+// "timeline": a trace's replay graph (Dependencies), compact: events and edges as arrays. Read
+// back by src/input/json_timeline.cpp; docs/replay.md describes the fields.
+void write_timeline(JsonWriter& json, const Dependencies& deps) {
+    json.key("timeline").begin_object();
+    json.field("unit", unit_name(deps.unit));
+    json.key("phases").begin_array();
+    for (const std::string& name : deps.phase_names) json.value(name);
+    json.end_array().key("labels").begin_array();
+    for (const Dependencies::Label& label : deps.labels)
+        json.begin_object(true).field("name", label.name).field("phase", label.phase).end_object();
+    json.end_array().field("first_gpu_event", static_cast<std::size_t>(deps.first_gpu_event));
+    // [start, end, phase (-1: none), label, released (0 or 1)]
+    json.key("events").begin_array();
+    for (std::size_t i = 0; i < deps.graph.events.size(); ++i) {
+        const detail::ReplayEvent& event = deps.graph.events[i];
+        json.begin_array(true).value(event.start).value(event.end);
+        json.value(event.phase == detail::no_phase ? -1LL : static_cast<long long>(event.phase));
+        json.value(static_cast<std::size_t>(deps.label[i])).value(event.released ? 1 : 0).end_array();
+    }
+    // [from, to, delay, from_start (0 or 1)]
+    json.end_array().key("edges").begin_array();
+    for (const detail::ReplayEdge& edge : deps.graph.edges) {
+        json.begin_array(true).value(static_cast<std::size_t>(edge.from)).value(static_cast<std::size_t>(edge.to));
+        json.value(edge.delay).value(edge.from_start ? 1 : 0).end_array();
+    }
+    // [call, awaited]
+    json.end_array().key("waits").begin_array();
+    for (const detail::ReplayWait& wait : deps.graph.waits)
+        json.begin_array(true)
+            .value(static_cast<std::size_t>(wait.call))
+            .value(static_cast<std::size_t>(wait.awaited))
+            .end_array();
+    json.end_array().key("steps").begin_array();
+    for (const Dependencies::Step& step : deps.steps) {
+        json.begin_object(true).field("name", step.name);
+        const auto copy = [&](const char* key, bool has, double start, double end,
+                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed) {
+            json.key(key);
+            if (!has) {
+                json.null();
+                return;
+            }
+            json.begin_object(true).key("span").begin_array(true).value(start).value(end).end_array();
+            json.key("enclosed").begin_array(true);
+            for (const auto& [first, last] : enclosed)
+                json.begin_array(true)
+                    .value(static_cast<std::size_t>(first))
+                    .value(static_cast<std::size_t>(last))
+                    .end_array();
+            json.end_array().end_object();
+        };
+        copy("cpu", step.has_cpu, step.cpu_start, step.cpu_end, step.cpu_enclosed);
+        copy("gpu", step.has_gpu, step.gpu_start, step.gpu_end, step.gpu_enclosed);
+        json.end_object();
+    }
+    json.end_array().key("sources").begin_array();
+    for (const std::string& line : deps.sources) json.value(line);
+    json.end_array().end_object();
+}
+
 }  // namespace
 
 void write_steps(JsonWriter& json, const Profile& profile) {
@@ -52,7 +113,7 @@ void write_boundary(JsonWriter& json, const Profile& profile, bool with_steps) {
     json.field("summary_only", profile.summary_only);
 }
 
-std::string profile_to_json(const Profile& profile) {
+std::string profile_to_json(const Profile& profile, bool with_timeline) {
     check_names_survive_json(profile);
     JsonWriter json;
     json.exact_numbers();  // a profile reads back bit for bit
@@ -107,6 +168,7 @@ std::string profile_to_json(const Profile& profile) {
         for (const auto& note : profile.notes) json.value(note);
         json.end_array();
     }
+    if (with_timeline && profile.dependencies) write_timeline(json, *profile.dependencies);
     json.end_object();
     return json.str();
 }

@@ -57,7 +57,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
         row.emplace_back(printable(c.kind), c.kind);
         if (calls) row.push_back(calls_cell(total_calls(*r.profile, c.phases)));
         row.emplace_back(format_time(c.time, style), shortest(c.time));
-        row.emplace_back(format_share(c.time / r.baseline_time, style), shortest(c.time * 100 / r.baseline_time));
+        row.emplace_back(format_share(c.time / r.phase_table_time, style), shortest(c.time * 100 / r.phase_table_time));
         row.emplace_back(format_factor(c.factor, style), machine_number(c.factor));
         row.emplace_back(format_speedup(t.speedup, style), machine_number(t.speedup));
         row.emplace_back(format_time(c.saved, style), shortest(c.saved));

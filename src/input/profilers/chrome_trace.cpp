@@ -381,8 +381,11 @@ private:
         Timestamp ts;
         if (flow && !parse_timestamp(f.ts, ts)) return;  // a flow it cannot place links nothing
         if (!parse_timestamp(f.ts, ts)) {
-            throw Error(stream_.location(size), "event '" + printable(f.name) + "' (ph " + f.ph +
-                                                    "): \"ts\" must be a number (got '" + printable(f.ts) + "')");
+            double number = 0;
+            const bool big = parse_duration(f.ts, number);  // a number, just not one a timestamp can be
+            throw Error(stream_.location(size),
+                        "event '" + printable(f.name) + "' (ph " + f.ph + "): \"ts\" must be a number" +
+                            (big ? " of µs within ±9.2e18 (got '" : " (got '") + printable(f.ts) + "')");
         }
         if (!have_origin_) {
             std::optional<std::int64_t> earlier;
@@ -511,18 +514,35 @@ private:
             if (s.cls == SpanClass::runtime) calls.try_emplace(Key{s.track, s.start}, i);
             if (gpu) work.try_emplace(Key{s.track, s.start}, i);
         }
+        // An id that several flow starts share (a trace merged from several processes) links nothing:
+        // which call launched the work is unknown.
+        constexpr std::uint32_t shared = UINT32_MAX;
         std::unordered_map<std::uint64_t, std::uint32_t> call_of_flow;
         for (const Flow& flow : flows_) {
             if (!flow.start) continue;
-            if (const auto found = calls.find(Key{flow.track, flow.time}); found != calls.end())
-                call_of_flow.try_emplace(flow.id, found->second);
+            const auto found = calls.find(Key{flow.track, flow.time});
+            const auto [it, fresh] = call_of_flow.try_emplace(flow.id, found != calls.end() ? found->second : shared);
+            if (!fresh && it->second != shared) {
+                it->second = shared;
+                ++timeline_.shared_flow_ids;
+            }
         }
+        std::unordered_map<std::uint64_t, std::uint32_t> ends;  // flow ends per id: one only links
+        for (const Flow& flow : flows_)
+            if (!flow.start) ++ends[flow.id];
         constexpr std::uint64_t flow_bit = std::uint64_t{1} << 63;
         for (const Flow& flow : flows_) {
             if (flow.start) continue;
             const auto call = call_of_flow.find(flow.id);
             const auto found = work.find(Key{flow.track, flow.time});
-            if (call == call_of_flow.end() || found == work.end() || timeline_.links[found->second] != 0) continue;
+            if (call == call_of_flow.end() || call->second == shared || found == work.end() ||
+                timeline_.links[found->second] != 0)
+                continue;
+            if (ends[flow.id] > 1) {
+                if (ends[flow.id] != UINT32_MAX) ++timeline_.shared_flow_ids;
+                ends[flow.id] = UINT32_MAX;  // counted once
+                continue;
+            }
             timeline_.links[call->second] = timeline_.links[found->second] = flow.id | flow_bit;
             ++timeline_.flow_links;
         }

@@ -140,6 +140,8 @@ public:
         add_stream_waits();
         index_gpu_work();
         add_waits();
+        for (const auto& [link, marker] : marker_of_link_)  // markers of no runtime call in the trace
+            if (!used_markers_.count(marker)) ++markers_unread_;
         add_steps(deps);
         describe(deps);
     }
@@ -290,6 +292,7 @@ private:
             if (call == none) {
                 ++unlaunched_;
             } else {
+                if (t_.links[i] >> 63) ++flow_launches_;
                 ++(held ? held_ : queued_);
                 add_launch(call, v, held ? INFINITY : latency_[device]);
             }
@@ -374,7 +377,7 @@ private:
                 continue;
             }
             if (kind != Marker::stream_wait) {
-                marker_of_link_.try_emplace(link, &marker);
+                if (!marker_of_link_.try_emplace(link, &marker).second) ++markers_unread_;  // a second one of the id
                 continue;
             }
             const std::uint32_t own = t_.spans[marker.span].track;
@@ -522,8 +525,10 @@ private:
                 ++added;
             };
             if (marker) {
-                add_marked_wait(*marker, s, end, wait);
-                continue;
+                used_markers_.insert(marker);
+                if (add_marked_wait(*marker, s, end, wait)) continue;
+                ++markers_unread_;  // its stream or device is not in the trace: inferred instead
+                if (sync == Sync::no_wait) continue;
             }
             ++syncs_;
             // The devices this call's process launched work to: a synchronize waits for those only.
@@ -564,56 +569,71 @@ private:
     // The wait of a call that a cuda_sync marker describes: a stream sync waits for the work
     // launched to its stream before the call, a context sync for that of every stream of the
     // device, an event sync for the work its event recorded.
+    // False when the marker names a stream or device the trace does not have: the call's wait is
+    // then inferred, as without a marker.
     template <class Wait>
-    void add_marked_wait(const SyncMarker& marker, const Span& call, double end, Wait& wait) {
+    bool add_marked_wait(const SyncMarker& marker, const Span& call, double end, Wait& wait) {
         const std::uint32_t own = t_.spans[marker.span].track;
         switch (marker_kind(t_.text(t_.spans[marker.span].name))) {
             case Marker::stream_sync: {
-                ++marked_syncs_;
                 const std::uint32_t track = stream_track(own, marker.stream);
-                if (track != none) wait(launched_before(track, call.start, end));
-                return;
-            }
-            case Marker::context_sync:
+                if (track == none) return false;
                 ++marked_syncs_;
+                wait(launched_before(track, call.start, end));
+                return true;
+            }
+            case Marker::context_sync: {
+                std::vector<std::uint32_t> tracks;
                 for (std::uint32_t track : gpu_tracks_)
-                    if (t_.track_info(track).pid == t_.track_info(own).pid)
-                        wait(launched_before(track, call.start, end));
-                return;
+                    if (t_.track_info(track).pid == t_.track_info(own).pid) tracks.push_back(track);
+                if (tracks.empty()) return false;
+                ++marked_syncs_;
+                for (std::uint32_t track : tracks) wait(launched_before(track, call.start, end));
+                return true;
+            }
             case Marker::event_sync: {
                 ++marked_syncs_;
                 if (marker.wait_on_stream < 0) {
                     ++events_unrecorded_;  // the event was never recorded: nothing to wait for
-                    return;
+                    return true;
                 }
                 bool guessed = false;
                 const std::uint32_t work = recorded_work(stream_track(own, marker.wait_on_stream), marker.record,
                                                          t_.spans[marker.span].end, by_track_, guessed);
                 if (work == none) {
                     ++waits_unknown_;
-                    return;
+                    return true;
                 }
                 if (guessed) ++waits_guessed_;
                 wait(last_node_[work]);
-                return;
+                return true;
             }
             case Marker::stream_wait:
             case Marker::unknown:
-                return;
+                return true;
         }
+        return true;
     }
 
-    // Of `nodes` (one track's, in start order), the first that starts in [from, to) and the one
-    // that ends last by `to`, added to `out` when there are both.
+    // Of `nodes` (one track's, in start order), what sets where a span [from, to] on that track
+    // goes: the node running at `from` (a step boundary inside an event moves with it), else the
+    // first that starts in it; and the node running at `to`, else the one that ends last by `to`.
+    // Added to `out` when there are both.
     void enclosed(const std::vector<std::uint32_t>& nodes, double from, double to,
                   std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
         std::uint32_t first = none, last = none;
         auto it = std::lower_bound(nodes.begin(), nodes.end(), from,
                                    [&](std::uint32_t v, double time) { return node(v).start < time; });
+        if (it != nodes.begin() && node(*(it - 1)).end > from && node(*(it - 1)).start < from) first = *(it - 1);
         for (; it != nodes.end() && node(*it).start < to; ++it) {
             if (first == none) first = *it;
-            if (node(*it).end <= to && (last == none || node(*it).end > node(last).end)) last = *it;
+            if (node(*it).end > to) {  // it runs across the end: the end moves with it
+                last = *it;
+                break;
+            }
+            if (last == none || node(*it).end > node(last).end) last = *it;
         }
+        if (last == none && first != none && node(first).end > to) last = first;  // one node spans it all
         if (first != none && last != none) out.emplace_back(first, last);
     }
 
@@ -641,10 +661,9 @@ private:
     void describe(Dependencies& deps) const {
         auto& out = deps.sources;
         const std::size_t gpu = held_ + queued_ + unlaunched_;
-        out.push_back(
-            fmt::format("events: {} nodes ({} self-time segments of CPU events, {} GPU events); "
-                        "annotations are no events",
-                        graph_->events.size(), segments_, gpu));
+        out.push_back(fmt::format("events: {} ({} of CPU events, {}); annotations are no events",
+                                  count_of(graph_->events.size(), "node"), count_of(segments_, "self-time segment"),
+                                  count_of(gpu, "GPU event")));
         if (gpu > 0) {
             // Why GPU work has no known launch: the input has no runtime calls (a GPU-only export),
             // no correlation ids (legacy rocprof results.csv), or ids that match no call.
@@ -656,10 +675,19 @@ private:
                                            : "no correlation id that matches a runtime call";
             if (held_ + queued_ > 0) {
                 out.push_back(fmt::format(
-                    "launches: {} GPU events linked to their runtime call by correlation id; {} held by their launch "
-                    "(first on their stream, or started more than the queue gap, {} µs, after it was free) keep "
-                    "their launch latency, {} queued behind earlier work keep their gap on the stream",
-                    held_ + queued_, held_, shortest(queue_gap_us_), queued_));
+                    "launches: {} linked to {} runtime call ({}); {} by {} launch (first on {} stream, or started "
+                    "more than the queue gap, {} µs, after it was free) {} {} launch latency, {} behind earlier work "
+                    "{} {} gap on the stream",
+                    count_of(held_ + queued_, "GPU event"), held_ + queued_ == 1 ? "its" : "their",
+                    flow_launches_ == 0                 ? "by correlation id"
+                    : flow_launches_ == held_ + queued_ ? "by the trace's ac2g flows: no correlation id in their args"
+                                                        : fmt::format("by correlation id; {} of them by the trace's "
+                                                                      "ac2g flows, which the args lack",
+                                                                      flow_launches_),
+                    fmt::format("{} held", held_), held_ == 1 ? "its" : "their", held_ == 1 ? "its" : "their",
+                    shortest(queue_gap_us_), held_ == 1 ? "keeps" : "keep", held_ == 1 ? "its" : "their",
+                    fmt::format("{} queued", queued_), queued_ == 1 ? "keeps" : "keep",
+                    queued_ == 1 ? "its" : "their"));
             } else {
                 out.push_back(
                     fmt::format("launches: none linked ({}): of the {} GPU events, the first on each "
@@ -668,12 +696,12 @@ private:
                                 why_unlinked, gpu));
             }
             if (unlaunched_ > 0 && held_ + queued_ > 0) {
-                out.push_back(
-                    fmt::format("{} GPU events have no known launch ({}): each keeps its recorded gap to "
-                                "the work before it on its stream",
-                                unlaunched_, why_unlinked));
+                out.push_back(fmt::format(
+                    "{} no known launch ({}): each keeps its recorded gap to the work before it on "
+                    "its stream",
+                    count_of(unlaunched_, "GPU event") + (unlaunched_ == 1 ? " has" : " have"), why_unlinked));
             }
-            if (marked_syncs_ > 0 || stream_waits_ > 0) {
+            if (sync_markers_ > 0) {
                 out.push_back(fmt::format(
                     "synchronizations: {} read from the trace's cuda_sync events (stream, context and event syncs: "
                     "the work each waited for), {} between streams (GPU work after a Stream Wait Event starts no "
@@ -690,12 +718,7 @@ private:
                                     "CPU for the GPU can be inferred"
                                   : "synchronizations: none in the trace: the CPU never waits for the GPU");
             }
-            if (t_.flow_links > 0) {
-                out.push_back(
-                    fmt::format("{} of the launches were linked by the trace's ac2g flows (no correlation "
-                                "id in their args)",
-                                t_.flow_links));
-            }
+
             if (ambiguous_ > 0) {
                 out.push_back(
                     fmt::format("{} had work of several streams end inside {}; each waits for the work that "
@@ -705,9 +728,17 @@ private:
         }
         if (shared_ids_ > 0) {
             out.push_back(
-                fmt::format("{} correlation ids are used by several runtime calls (a trace merged from "
-                            "several processes?): the GPU work of those ids is linked to no launch",
-                            shared_ids_));
+                fmt::format("{} used by several runtime calls (a trace merged from several processes?): the "
+                            "GPU work of {} linked to no launch",
+                            count_of(shared_ids_, "correlation id") + (shared_ids_ == 1 ? " is" : " are"),
+                            shared_ids_ == 1 ? "that id is" : "those ids is"));
+        }
+        if (t_.shared_flow_ids > 0) {
+            out.push_back(
+                fmt::format("{} used by several ac2g flows (a trace merged from several processes?): "
+                            "{} nothing",
+                            count_of(t_.shared_flow_ids, "flow id") + (t_.shared_flow_ids == 1 ? " is" : " are"),
+                            t_.shared_flow_ids == 1 ? "it links" : "they link"));
         }
         if (waits_guessed_ > 0) {
             out.push_back(fmt::format(
@@ -731,10 +762,16 @@ private:
                                       events_unrecorded_ == 1 ? "it waits" : "they wait"));
         }
         if (markers_unread_ > 0) {
-            out.push_back(
-                fmt::format("{} of the {} cuda_sync events not read (an unknown kind, no correlation id, "
-                            "or no runtime call or stream of theirs in the trace)",
-                            markers_unread_, sync_markers_));
+            const std::string which =
+                markers_unread_ == sync_markers_
+                    ? (sync_markers_ == 1 ? std::string("the trace's cuda_sync event is")
+                                          : fmt::format("none of the trace's {} cuda_sync events is", sync_markers_))
+                    : fmt::format("{} of the trace's {} cuda_sync events {}", markers_unread_, sync_markers_,
+                                  markers_unread_ == 1 ? "is" : "are");
+            out.push_back(which +
+                          " not read (an unknown kind, no correlation id, a correlation id of no runtime call "
+                          "or of another marker, or a stream or device the trace does not have); those calls' "
+                          "waits are inferred as without them");
         }
     }
 
@@ -766,7 +803,8 @@ private:
     std::vector<std::vector<std::uint32_t>> gpu_nodes_;                 // per track, in start order
     std::vector<double> launch_start_;  // per GPU node: its call's start (its own when it has none)
     std::size_t segments_ = 0, held_ = 0, queued_ = 0, unlaunched_ = 0, syncs_ = 0, ambiguous_ = 0, shared_ids_ = 0;
-    std::size_t sync_markers_ = 0, markers_unread_ = 0, marked_syncs_ = 0, stream_waits_ = 0;
+    std::size_t sync_markers_ = 0, markers_unread_ = 0, marked_syncs_ = 0, stream_waits_ = 0, flow_launches_ = 0;
+    std::set<const SyncMarker*> used_markers_;  // markers a runtime call of the trace matched
     std::size_t waits_guessed_ = 0, waits_unknown_ = 0, waits_inconsistent_ = 0, events_unrecorded_ = 0;
     std::map<std::pair<std::string, std::string>, std::uint32_t> track_of_;    // (pid, tid) -> track
     std::unordered_map<std::uint64_t, const SyncMarker*> marker_of_link_;      // correlation id -> its marker

@@ -60,6 +60,7 @@ public:
     /// With dependencies kept: how many GPU spans got their link from a Kineto `ac2g` flow (the
     /// trace gave them no correlation id); such links have the top bit set.
     std::size_t flow_links = 0;
+    std::size_t shared_flow_ids = 0;  ///< ac2g flow ids several starts or ends share: they link nothing
 
     /// Interns a string; the same text always gets the same index.
     std::uint32_t intern(std::string_view text);
