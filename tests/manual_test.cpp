@@ -97,9 +97,15 @@ TEST_CASE("manual: amdahl eval's page, from its definitions", "[manual][cli]") {
     CHECK_THAT(r.out, Contains(".TP\n"
                                "\\fB\\-\\-format\\fR \\fIFORMAT\\fR\n"
                                "Output format: table, json, csv or md\n"
-                               "Values: table, text, json, csv, md, markdown.\n"
-                               "Default: table.\n"));
-    CHECK_THAT(r.out, Contains(".TP\n\\fB\\-s\\fR, \\fB\\-\\-speedup\\fR \\fISPEEDUP\\fR\n"));
+                               ".br\n"
+                               "Values: table, text, json, csv, md, markdown. Default: table.\n"));
+    CHECK_THAT(r.out, Contains(".TP\n\\fB\\-s\\fR, \\fB\\-\\-speedup\\fR \\fISPEEDUP\\fR\n"
+                               "SELECTOR=FACTOR: a phase name, glob (gemm_*), kind:KIND or *; factor 10, 10x, inf or "
+                               "\\-30%\n"
+                               ".br\n"
+                               "Repeatable.\n"));
+    // A help text that says it already: no second "Repeatable."
+    CHECK_THAT(r.out, Contains("(repeatable)\n.TP\n"));
     CHECK_THAT(r.out, Contains(".SS Profiler input\n"));
     CHECK_THAT(r.out, Contains(".SH EXIT STATUS\n.TP\n.B 0\n"));
     CHECK_THAT(r.out, Contains(".TP\n.B 3\nInternal error: a bug; please report it.\n"));

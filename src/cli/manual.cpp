@@ -85,8 +85,14 @@ void write_options(std::string& page, const std::vector<OptionDefinition>& optio
             }
             if (!option.default_value.empty()) facts.push_back("Default: " + option.default_value + ".");
             if (option.required) facts.push_back("Required.");
-            if (option.repeatable && !option.positional.empty()) facts.push_back("May be given more than once.");
-            for (const std::string& fact : facts) page += roff_escape(fact) + "\n";
+            if (option.repeatable && option.positional.empty() && option.help.find("repeatable") == std::string::npos)
+                facts.push_back("Repeatable.");
+            // On a line of their own: help texts end without a full stop.
+            if (!facts.empty()) {
+                std::string line;
+                for (const std::string& fact : facts) line += (line.empty() ? "" : " ") + fact;
+                page += ".br\n" + roff_escape(line) + "\n";
+            }
         }
     }
 }
