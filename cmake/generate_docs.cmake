@@ -5,6 +5,11 @@ execute_process(COMMAND ${AMDAHL} manual --directory ${MAN_DIR} RESULT_VARIABLE 
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "amdahl manual --directory ${MAN_DIR} failed: ${result}")
 endif()
+# Installed gzipped, as Debian's policy (and lintian) wants man pages; the plain pages stay for man -l.
+file(GLOB pages ${MAN_DIR}/*.1)
+foreach(page ${pages})
+  file(ARCHIVE_CREATE OUTPUT ${page}.gz PATHS ${page} FORMAT raw COMPRESSION GZip COMPRESSION_LEVEL 9)
+endforeach()
 file(MAKE_DIRECTORY ${COMPLETIONS_DIR})
 foreach(shell_and_file "bash;amdahl" "zsh;_amdahl" "fish;amdahl.fish")
   list(GET shell_and_file 0 shell)

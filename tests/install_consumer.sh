@@ -13,7 +13,7 @@ done
 # The man pages (one per command) and the completions, where man and the shells look for them.
 for page in amdahl amdahl-eval amdahl-law amdahl-rank amdahl-plan amdahl-compare amdahl-scale amdahl-fit \
             amdahl-import amdahl-completions; do
-  test -f "$work/prefix/share/man/man1/$page.1"
+  test -f "$work/prefix/share/man/man1/$page.1.gz"
 done
 test -f "$work/prefix/share/bash-completion/completions/amdahl"
 test -f "$work/prefix/share/zsh/vendor-completions/_amdahl"
