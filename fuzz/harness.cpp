@@ -414,7 +414,8 @@ bool asks_for_json(const std::vector<std::string>& args) {
 }
 
 // The input is argv (without the program name), split on NUL or newline; standard input is the
-// example JSON profile. Inputs that could write a file (import -o) or touch a device are skipped.
+// example JSON profile. Inputs that could write a file (import -o, manual --directory) or touch a
+// device are skipped.
 void check_cli_input(std::string_view data) {
     std::vector<std::string> args;
     for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
@@ -428,6 +429,7 @@ void check_cli_input(std::string_view data) {
         pos = end + 1;
     }
     const bool imports = std::find(args.begin(), args.end(), "import") != args.end();
+    const bool manual = std::find(args.begin(), args.end(), "manual") != args.end();
     for (const std::string& arg : args) {
         if (arg.find("/dev/") != std::string::npos || arg.find("/proc/") != std::string::npos ||
             arg.find("/sys/") != std::string::npos)
@@ -436,6 +438,8 @@ void check_cli_input(std::string_view data) {
         if (imports && (arg.starts_with("--o") ||
                         (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)))
             return;
+        // manual --directory DIR writes a man page per command into DIR.
+        if (manual && arg.starts_with("--directory")) return;
     }
     std::vector<const char*> argv{"amdahl"};
     for (const auto& arg : args) argv.push_back(arg.c_str());

@@ -1,10 +1,13 @@
 #include "support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include "amdahl/error.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,6 +33,24 @@ std::string read_file(const std::string& path) {
     std::stringstream buffer;
     buffer << file.rdbuf();
     return buffer.str();
+}
+
+std::optional<std::string> required_tool(const std::string& program, const std::string& package) {
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+        std::error_code error;
+        if (std::filesystem::is_regular_file(candidate, error)) return candidate.string();
+    }
+    const char* allow = std::getenv("AMDAHL_ALLOW_MISSING_TOOLS");
+    if (allow && std::string(allow) == "1") {
+        WARN("SKIPPED: " + program + " is not on PATH and AMDAHL_ALLOW_MISSING_TOOLS=1");
+        return std::nullopt;
+    }
+    FAIL(program + " is not on PATH: scripts/setup installs it (Debian package " + package +
+         "); set AMDAHL_ALLOW_MISSING_TOOLS=1 to skip this test instead");
+    return std::nullopt;
 }
 
 RunResult run_binary(const std::string& args, const std::string& input) {

@@ -30,6 +30,11 @@ RunResult run_binary(const std::string& args, const std::string& input = "");
 /// Runs a shell command line with `input` on stdin.
 RunResult run_shell(const std::string& command, const std::string& input = "");
 
+/// The path of `program` on PATH. Without it the test fails, naming the Debian `package` that
+/// scripts/setup installs, or (AMDAHL_ALLOW_MISSING_TOOLS=1) warns "SKIPPED: ..." and returns nothing,
+/// which ctest reports as a skip.
+std::optional<std::string> required_tool(const std::string& program, const std::string& package);
+
 /// The message of the amdahl::Error that parsing `content` as `format` throws, or "no error".
 std::string parse_error(const std::string& content, InputFormat format = InputFormat::csv);
 

@@ -20,30 +20,39 @@ struct Command {
     void (*setup)(CLI::App&, Action&);
 };
 
-// Every subcommand, in the order `amdahl --help` lists them.
+// Every subcommand, in the order `amdahl --help` lists them (manual is hidden).
 constexpr Command commands[] = {
-    {"eval", setup_eval},       {"law", setup_law},     {"rank", setup_rank}, {"plan", setup_plan},
-    {"compare", setup_compare}, {"scale", setup_scale}, {"fit", setup_fit},   {"import", setup_import},
+    {"eval", setup_eval},     {"law", setup_law},         {"rank", setup_rank},
+    {"plan", setup_plan},     {"compare", setup_compare}, {"scale", setup_scale},
+    {"fit", setup_fit},       {"import", setup_import},   {"completions", setup_completions},
+    {"manual", setup_manual},
 };
 
 }  // namespace
+
+void define_program(CLI::App& app, Action& action, std::string_view only) {
+    app.name("amdahl");
+    app.description("amdahl: if I make this part faster, how much faster does the whole thing get?");
+    app.require_subcommand(1);
+    app.set_version_flag("--version", version_line(), "Print the version and the git commit built from, and exit");
+    // Start-up cost matters to CI loops: register only the command being run (all of them for
+    // --help, for messages about unknown commands, and for the generators that walk them all).
+    const bool known =
+        std::any_of(std::begin(commands), std::end(commands), [&](const Command& c) { return only == c.name; });
+    for (const Command& c : commands) {
+        if (!known || only == c.name) c.setup(app, action);
+    }
+}
+
+std::string version_line() { return "amdahl " AMDAHL_VERSION " (git " AMDAHL_GIT_COMMIT ")"; }
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
     Context context{in, out, err, {}};
     for (int i = 1; i < argc; ++i) context.arguments.emplace_back(argv[i]);
     try {
-        CLI::App app{"amdahl: if I make this part faster, how much faster does the whole thing get?", "amdahl"};
-        app.require_subcommand(1);
-        app.set_version_flag("--version", "amdahl " AMDAHL_VERSION);
+        CLI::App app;
         Action action;
-        // Start-up cost matters to CI loops: register only the command being run (all of them
-        // for --help and for messages about unknown commands).
-        const std::string_view requested = argc > 1 ? std::string_view(argv[1]) : std::string_view();
-        const bool known = std::any_of(std::begin(commands), std::end(commands),
-                                       [&](const Command& c) { return requested == c.name; });
-        for (const Command& c : commands) {
-            if (!known || requested == c.name) c.setup(app, action);
-        }
+        define_program(app, action, argc > 1 ? std::string_view(argv[1]) : std::string_view());
         // CLI11 reports both of these as "A subcommand is required"; name what the user typed.
         if (argc > 1) {
             const std::string first = argv[1];
@@ -56,7 +65,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
             if (!first.starts_with("-") &&
                 app.get_subcommands([&](CLI::App* c) { return c->get_name() == first; }).empty()) {
                 std::string names;
-                for (const CLI::App* c : app.get_subcommands([](CLI::App*) { return true; }))
+                for (const CLI::App* c : app.get_subcommands([](CLI::App* c) { return !c->get_group().empty(); }))
                     names += (names.empty() ? "" : ", ") + c->get_name();
                 err << "error: unknown command '" << printable(first) << "' (commands: " << names << ")\n";
                 return exit_input_error;
