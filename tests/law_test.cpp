@@ -161,6 +161,7 @@ TEST_CASE("law: the ceiling is a target reached only at k = infinity, in every d
     CHECK_FALSE(solve_for_speedup(0.5, 1e9).at_ceiling);
     CHECK_FALSE(solve_for_factor(0.6, 2).at_ceiling);
     CHECK_FALSE(solve_for_fraction(infinity, 1).at_ceiling);  // f = 0: nothing to speed up
+    CHECK_FALSE(solve_for_speedup(1, infinity).at_ceiling);   // f = 1: no ceiling, S is infinite
     // Above the ceiling stays impossible.
     CHECK_FALSE(solve_for_factor(0.5, 2.0000001).possible);
 }

@@ -8,9 +8,11 @@ namespace amdahl {
 namespace {
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
-// Only an infinitely fast part reaches the ceiling: a possible answer with k = infinity and
-// something to speed up.
-void mark_ceiling(LawSolution& s) { s.at_ceiling = s.possible && std::isinf(s.factor) && s.fraction > 0; }
+// Only an infinitely fast part reaches the ceiling: a possible answer with k = infinity, something
+// to speed up and something left (f = 1 has no ceiling).
+void mark_ceiling(LawSolution& s) {
+    s.at_ceiling = s.possible && std::isinf(s.factor) && s.fraction > 0 && s.fraction < 1;
+}
 }  // namespace
 
 double amdahl_speedup(double fraction, double factor) {
