@@ -768,4 +768,6 @@ TEST_CASE("cli errors: an option of another command, or a misspelt one, says whi
           "error: law has no option --fractoin; did you mean --fraction? (see 'amdahl law --help')\n");
     check(run_cli({"law", "-f", "0.5", "-k", "2", "--frobnicate"}),
           "error: law has no option --frobnicate (see 'amdahl law --help')\n");
+    check(run_cli({"law", "-f", "0.5", "-k", "2", "-x", "1"}),
+          "error: law has no option -x (see 'amdahl law --help')\n");
 }

@@ -80,10 +80,11 @@ std::optional<std::string> unknown_option_message(int argc, const char* const* a
         }
         if (!others.empty())
             return printable(name) + " is an option of " + and_list(others) + ", not " + command + help;
-        // Long options are suggested for a long one, short for a short: "-f" is in "--frobnicate".
+        // Only a long option has a nearest one worth naming ("-x" is one letter from every short
+        // option), and only among long ones ("-f" is in "--frobnicate").
         std::vector<std::string_view> known;
         for (const auto& option : own)
-            if (option.starts_with("--") == long_option) known.emplace_back(option);
+            if (long_option && option.starts_with("--")) known.emplace_back(option);
         const Suggestions nearest = nearest_names(name, known, 1);
         return command + " has no option " + printable(name) +
                (nearest.names.empty() ? "" : "; did you mean " + std::string(nearest.names.front()) + "?") + help;
