@@ -548,7 +548,6 @@ TEST_CASE("cli errors: unknown subcommand and options", "[cli][errors]") {
         check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "--frobnicate"}), {"--frobnicate"});
     }
     SECTION("stray law argument") { check_input_error(run_cli({"law", "-f", "0.5", "-k", "2", "extra"}), {"extra"}); }
-    SECTION("no subcommand") { check_input_error(run_cli({}), {"subcommand"}); }
     SECTION("eval without a profile") { check_input_error(run_cli({"eval"}), {"PROFILE", "required"}); }
     SECTION("unknown --format") {
         check_input_error(run_cli({"eval", example(), "--format", "yaml"}), {"--format", "yaml"});
@@ -737,4 +736,38 @@ TEST_CASE("cli errors: a slowdown factor is accepted and labelled", "[cli][error
     const RunResult pct = run_cli({"eval", example(), "-s", "gemm_qkv=+100%"});
     CHECK(pct.exit_code == 0);
     CHECK_THAT(line_starting_with(pct.out, "gemm_qkv "), Contains("0.5x (slower)"));
+}
+
+TEST_CASE("cli errors: bare amdahl prints the help and exits 0", "[cli][errors]") {
+    // Before: "error: A subcommand is required", exit 2.
+    const RunResult r = run_cli({});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, StartsWith("amdahl: if I make this part faster"));
+    CHECK_THAT(r.out, Contains("law"));
+    CHECK(r.out == run_cli({"--help"}).out);
+    CHECK(r.err.empty());
+}
+
+TEST_CASE("cli errors: an option of another command, or a misspelt one, says which", "[cli][errors]") {
+    // Before: "The following arguments were not expected: 0.95 -p".
+    const auto check = [](const RunResult& r, const std::string& err) {
+        INFO("stdout: " << r.out);
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == err);
+    };
+    check(run_cli({"law", "-f", "0.5", "-k", "2", "-p", "0.95"}),
+          "error: -p is an option of scale, not law (see 'amdahl law --help')\n");
+    check(run_cli({"law", "-p", "0.95", "-k", "2"}),
+          "error: -p is an option of scale, not law (see 'amdahl law --help')\n");
+    check(run_cli({"eval", example(), "-k", "2"}),
+          "error: -k is an option of law, rank and plan, not eval (see 'amdahl eval --help')\n");
+    check(run_cli({"scale", "-p", "0.9", "--target=2"}),
+          "error: --target is an option of law and plan, not scale (see 'amdahl scale --help')\n");
+    check(run_cli({"law", "--fractoin", "0.5", "-k", "2"}),
+          "error: law has no option --fractoin; did you mean --fraction? (see 'amdahl law --help')\n");
+    check(run_cli({"law", "-f", "0.5", "-k", "2", "--frobnicate"}),
+          "error: law has no option --frobnicate (see 'amdahl law --help')\n");
+    check(run_cli({"law", "-f", "0.5", "-k", "2", "-x", "1"}),
+          "error: law has no option -x (see 'amdahl law --help')\n");
 }

@@ -190,3 +190,15 @@ TEST_CASE("fit errors: bad --overhead and --predict", "[fit][errors]") {
     check_input_error(fit({runs, "--predict", ""}), {"error: --predict: expected processor counts"});
     check_input_error(fit({runs, "--predict", "256..64"}), {"error: --predict: range '256..64' runs backwards"});
 }
+
+TEST_CASE("fit: speedups without N = 1 say the model assumes S = 1 there", "[fit]") {
+    const std::string note =
+        "note: the runs have no N = 1: the speedups are taken as over one processor, and the model assumes S = 1 "
+        "at N = 1\n";
+    const RunResult speedups = fit({"-"}, "N,speedup\n2,1.8\n4,3.1\n8,4.7\n");
+    CHECK(speedups.exit_code == 0);
+    CHECK(speedups.err == note);
+    // With N = 1 among them, or with times (N = 1 is then required), nothing is assumed.
+    CHECK(fit({"-"}, "N,speedup\n1,1\n2,1.8\n4,3.1\n").err.empty());
+    CHECK(fit({source_path("examples/scaling_runs.csv")}).err.empty());
+}

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "amdahl/law.hpp"
 
@@ -54,8 +55,8 @@ TEST_CASE("law: given f and a target, the factor k = f / (1/S - (1 - f))", "[law
     CHECK(s.possible);
     CHECK(s.factor == Approx(1 / 1.5));
 
-    // At or above the ceiling: no finite factor.
-    for (const auto& [fraction, target] : {std::pair{0.6, 3.0}, std::pair{0.5, 2.0}}) {
+    // Above the ceiling: no factor at all (at it, k = inf: see below).
+    for (const auto& [fraction, target] : {std::pair{0.6, 3.0}, std::pair{0.5, 2.5}}) {
         INFO("f = " << fraction << ", S = " << target);
         s = solve_for_factor(fraction, target);
         CHECK_FALSE(s.possible);
@@ -133,4 +134,51 @@ TEST_CASE("law: solving for k or f gives back the speedup it was solved from", "
             CHECK(solve_for_fraction(k, s).fraction == Approx(f));
         }
     }
+}
+
+TEST_CASE("law: the ceiling is a target reached only at k = infinity, in every direction", "[law]") {
+    // f = 0.5 has the ceiling 2: k = inf reaches it exactly, every finite k falls short.
+    const LawSolution by_factor = solve_for_factor(0.5, 2);
+    CHECK(by_factor.possible);
+    CHECK(by_factor.at_ceiling);
+    CHECK(std::isinf(by_factor.factor));
+    CHECK(by_factor.reason.empty());
+
+    const LawSolution by_fraction = solve_for_fraction(infinity, 2);
+    CHECK(by_fraction.possible);
+    CHECK(by_fraction.at_ceiling);
+    CHECK(by_fraction.fraction == Approx(0.5));
+
+    const LawSolution by_speedup = solve_for_speedup(0.5, infinity);
+    CHECK(by_speedup.possible);
+    CHECK(by_speedup.at_ceiling);
+    CHECK(by_speedup.speedup == Approx(2));
+
+    // 1 - 0.6 is not 0.4 in doubles: the boundary is still the boundary.
+    CHECK(solve_for_factor(0.6, 2.5).at_ceiling);
+    CHECK(solve_for_factor(0.6, 2.5).possible);
+    // A finite factor, or a target below the ceiling, is not at it.
+    CHECK_FALSE(solve_for_speedup(0.5, 1e9).at_ceiling);
+    CHECK_FALSE(solve_for_factor(0.6, 2).at_ceiling);
+    CHECK_FALSE(solve_for_fraction(infinity, 1).at_ceiling);  // f = 0: nothing to speed up
+    CHECK_FALSE(solve_for_speedup(1, infinity).at_ceiling);   // f = 1: no ceiling, S is infinite
+    // Above the ceiling stays impossible.
+    CHECK_FALSE(solve_for_factor(0.5, 2.0000001).possible);
+}
+
+TEST_CASE("law: several parts, S = 1 / ((1 - sum f) + sum f_i / k_i)", "[law]") {
+    const LawSolution s = solve_for_speedup(std::vector<LawPart>{{0.3, 2}, {0.2, 3}});
+    CHECK(s.possible);
+    CHECK(s.speedup == Approx(1 / (0.5 + 0.15 + 0.2 / 3)));
+    CHECK(s.fraction == Approx(0.5));
+    // The parts' combined local speedup: sum f / sum (f / k).
+    CHECK(s.factor == Approx(0.5 / (0.15 + 0.2 / 3)));
+    CHECK(s.ceiling == Approx(2));
+    CHECK_FALSE(s.at_ceiling);
+    // One part is the one-part law; every part at k = inf is the ceiling.
+    CHECK(solve_for_speedup(std::vector<LawPart>{{0.6, 4}}).speedup == Approx(solve_for_speedup(0.6, 4).speedup));
+    const LawSolution gone = solve_for_speedup(std::vector<LawPart>{{0.3, infinity}, {0.2, infinity}});
+    CHECK(gone.speedup == Approx(2));
+    CHECK(gone.at_ceiling);
+    CHECK(std::isinf(gone.factor));
 }

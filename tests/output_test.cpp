@@ -174,7 +174,8 @@ TEST_CASE("output: law as Markdown is its summary in a table", "[output][markdow
           "| fraction f | 60.0% |\n"
           "| factor k | 4x |\n"
           "| speedup S | 1.8182x |\n"
-          "| ceiling | 2.5000x (1 / (1 - f)) |\n");
+          "| ceiling | 2.5000x (1 / (1 - f)) |\n"
+          "| time saved | 45.0% of the time (1 - 1/S) |\n");
 }
 
 TEST_CASE("output: times are grouped in thousands unless --no-grouping", "[output][numbers]") {

@@ -320,3 +320,12 @@ TEST_CASE("scale errors: bad --effective", "[scale][errors]") {
                       {"error: --effective: is a measured speedup for a fixed problem (strong scaling); it does not "
                        "apply with --weak"});
 }
+
+TEST_CASE("scale: --effective prints the formula it used", "[scale]") {
+    const RunResult r = scale({"-p", "0.95", "-n", "4", "--effective", "8=5"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("formula:           S = 1 / ((1 - P) + P / k), k = N, or K where --effective N=K "
+                               "measured it (N = 8: k = 5)\n"));
+    // Without --effective, k is N.
+    CHECK_THAT(scale({"-p", "0.95", "-n", "4"}).out, Contains("formula:           S = 1 / ((1 - P) + P / N)\n"));
+}

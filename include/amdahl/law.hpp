@@ -1,6 +1,7 @@
 #pragma once
 /// \file Amdahl's law in closed form: S = 1 / ((1 - f) + f / k), ceiling 1 / (1 - f).
 #include <string_view>
+#include <vector>
 
 namespace amdahl {
 
@@ -17,11 +18,23 @@ struct LawSolution {
     double speedup = 1;
     double ceiling = 1;
     bool possible = true;
+    /// The speedup is the ceiling itself: reached only when the part takes no time (k = infinity);
+    /// every finite factor falls short of it.
+    bool at_ceiling = false;
     std::string_view reason;
+};
+
+/// One part of a run sped up: a fraction f_i of the time at a local speedup k_i (may be infinite).
+struct LawPart {
+    double fraction = 0;
+    double factor = 1;
 };
 
 /// Given f and k: the speedup.
 LawSolution solve_for_speedup(double fraction, double factor);
+/// Given several parts (their fractions adding up to at most 1): S = 1 / ((1 - sum f_i) + sum f_i / k_i).
+/// `fraction` is then sum f_i and `factor` the parts' combined local speedup sum f_i / sum (f_i / k_i).
+LawSolution solve_for_speedup(const std::vector<LawPart>& parts);
 /// Given f and a target speedup: the local factor needed, k = f / (1/S - (1 - f)).
 LawSolution solve_for_factor(double fraction, double target);
 /// Given k and a target speedup: the fraction needed, f = (1 - 1/S) / (1 - 1/k).

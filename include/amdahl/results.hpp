@@ -40,9 +40,16 @@ struct LawResult {
     enum class Solved { speedup, factor, fraction };
     Solved solved_for = Solved::speedup;
     LawSolution solution;        ///< f, k, S (the target when not solved for) and the ceiling
-    std::optional<double> time;  ///< --time: the baseline time, in `time_unit`
+    std::optional<double> time;  ///< --time, or the whole of -f PART/WHOLE: the baseline time, in `time_unit`
     Unit time_unit = Unit::ms;
+    /// Several parts (-f F -k K given in pairs): each part as given; `solution` then holds
+    /// f = sum f_i and the parts' combined k. Empty for one part.
+    std::vector<LawPart> parts;
+    /// The time of each part (-f PART/WHOLE, --part), in `time_unit`; one per part, or empty.
+    std::vector<double> part_times;
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
+    /// 1 - 1/S: the fraction of the time saved (negative for a slowdown).
+    double saved_fraction() const { return 1 - 1 / solution.speedup; }
 };
 
 /// The candidates rank and plan choose among: proposals, or phases at one factor.

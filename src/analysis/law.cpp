@@ -7,7 +7,13 @@ namespace amdahl {
 
 namespace {
 constexpr double infinity = std::numeric_limits<double>::infinity();
+
+// Only an infinitely fast part reaches the ceiling: a possible answer with k = infinity, something
+// to speed up and something left (f = 1 has no ceiling).
+void mark_ceiling(LawSolution& s) {
+    s.at_ceiling = s.possible && std::isinf(s.factor) && s.fraction > 0 && s.fraction < 1;
 }
+}  // namespace
 
 double amdahl_speedup(double fraction, double factor) {
     // S = 1 / ((1 - f) + f / k); f / k -> 0 as k -> infinity.
@@ -27,6 +33,25 @@ LawSolution solve_for_speedup(double fraction, double factor) {
     out.factor = factor;
     out.speedup = amdahl_speedup(fraction, factor);
     out.ceiling = amdahl_ceiling(fraction);
+    mark_ceiling(out);
+    return out;
+}
+
+LawSolution solve_for_speedup(const std::vector<LawPart>& parts) {
+    // S = 1 / ((1 - sum f_i) + sum f_i / k_i); the parts together are one part of fraction
+    // sum f_i whose local speedup is sum f_i / sum (f_i / k_i).
+    double fraction = 0, sped_up = 0;
+    for (const LawPart& part : parts) {
+        fraction += part.fraction;
+        sped_up += std::isinf(part.factor) ? 0.0 : part.fraction / part.factor;
+    }
+    LawSolution out;
+    out.fraction = fraction;
+    out.factor = sped_up > 0 ? fraction / sped_up : (fraction > 0 ? infinity : 1.0);
+    const double remaining = (1 - fraction) + sped_up;
+    out.speedup = remaining > 0 ? 1 / remaining : infinity;
+    out.ceiling = amdahl_ceiling(fraction);
+    mark_ceiling(out);
     return out;
 }
 
@@ -43,6 +68,13 @@ LawSolution solve_for_factor(double fraction, double target) {
         return out;
     }
     const double slack = 1 / target - (1 - fraction);
+    // The target is the ceiling (up to rounding: 1 - 0.6 is not 0.4 in doubles): only k = inf
+    // reaches it, which is an answer, not an impossibility.
+    if (std::fabs(slack) <= 1e-12 / target) {
+        out.factor = infinity;
+        mark_ceiling(out);
+        return out;
+    }
     if (slack <= 0) {
         out.possible = false;
         out.factor = infinity;
@@ -76,6 +108,7 @@ LawSolution solve_for_fraction(double factor, double target) {
         }
     }
     out.ceiling = out.possible ? amdahl_ceiling(out.fraction) : infinity;
+    mark_ceiling(out);
     return out;
 }
 

@@ -72,6 +72,12 @@ int run_fit(const FitOptions& options, Context& context) {
         const auto found = best_processor_count(ScalingLaw::amdahl, p, result.fit.overhead(), max_processor_count);
         if (found.n < max_processor_count) result.best = found;
     }
+    // Speedups are over one processor: the model's S(1) = 1 is assumed, not measured, without that run.
+    if (!result.input_is_time &&
+        std::none_of(runs.runs.begin(), runs.runs.end(), [](const auto& run) { return run.n == 1; }))
+        result.notes.emplace_back(
+            "the runs have no N = 1: the speedups are taken as over one processor, and the model assumes S = 1 at "
+            "N = 1");
     if (p < 0 || p > 1)
         result.notes.push_back(
             fmt::format("the fitted P = {} is outside 0..1: these runs do not follow Amdahl's law", shortest(p)));

@@ -1,15 +1,20 @@
 #include "cli/run.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
 #include "cli/commands.hpp"
+#include "model/suggest.hpp"
 
 namespace amdahl::cli {
 
@@ -27,6 +32,67 @@ constexpr Command commands[] = {
     {"fit", setup_fit},       {"import", setup_import},   {"completions", setup_completions},
     {"manual", setup_manual},
 };
+
+// The names an app's options go by: "-k", "--factor", ...
+std::vector<std::string> option_names(const CLI::App& app) {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : app.get_options()) {
+        for (const auto& name : option->get_snames()) names.push_back("-" + name);
+        for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+    }
+    return names;
+}
+
+// "law, rank and plan"
+std::string and_list(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
+    return out;
+}
+
+// For an option COMMAND does not have (CLI11 says only "The following arguments were not
+// expected"): the commands that have it ("-p is an option of scale, not law"), or the nearest
+// option COMMAND has. Nothing when every option-like argument is the command's own.
+std::optional<std::string> unknown_option_message(int argc, const char* const* argv) {
+    if (argc < 3) return std::nullopt;
+    const std::string command = argv[1];
+    if (std::none_of(std::begin(commands), std::end(commands), [&](const Command& c) { return command == c.name; }))
+        return std::nullopt;
+    // Every command's options, as --help would list them: only on this error path.
+    CLI::App all;
+    Action unused;
+    for (const Command& c : commands) c.setup(all, unused);
+    const std::vector<std::string> own = option_names(*all.get_subcommand(command));
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        const bool long_option = arg.size() > 2 && arg.starts_with("--");
+        const bool short_option = arg.size() > 1 && arg[0] == '-' && std::isalpha(static_cast<unsigned char>(arg[1]));
+        if (!long_option && !short_option) continue;
+        // "--target=2" is --target; "-f0.5" is -f.
+        const std::string name(long_option ? arg.substr(0, arg.find('=')) : arg.substr(0, 2));
+        if (std::find(own.begin(), own.end(), name) != own.end()) continue;
+        const std::string help = " (see 'amdahl " + command + " --help')";
+        std::vector<std::string> others;
+        for (const Command& c : commands) {
+            const auto names = option_names(*all.get_subcommand(c.name));
+            if (c.name != command && std::find(names.begin(), names.end(), name) != names.end())
+                others.emplace_back(c.name);
+        }
+        if (!others.empty())
+            return printable(name) + " is an option of " + and_list(others) + ", not " + command + help;
+        // Only a long option has a nearest one worth naming ("-x" is one letter from every short
+        // option), and only among long ones ("-f" is in "--frobnicate").
+        std::vector<std::string_view> known;
+        for (const auto& option : own)
+            if (long_option && option.starts_with("--")) known.emplace_back(option);
+        const Suggestions nearest = nearest_names(name, known, 1);
+        return command + " has no option " + printable(name) +
+               (nearest.names.empty() ? "" : "; did you mean " + std::string(nearest.names.front()) + "?") + help;
+    }
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -53,6 +119,11 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
         CLI::App app;
         Action action;
         define_program(app, action, argc > 1 ? std::string_view(argv[1]) : std::string_view());
+        // Bare `amdahl`: what it can do, as --help says it.
+        if (argc <= 1) {
+            out << app.help();
+            return exit_ok;
+        }
         // CLI11 reports both of these as "A subcommand is required"; name what the user typed.
         if (argc > 1) {
             const std::string first = argv[1];
@@ -79,6 +150,13 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
             return app.exit(e, out, err);
         } catch (const CLI::CallForVersion& e) {
             return app.exit(e, out, err);
+        } catch (const CLI::ExtrasError& e) {
+            if (const auto message = unknown_option_message(argc, argv)) {
+                err << "error: " << *message << "\n";
+                return exit_input_error;
+            }
+            err << "error: " << printable(e.what()) << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
+            return exit_input_error;
         } catch (const CLI::ParseError& e) {
             err << "error: " << printable(e.what()) << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
             return exit_input_error;

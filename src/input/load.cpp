@@ -20,6 +20,7 @@
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
 #include "model/suggest.hpp"
+#include "model/text.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl {
@@ -549,15 +550,32 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream, std::o
 
 namespace detail {
 
-bool is_total_row_name(std::string_view name) {
+namespace {
+std::string lower_trimmed(std::string_view name) {
     std::string key;
-    for (char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (std::string_view word : {"total", "sum", "overall", "end-to-end", "end to end", "all"}) {
-        if (key == word) return true;
-        if (key.starts_with(word) && key.size() > word.size() &&
-            (key[word.size()] == ' ' || key[word.size()] == ':' || key[word.size()] == '('))
-            return true;
-    }
+    for (char c : trim(name)) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return key;
+}
+
+// `key` is `word`, or starts with it followed by a space, ':' or '(' ("Total (ms)", "End-to-end latency").
+bool starts_with_word(const std::string& key, std::string_view word, std::string_view after) {
+    return key == word || (key.starts_with(word) && key.size() > word.size() &&
+                           after.find(key[word.size()]) != std::string_view::npos);
+}
+}  // namespace
+
+bool is_total_row_name(std::string_view name) {
+    const std::string key = lower_trimmed(name);
+    // "Total", "Total:", "Total (ms)"; "End-to-end latency", "end to end". Not "Total step", which
+    // may be a phase: that and other total-sounding names are totals only by their time.
+    return starts_with_word(key, "total", ":(") || starts_with_word(key, "end-to-end", " :(") ||
+           starts_with_word(key, "end to end", " :(");
+}
+
+bool sounds_like_total_row_name(std::string_view name) {
+    const std::string key = lower_trimmed(name);
+    for (std::string_view word : {"total", "sum", "overall", "end-to-end", "end to end", "all"})
+        if (starts_with_word(key, word, " :(")) return true;
     return false;
 }
 

@@ -90,7 +90,11 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
 RawProfile read_markdown_profile(std::string_view content, const std::string& source);
 RawProfile read_text_profile(std::string_view content, const std::string& source);
 
-/// True when `name` labels a table's closing total row ("Total", "End-to-end latency", "Sum").
+/// True when `name` labels a table's total row, wherever it is: "Total", "Total:", "Total (ms)",
+/// "End-to-end latency".
 bool is_total_row_name(std::string_view name);
+/// True when `name` sounds like a total ("Sum", "Overall", "all phases", "Total step") without
+/// being one for certain: a last row so named is the total only when it is the others' sum.
+bool sounds_like_total_row_name(std::string_view name);
 
 }  // namespace amdahl::detail

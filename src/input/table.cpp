@@ -228,6 +228,9 @@ public:
         phase.at = line;
         phase.name = std::string(trim(cells[*name_]));
         if (phase.name.empty()) throw Error(at(), "phase has an empty name");
+        // A "Total" row, wherever it is, is the total: a check on the phases, not a phase.
+        const bool total_row = is_total_row_name(phase.name);
+        if (total_row && total_row_) throw second_total(phase.name, line, total_row_->line);
         const auto label = [&] { return "phase '" + printable(phase.name) + "': "; };
         const auto filled = [&](const std::optional<std::size_t>& column) {
             return column && !trim(cells[*column]).empty();
@@ -273,7 +276,7 @@ public:
                                           "' (expected ns, us, ms, s, min or h)");
             }
             if (!phase.time->unit) phase.time->unit = time_unit_;
-            if (start) {
+            if (start && !total_row) {
                 const Unit unit = bare_unit();
                 const double begin = convert(start->value, start->unit.value_or(unit), unit);
                 intervals_.push_back(Interval{begin,
@@ -297,6 +300,10 @@ public:
             if (!q.percent && q.value > 1) bare_share_above_one_ = true;
         }
         if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
+        if (total_row) {
+            total_row_ = TotalRow{phase.time, line, std::move(phase.name)};
+            return;
+        }
         raw_.add(std::move(phase));
     }
 
@@ -315,6 +322,7 @@ public:
         bare_shares_.clear();
         intervals_.clear();
         bare_share_above_one_ = false;
+        total_row_.reset();
     }
 
     /// Takes the rows `part` read from the part of the file that follows this reader's.
@@ -325,6 +333,9 @@ public:
             intervals_.push_back(interval);
         }
         bare_share_above_one_ = bare_share_above_one_ || part.bare_share_above_one_;
+        if (part.total_row_ && total_row_)
+            throw second_total(part.total_row_->name, part.total_row_->line, total_row_->line);
+        if (part.total_row_) total_row_ = part.total_row_;
         std::move(part.raw_.phases.begin(), part.raw_.phases.end(), std::back_inserter(raw_.phases));
         std::move(part.raw_.extra.begin(), part.raw_.extra.end(), std::back_inserter(raw_.extra));
         part.clear_rows();
@@ -341,13 +352,7 @@ public:
             if (raw_.extra[i].share && *raw_.extra[i].share > 1.005)
                 throw Error(raw_.where(i), "phase '" + printable(raw_.phases[i].name) + "': share is above 100%");
         }
-        // A closing "Total" row is a check on the phases, not a phase.
-        if (raw_.phases.size() > 1 && is_total_row_name(raw_.phases.back().name)) {
-            raw_.total_where = raw_.where(raw_.phases.size() - 1);
-            if (!intervals_.empty() && intervals_.back().phase + 1 == raw_.phases.size()) intervals_.pop_back();
-            RawPhase total = raw_.pop_back();
-            if (total.time) raw_.total = total.time;
-        }
+        take_total_row();
         // Rows with time stamps are events: a name on several rows is one phase, its rows added
         // up, and how the rows sit in time is said.
         if (start_ || end_) {
@@ -358,6 +363,58 @@ public:
     }
 
 private:
+    // A row named "Total" (or "End-to-end ..."), kept out of the phases.
+    struct TotalRow {
+        std::optional<RawTime> time;
+        std::size_t line = 0;
+        std::string name;
+    };
+
+    Error second_total(const std::string& name, std::size_t line, std::size_t first_line) const {
+        return Error(source_ + ":" + std::to_string(std::max(line, first_line)),
+                     "a second total row '" + printable(name) + "' (the first is on line " +
+                         std::to_string(std::min(line, first_line)) + ")");
+    }
+
+    // The total: a "Total" row anywhere; else a last row that sounds like a total ("Sum",
+    // "Overall") when its time is the sum of the rows before it. Any other name is a phase: "all
+    // reduce" or "Sum (reduction)" last in a table is work, not a total.
+    void take_total_row() {
+        if (total_row_) {
+            raw_.total_where = amdahl::where(source_, Origin::line, total_row_->line, total_row_->name);
+            if (total_row_->time) raw_.total = total_row_->time;
+            if (!raw_.phases.empty() && total_row_->line < raw_.phases.back().at)
+                raw_.notes.push_back(source_ + ":" + std::to_string(total_row_->line) + ": row '" +
+                                     printable(total_row_->name) +
+                                     "' is read as the total, not a phase, though it is not the last row");
+            return;
+        }
+        const std::size_t last = raw_.phases.size() - 1;
+        if (raw_.phases.size() < 3 || !sounds_like_total_row_name(raw_.phases[last].name)) return;
+        const Unit bare = raw_.unit.value_or(Unit::ms);
+        const auto in_ns = [&](std::size_t i) {
+            return convert(raw_.phases[i].time, raw_.extra[i].time_unit.value_or(bare), Unit::ns);
+        };
+        Summation others;
+        for (std::size_t i = 0; i < last; ++i) {
+            if (!raw_.extra[i].has_time) return;
+            others.add(in_ns(i));
+        }
+        if (!raw_.extra[last].has_time) return;
+        const double time = in_ns(last);
+        if (std::fabs(time - others.value()) <= rounding_tolerance * time) {
+            raw_.total_where = raw_.where(last);
+            if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
+            RawPhase total = raw_.pop_back();
+            raw_.total = total.time;
+        } else if (time > others.value()) {
+            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
+                                 "' is read as a phase: it is not the sum of the rows before it, and only a row "
+                                 "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
+                                 "if it is one");
+        }
+    }
+
     // The header's columns for a message: the first 20, then how many more (a file that is no
     // table, read as CSV, can have thousands of "columns" in its first line).
     static std::string quote_all(const std::vector<std::string>& header) {
@@ -521,6 +578,7 @@ private:
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
     std::vector<std::size_t> bare_shares_;
     std::vector<Interval> intervals_;
+    std::optional<TotalRow> total_row_;
     RawProfile raw_;
 };
 
@@ -640,6 +698,85 @@ std::vector<std::string> split_text_header(std::string_view line, std::size_t co
     labels.insert(labels.begin(), name.empty() ? "name" : name);
     while (labels.size() < count) labels.push_back("");
     return labels;
+}
+
+// A pasted header read from the right when its labels say what they are: the number columns'
+// labels (one word each, a parenthesised unit attached: "Time (ms)", "Share"), at most `most` of
+// them; then maybe a kind column's one-word label ("Kind"); the rest names the name column.
+struct TextHeader {
+    std::string name;
+    bool kind = false;
+    std::vector<std::string> numbers;
+    std::size_t name_words = 0;  // how many words the name's label has
+};
+
+std::optional<TextHeader> read_text_header(std::string_view line, std::size_t most) {
+    std::vector<std::string> tokens = split_whitespace(line);
+    TextHeader header;
+    std::size_t end = tokens.size();
+    while (header.numbers.size() < most && end > 1) {
+        std::string label = tokens[end - 1];
+        std::size_t used = 1;
+        if (label.starts_with('(') && end > 2) {
+            label = tokens[end - 2] + " " + label;
+            used = 2;
+        }
+        const std::string key = lower(label);
+        if (is_kind_header(key) || is_name_header(key) ||
+            (column_role(label) == ColumnRole::other && !is_share_header(key)))
+            break;
+        header.numbers.insert(header.numbers.begin(), label);
+        end -= used;
+    }
+    if (header.numbers.empty()) return std::nullopt;
+    if (end > 1 && is_kind_header(lower(tokens[end - 1]))) {
+        header.kind = true;
+        --end;
+    }
+    for (std::size_t i = 0; i < end; ++i) header.name += (i ? " " : "") + tokens[i];
+    header.name_words = end;
+    if (header.name.empty()) header.name = "name";
+    return header;
+}
+
+bool is_whole_number(std::string_view token) {
+    return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Rows read against a header whose labels say what they are: a row with one number more than the
+// header has number columns has a name that ends in a number ("resblock 1  12.5"), when that is
+// plainly so (a whole number, and rows that differ in count or a one-word name label); a Kind
+// column takes the name's last word. False, rows untouched, when the header cannot say.
+bool fit_rows_to_header(const TextHeader& header, std::vector<Row>& rows, const std::string& source) {
+    const std::size_t numbers = header.numbers.size();
+    bool longer = false, shorter = false;
+    for (const Row& row : rows) {
+        const std::size_t count = row.cells.size() - 1;
+        if (count > numbers + 1) return false;
+        if (count == numbers + 1) {
+            if (!is_whole_number(row.cells[1])) return false;
+            longer = true;
+        } else {
+            shorter = true;
+        }
+    }
+    if (longer && !shorter && header.name_words > 1 && !is_name_header(lower(header.name))) return false;
+    for (Row& row : rows) {
+        if (row.cells.size() - 1 == numbers + 1) {
+            row.cells[0] += " " + row.cells[1];
+            row.cells.erase(row.cells.begin() + 1);
+        }
+        if (header.kind) {
+            const std::size_t space = row.cells[0].rfind(' ');
+            if (space == std::string::npos)
+                throw Error(source + ":" + std::to_string(row.line),
+                            "phase '" + printable(row.cells[0]) +
+                                "': no kind (the header has a Kind column before the numbers)");
+            row.cells.insert(row.cells.begin() + 1, row.cells[0].substr(space + 1));
+            row.cells[0].resize(space);
+        }
+    }
+    return true;
 }
 
 }  // namespace
@@ -787,6 +924,19 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         }
         width = std::max(width, fields->size());
         rows.push_back(Row{std::move(*fields), i + 1});
+    }
+    const auto labelled = read_text_header(lines[header], width - 1);
+    if (labelled && fit_rows_to_header(*labelled, rows, source)) {
+        std::vector<std::string> labels{labelled->name};
+        if (labelled->kind) labels.emplace_back("kind");
+        labels.insert(labels.end(), labelled->numbers.begin(), labelled->numbers.end());
+        width = labels.size();
+        TableReader reader(source, labels, header + 1);
+        for (auto& row : rows) {
+            row.cells.resize(width);
+            reader.add_row(row.cells, row.line);
+        }
+        return reader.finish();
     }
     TableReader reader(source, split_text_header(lines[header], width), header + 1);
     for (auto& row : rows) {

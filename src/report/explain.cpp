@@ -137,7 +137,21 @@ std::vector<std::string> explain_law(const LawResult& result, const NumberStyle&
     std::vector<std::string> lines;
     const std::string f = number(s.fraction);
     const std::string k = std::isinf(s.factor) ? "inf" : number(s.factor);
-    if (given == "fk") {
+    if (result.parts.size() > 1) {
+        std::string terms, sums;
+        double sped = 0;
+        for (const LawPart& part : result.parts) {
+            const double term = std::isinf(part.factor) ? 0 : part.fraction / part.factor;
+            sped += term;
+            terms +=
+                fmt::format(" + {} / {}", number(part.fraction), std::isinf(part.factor) ? "inf" : number(part.factor));
+            sums += " + " + number(term);
+        }
+        lines.push_back(fmt::format("S = 1 / ((1 - Σf) + Σ f_i / k_i) = 1 / ({}{}) = 1 / ({}{}) = 1 / {} = {}",
+                                    number(1 - s.fraction), terms, number(1 - s.fraction), sums,
+                                    number(1 - s.fraction + sped), format_speedup(s.speedup, style)));
+        lines.push_back(fmt::format("f = Σf = {}; k = Σf / Σ(f_i / k_i) = {} / {} = {}", f, f, number(sped), k));
+    } else if (given == "fk") {
         const double sped = std::isinf(s.factor) ? 0 : s.fraction / s.factor;
         lines.push_back(fmt::format("S = 1 / ((1 - f) + f / k) = 1 / ({} + {} / {}) = 1 / ({} + {}) = 1 / {} = {}",
                                     number(1 - s.fraction), f, k, number(1 - s.fraction), number(sped),

@@ -199,8 +199,19 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
     else
         json.key("factor").null();
     json.field(solved == LawResult::Solved::speedup ? "speedup" : "target", s.speedup);
-    json.field("ceiling", s.ceiling).field("possible", s.possible);
+    json.field("ceiling", s.ceiling).field("possible", s.possible).field("at_ceiling", s.at_ceiling);
+    if (s.at_ceiling) json.field("note", law_ceiling_note(s, options.numbers));
     if (!s.possible) json.field("reason", s.reason);
+    if (s.possible) json.field("saved_fraction", result.saved_fraction());
+    if (result.parts.size() > 1) {
+        json.key("parts").begin_array();
+        for (std::size_t i = 0; i < result.parts.size(); ++i) {
+            json.begin_object().field("fraction", result.parts[i].fraction).field("factor", result.parts[i].factor);
+            if (i < result.part_times.size()) json.field("time", result.part_times[i]);
+            json.end_object();
+        }
+        json.end_array();
+    }
     if (result.time) {
         json.field("unit", unit_name(result.time_unit)).field("old_time", *result.time);
         if (s.possible) json.field("new_time", result.new_time()).field("time_saved", *result.time - result.new_time());

@@ -8,6 +8,13 @@
 
 namespace amdahl {
 
+std::string law_ceiling_note(const LawSolution& s, const NumberStyle& style) {
+    return fmt::format(
+        "{} is the ceiling 1 / (1 - {}): only k = inf reaches it, the part taking no time; every finite factor "
+        "falls short",
+        format_speedup(s.speedup, style), format_plain(s.fraction, style));
+}
+
 Document layout(const LawResult& r, const ReportOptions& options) {
     const LawSolution& s = r.solution;
     const NumberStyle& style = options.numbers;
@@ -16,18 +23,35 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     doc.command = "law";
     if (options.explain) doc.sections.push_back({"The arithmetic", explain_law(r, style), true, true});
     auto& lines = doc.summary;
+    const std::string unit(unit_name(r.time_unit));
+    // "(900.0 of 1,500.0 ms)": where a fraction given as times came from.
+    const auto of_time = [&](std::size_t part) {
+        if (part >= r.part_times.size() || !r.time) return std::string();
+        return fmt::format(" ({} of {} {})", format_time(r.part_times[part], style), format_time(*r.time, style), unit);
+    };
+    const bool several = r.parts.size() > 1;
+    for (std::size_t i = 0; i < r.parts.size() && several; ++i) {
+        const std::string n = std::to_string(i + 1);
+        lines.push_back({"part " + n,
+                         fmt::format("f = {}{}, k = {}", format_share(r.parts[i].fraction, style), of_time(i),
+                                     format_factor(r.parts[i].factor, style)),
+                         "part_" + n + "_fraction", shortest(r.parts[i].fraction)});
+        lines.push_back({"", "", "part_" + n + "_factor", machine_number(r.parts[i].factor)});
+    }
     if (r.solved_for == Solved::fraction && !s.possible)
         lines.push_back({"fraction f", "impossible", "fraction", ""});
     else
         lines.push_back({"fraction f",
-                         format_share(s.fraction, style) + (r.solved_for == Solved::fraction ? " (solved)" : ""),
+                         format_share(s.fraction, style) + (r.solved_for == Solved::fraction ? " (solved)" : "") +
+                             (several ? " (the parts together)" : of_time(0)),
                          "fraction", shortest(s.fraction)});
     if (r.solved_for == Solved::factor && !s.possible)
         lines.push_back({"factor k", "impossible", "factor", ""});
     else
         lines.push_back({"factor k",
-                         format_factor(s.factor, style) + (r.solved_for == Solved::factor ? " (solved)" : ""), "factor",
-                         machine_number(s.factor)});
+                         format_factor(s.factor, style) + (r.solved_for == Solved::factor ? " (solved)" : "") +
+                             (several ? " (the parts together: Σf / Σ(f / k))" : ""),
+                         "factor", machine_number(s.factor)});
     const bool speedup_solved = r.solved_for == Solved::speedup;
     lines.push_back({speedup_solved ? "speedup S" : "target S", format_speedup(s.speedup, style),
                      speedup_solved ? "speedup" : "target", machine_number(s.speedup)});
@@ -37,23 +61,29 @@ Document layout(const LawResult& r, const ReportOptions& options) {
                          "ceiling", machine_number(s.ceiling)});
     }
     if (r.time) {
-        const std::string unit(unit_name(r.time_unit));
         lines.push_back({"old time", format_time(*r.time, style) + " " + unit, "old_time_" + unit, shortest(*r.time)});
         if (s.possible) {
             const double saved = *r.time - r.new_time();
             lines.push_back({"new time", format_time(r.new_time(), style) + " " + unit, "new_time_" + unit,
                              shortest(r.new_time())});
             lines.push_back({"time saved",
-                             format_time(saved, style) + " " + unit + " (" + format_share(saved / *r.time, style) + ")",
+                             format_time(saved, style) + " " + unit + " (" + format_share(r.saved_fraction(), style) +
+                                 " of the time)",
                              "time_saved_" + unit, shortest(saved)});
         }
+    } else if (s.possible) {
+        lines.push_back({"time saved", format_share(r.saved_fraction(), style) + " of the time (1 - 1/S)", "", ""});
     }
-    doc.headline = speedup_solved ? format_speedup(s.speedup, style) + " end to end"
-                   : !s.possible  ? "impossible"
+    if (s.possible) lines.push_back({"", "", "saved_fraction", machine_number(r.saved_fraction())});
+    doc.headline = s.at_ceiling && !speedup_solved ? "reachable only at k = inf (the ceiling)"
+                   : speedup_solved                ? format_speedup(s.speedup, style) + " end to end"
+                   : !s.possible                   ? "impossible"
                    : r.solved_for == Solved::factor
                        ? "a local speedup of " + format_factor(s.factor, style) + " is needed"
                        : "a fraction of " + format_share(s.fraction, style) + " is needed";
     lines.push_back({"", "", "possible", s.possible ? "true" : "false"});
+    lines.push_back({"", "", "at_ceiling", s.at_ceiling ? "true" : "false"});
+    if (s.at_ceiling) doc.sections.push_back({"at the ceiling", {law_ceiling_note(s, style)}});
     if (!s.possible) {
         std::string why(s.reason);
         if (r.solved_for == Solved::factor) {

@@ -71,6 +71,8 @@ std::vector<std::string> json_short_names(const std::vector<std::string_view>& n
 
 Document layout(const EvalResult& result, const ReportOptions& options);
 Document layout(const LawResult& result, const ReportOptions& options);
+/// Why a law answer at the ceiling needs k = inf, in words: the text and JSON reports say the same.
+std::string law_ceiling_note(const LawSolution& solution, const NumberStyle& style);
 Document layout(const RankResult& result, const ReportOptions& options);
 Document layout(const PlanReport& result, const ReportOptions& options);
 Document layout(const CompareReport& result, const ReportOptions& options);

@@ -9,9 +9,16 @@ namespace amdahl {
 
 namespace {
 
-std::string formula(ScalingLaw law, const Overhead& overhead) {
-    const bool with = overhead.model != Overhead::Model::none;
-    if (law == ScalingLaw::gustafson) return with ? "S = ((1 - P) + P * N) / (1 + O(N))" : "S = (1 - P) + P * N";
+std::string formula(const ScaleResult& r) {
+    const bool with = r.overhead.model != Overhead::Model::none;
+    if (r.law == ScalingLaw::gustafson) return with ? "S = ((1 - P) + P * N) / (1 + O(N))" : "S = (1 - P) + P * N";
+    if (!r.effective.empty()) {
+        // --effective: the measured local speedup K stands in for N where it was measured.
+        std::string measured;
+        for (const auto& [n, k] : r.effective)
+            measured += fmt::format("{}N = {}: k = {}", measured.empty() ? "" : ", ", n, shortest(k));
+        return "S = 1 / ((1 - P) + P / k), k = N, or K where --effective N=K measured it (" + measured + ")";
+    }
     return with ? "S = 1 / ((1 - P) + P / N + O(N))" : "S = 1 / ((1 - P) + P / N)";
 }
 
@@ -74,7 +81,7 @@ Document layout(const ScaleResult& r, const ReportOptions& options) {
                      "law", "gustafson"});
         s.push_back({"", "(without --weak: Amdahl, a fixed job; how much sooner does it finish?)", "", ""});
     }
-    s.push_back({"formula", formula(r.law, r.overhead), "", ""});
+    s.push_back({"formula", formula(r), "", ""});
     std::string fraction = format_share(r.parallel_fraction, style) + " (P)";
     if (r.parallel_time)
         fraction = fmt::format("{} (P: {} of {} {} in the phases --parallel picks)",

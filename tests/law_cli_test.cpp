@@ -1,0 +1,150 @@
+// `amdahl law` on the command line, as a student working the exercise uses it: the ceiling as a
+// target (reached only at k = inf), several parts at once, fractions given as times, and the share
+// of the time saved.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace {
+
+using amdahl::test::run_cli;
+using amdahl::test::RunResult;
+
+const std::string at_ceiling =
+    "at the ceiling: 2.0000x is the ceiling 1 / (1 - 0.5): only k = inf reaches it, the part taking no time; every "
+    "finite factor falls short\n";
+
+void check_output(const RunResult& r, const std::string& out) {
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out == out);
+    CHECK(r.err.empty());
+}
+
+void check_error(const RunResult& r, const std::string& err) {
+    INFO("stdout: " << r.out);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == err);
+}
+
+}  // namespace
+
+TEST_CASE("law: the ceiling as a target is reached at k = inf, said the same way in every direction", "[law][cli]") {
+    // Before: "factor k: impossible" here, while -k inf --target 2 solved f = 50%.
+    check_output(run_cli({"law", "-f", "0.5", "--target", "2"}),
+                 "fraction f: 50.0%\n"
+                 "factor k:   inf (solved)\n"
+                 "target S:   2.0000x\n"
+                 "ceiling:    2.0000x (1 / (1 - f))\n"
+                 "time saved: 50.0% of the time (1 - 1/S)\n"
+                 "\n" +
+                     at_ceiling);
+    check_output(run_cli({"law", "-k", "inf", "--target", "2"}),
+                 "fraction f: 50.0% (solved)\n"
+                 "factor k:   inf\n"
+                 "target S:   2.0000x\n"
+                 "ceiling:    2.0000x (1 / (1 - f))\n"
+                 "time saved: 50.0% of the time (1 - 1/S)\n"
+                 "\n" +
+                     at_ceiling);
+    check_output(run_cli({"law", "-f", "0.5", "-k", "inf"}),
+                 "fraction f: 50.0%\n"
+                 "factor k:   inf\n"
+                 "speedup S:  2.0000x\n"
+                 "ceiling:    2.0000x (1 / (1 - f))\n"
+                 "time saved: 50.0% of the time (1 - 1/S)\n"
+                 "\n" +
+                     at_ceiling);
+    // 1 - 0.6 is not exactly 0.4 in doubles; the boundary is still reachable.
+    const RunResult rounded = run_cli({"law", "-f", "60%", "--target", "2.5x"});
+    CHECK(rounded.exit_code == 0);
+    CHECK_THAT(rounded.out, Catch::Matchers::Contains("factor k:   inf (solved)"));
+    // Above the ceiling is still impossible.
+    CHECK_THAT(run_cli({"law", "-f", "0.5", "--target", "2.01"}).out,
+               Catch::Matchers::Contains("factor k:   impossible"));
+
+    // JSON says it too: possible, at the ceiling, k infinite (null), and the same words.
+    for (const auto& args : std::vector<std::vector<std::string>>{{"law", "-f", "0.5", "--target", "2"},
+                                                                  {"law", "-k", "inf", "--target", "2"},
+                                                                  {"law", "-f", "0.5", "-k", "inf"}}) {
+        std::vector<std::string> json = args;
+        json.insert(json.end(), {"--format", "json"});
+        const RunResult r = run_cli(json);
+        INFO(r.out);
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Catch::Matchers::Contains("\"factor\": null"));
+        CHECK_THAT(r.out, Catch::Matchers::Contains("\"possible\": true"));
+        CHECK_THAT(r.out, Catch::Matchers::Contains("\"at_ceiling\": true"));
+        CHECK_THAT(r.out, Catch::Matchers::Contains("\"note\": \"" + at_ceiling.substr(16, at_ceiling.size() - 17)));
+        CHECK_THAT(r.out, Catch::Matchers::Contains("\"saved_fraction\": 0.5"));
+    }
+}
+
+TEST_CASE("law: several parts, -f F -k K in pairs", "[law][cli]") {
+    // S = 1 / ((1 - 0.5) + 0.3 / 2 + 0.2 / 3) = 1 / 0.71667 = 1.3953x
+    check_output(run_cli({"law", "-f", "0.3", "-k", "2", "-f", "0.2", "-k", "3"}),
+                 "part 1:     f = 30.0%, k = 2x\n"
+                 "part 2:     f = 20.0%, k = 3x\n"
+                 "fraction f: 50.0% (the parts together)\n"
+                 "factor k:   2.3077x (the parts together: Σf / Σ(f / k))\n"
+                 "speedup S:  1.3953x\n"
+                 "ceiling:    2.0000x (1 / (1 - f))\n"
+                 "time saved: 28.3% of the time (1 - 1/S)\n");
+    const RunResult json = run_cli({"law", "-f", "0.3", "-k", "2", "-f", "0.2", "-k", "3", "--format", "json"});
+    CHECK(json.exit_code == 0);
+    CHECK_THAT(json.out, Catch::Matchers::Contains("\"parts\": ["));
+    CHECK_THAT(json.out, Catch::Matchers::Contains("\"fraction\": 0.3"));
+
+    // Mismatched counts name both options; --target solves for one part only.
+    check_error(run_cli({"law", "-f", "0.3", "-k", "2", "-f", "0.2"}),
+                "error: law: -f is given 2 times and -k 1 time: several parts take one -f and one -k each, in pairs "
+                "(-f 0.3 -k 2 -f 0.2 -k 3)\n");
+    check_error(run_cli({"law", "-f", "0.3", "-k", "2", "-k", "3"}),
+                "error: law: -f is given 1 time and -k 2 times: several parts take one -f and one -k each, in pairs "
+                "(-f 0.3 -k 2 -f 0.2 -k 3)\n");
+    check_error(run_cli({"law", "-f", "0.3", "-f", "0.2", "--target", "1.2"}),
+                "error: --target: solves for one part's fraction or factor: give one -f (got 2)\n");
+    check_error(run_cli({"law", "-f", "0.7", "-k", "2", "-f", "0.5", "-k", "3"}),
+                "error: --fraction: the parts add up to 120% of the time, more than all of it\n");
+}
+
+TEST_CASE("law: a fraction given as times, and the time saved", "[law][cli]") {
+    const std::string out =
+        "fraction f: 60.0% (900.0 of 1,500.0 ms)\n"
+        "factor k:   3x\n"
+        "speedup S:  1.6667x\n"
+        "ceiling:    2.5000x (1 / (1 - f))\n"
+        "old time:   1,500.0 ms\n"
+        "new time:   900.0 ms\n"
+        "time saved: 600.0 ms (40.0% of the time)\n";
+    check_output(run_cli({"law", "-f", "900ms/1500ms", "-k", "3"}), out);
+    check_output(run_cli({"law", "--part", "900ms", "--time", "1500ms", "-k", "3"}), out);
+    check_output(run_cli({"law", "-f", "0.9s/1500ms", "-k", "3"}), out);
+    // The exercise's attention_softmax and layernorm, one step of 100 ms, both 10x.
+    check_output(run_cli({"law", "--part", "21ms", "-k", "10", "--part", "6ms", "-k", "10", "--time", "100ms"}),
+                 "part 1:     f = 21.0% (21.0 of 100.0 ms), k = 10x\n"
+                 "part 2:     f = 6.0% (6.0 of 100.0 ms), k = 10x\n"
+                 "fraction f: 27.0% (the parts together)\n"
+                 "factor k:   10x (the parts together: Σf / Σ(f / k))\n"
+                 "speedup S:  1.3210x\n"
+                 "ceiling:    1.3699x (1 / (1 - f))\n"
+                 "old time:   100.0 ms\n"
+                 "new time:   75.7 ms\n"
+                 "time saved: 24.3 ms (24.3% of the time)\n");
+
+    check_error(run_cli({"law", "--part", "900ms", "-k", "3"}),
+                "error: --part: needs --time, the whole run's time, to make a fraction: --part 900ms --time 1500ms\n");
+    check_error(run_cli({"law", "-f", "900ms/1500ms", "-k", "3", "--time", "2s"}),
+                "error: --fraction: the whole of '900ms/1500ms' is not the whole --time 2s gives; the parts must be "
+                "of one run\n");
+    // Two bare numbers are a ratio and name no time.
+    CHECK(run_cli({"law", "-f", "3/4", "-k", "inf"}).out.find("fraction f: 75.0%\n") == 0);
+    check_error(run_cli({"law", "-f", "2s/1500ms", "-k", "3"}),
+                "error: --fraction: the part is longer than the whole in '2s/1500ms'\n");
+    check_error(run_cli({"law", "-f", "0.5", "--part", "1ms", "--time", "2ms", "-k", "2", "-k", "2"}),
+                "error: --part: give the parts as fractions (-f) or as times (--part), not both\n");
+}
