@@ -14,5 +14,6 @@ void setup_import(CLI::App& app, Action& action);
 void setup_compare(CLI::App& app, Action& action);
 void setup_scale(CLI::App& app, Action& action);
 void setup_fit(CLI::App& app, Action& action);
+void setup_queue(CLI::App& app, Action& action);
 
 }  // namespace amdahl::cli

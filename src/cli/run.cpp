@@ -22,8 +22,9 @@ struct Command {
 
 // Every subcommand, in the order `amdahl --help` lists them.
 constexpr Command commands[] = {
-    {"eval", setup_eval},       {"law", setup_law},     {"rank", setup_rank}, {"plan", setup_plan},
-    {"compare", setup_compare}, {"scale", setup_scale}, {"fit", setup_fit},   {"import", setup_import},
+    {"eval", setup_eval}, {"law", setup_law},         {"rank", setup_rank},
+    {"plan", setup_plan}, {"compare", setup_compare}, {"scale", setup_scale},
+    {"fit", setup_fit},   {"queue", setup_queue},     {"import", setup_import},
 };
 
 }  // namespace
