@@ -36,7 +36,8 @@ std::string read_file(const std::string& relative) {
     return buffer.str();
 }
 
-bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+// snake_case, digits included (p99_latency).
+bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // Skips a balanced (...) or {...} starting at text[pos]; returns what was inside.
 std::string skip_balanced(const std::string& text, std::size_t& pos) {
