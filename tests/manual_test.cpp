@@ -28,7 +28,8 @@ using amdahl::test::run_shell;
 using amdahl::test::TempDir;
 using Catch::Matchers::Contains;
 
-const char* const commands[] = {"eval", "law", "rank", "plan", "compare", "scale", "fit", "import", "completions"};
+const char* const commands[] = {"eval",  "law", "rank",  "plan",   "compare",
+                                "scale", "fit", "queue", "import", "completions"};
 
 }  // namespace
 
@@ -129,7 +130,7 @@ TEST_CASE("manual: a command that does not exist", "[manual][cli][errors]") {
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());
     CHECK(r.err ==
-          "error: manual: no command 'evil' (commands: eval, law, rank, plan, compare, scale, fit, import, "
+          "error: manual: no command 'evil' (commands: eval, law, rank, plan, compare, scale, fit, queue, import, "
           "completions)\n");
 }
 
@@ -141,7 +142,7 @@ TEST_CASE("manual is hidden from --help and from the list of commands", "[manual
     const auto unknown = run_cli({"frobnicate"});
     CHECK(unknown.exit_code == 2);
     CHECK(unknown.err ==
-          "error: unknown command 'frobnicate' (commands: eval, law, rank, plan, compare, scale, fit, import, "
+          "error: unknown command 'frobnicate' (commands: eval, law, rank, plan, compare, scale, fit, queue, import, "
           "completions)\n");
 }
 

@@ -326,6 +326,7 @@ TEST_CASE("markdown render: every command's Markdown has rectangular tables", "[
         {"plan", profile, "--target", "4", "-k", "10", "--only", "kind:kernel"},
         {"scale", "-p", "0.95", "-n", "1..1024", "--overhead", "log:0.005", "--time", "900ms"},
         {"fit", source_path("examples/scaling_runs.csv"), "--overhead", "log", "--predict", "256,1024"},
+        {"queue", "--service", "50ms", "--rate", "16/s", "-s", "1.43", "--slo", "p99=1s", "--explain"},
     };
     for (auto args : commands) {
         args.insert(args.end(), {"--format", "md"});

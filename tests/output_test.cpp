@@ -108,6 +108,7 @@ std::vector<CommandLine> every_command() {
          "change_low_ms,change_high_ms"},
         {"scale", {"scale", "-p", "0.95", "-n", "5,10,100"}, "n,speedup,efficiency"},
         {"fit", {"fit", example("scaling_runs.csv")}, "n,run,time_ms,speedup,karp_flatt_e,model_speedup,residual"},
+        {"queue", {"queue", "--service", "50ms", "--rate", "16/s", "-s", "1.43"}, "quantity,before,after,ratio"},
     };
 }
 

@@ -36,7 +36,8 @@ std::string read_file(const std::string& relative) {
     return buffer.str();
 }
 
-bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || c == '_'; }
+// snake_case, digits included (p99_latency).
+bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // Skips a balanced (...) or {...} starting at text[pos]; returns what was inside.
 std::string skip_balanced(const std::string& text, std::size_t& pos) {
@@ -276,6 +277,7 @@ TEST_CASE("readme: the documented JSON keys of every command are the schema's", 
         {"plan.schema.json", "README.md", "`plan --format json`:", false},
         {"scale.schema.json", "README.md", "`scale --format json`:", false},
         {"fit.schema.json", "README.md", "`fit --format json`:", false},
+        {"queue.schema.json", "README.md", "`queue --format json`:", false},
         {"compare.schema.json", "docs/ci.md", "`amdahl compare --format json` (schema_version 1)", true},
         {"compare_benchmarks.schema.json", "docs/ci.md",
          "`amdahl compare --format json` on benchmark harnesses' output (schema_version 1", true},

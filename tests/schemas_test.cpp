@@ -324,6 +324,17 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
                              "-f 0.5 --target 0.5 --time 10us"})
         corpus.run("law.schema.json", std::string("law ") + args + " --format json");
 
+    // queue: every model, stable and not before and after, --slo met and not, --explain.
+    for (const char* args : {
+             "--service 50ms --rate 16/s -s 1.43",
+             "--service 50ms --rate 16/s -s 1.43 --slo p99=1s --slo mean=40ms --slo p50=100ms --explain",
+             "--service 50ms --rate 25/s -s 1.43",
+             "--service 50ms --rate 25/s -s 0.5",
+             "--service 1s --rate 1/s --servers 2 -s 2 --slo p90=4s --explain",
+             "--service 50ms --rate 16/s --cv 0 -s 1.43 --slo mean=100ms --explain",
+             "--service 50ms --rate 30/s --servers 2 --cv 1.5 -s 1.2 --explain",
+         })
+        corpus.run("queue.schema.json", std::string("queue ") + args + " --format json");
     // scale: both laws, every overhead model, P = 0 and 1, --effective, a profile, a time.
     for (const char* args :
          {"-p 0.95 -n 5,10,100", "-p 0.95 -n 1..1024 --overhead log:0.005 --time 900ms", "-p 0.95 -n 100 --weak",
@@ -539,6 +550,6 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 10);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, import, profile
+    CHECK(schemas == 11);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, queue, import, profile
     CHECK(described >= 200);
 }

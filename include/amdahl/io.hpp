@@ -50,6 +50,15 @@ std::string read_input(const std::string& path, std::istream& stdin_stream);
 Profile load_profile(const std::string& path, std::istream& stdin_stream,
                      std::optional<InputFormat> format = std::nullopt, const ImportOptions& options = {});
 
+/// The end-to-end speedup an `amdahl eval --format json` report answers with.
+struct ReportedSpeedup {
+    double speedup = 1;
+    std::string key;  ///< the key it was read from: "speedup", or "replayed_speedup" (--model replay)
+};
+/// Reads it from a report's text; `source` names the report in messages. Throws amdahl::Error
+/// when the text is no eval report or its speedup is missing, infinite (null) or not > 0.
+ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& source);
+
 /// The profile as amdahl's JSON profile format (what `amdahl import` writes): name, unit, total,
 /// phases with kind and active_time, overlaps, boundary and notes. Reading it back gives the same
 /// profile. Throws amdahl::Error when two phase names differ only in bytes that are not UTF-8

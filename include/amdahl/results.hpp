@@ -14,6 +14,7 @@
 #include "amdahl/law.hpp"
 #include "amdahl/plan.hpp"
 #include "amdahl/profile.hpp"
+#include "amdahl/queue.hpp"
 #include "amdahl/rank.hpp"
 #include "amdahl/replay.hpp"
 #include "amdahl/scaling.hpp"
@@ -50,6 +51,30 @@ struct LawResult {
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
     /// 1 - 1/S: the fraction of the time saved (negative for a slowdown).
     double saved_fraction() const { return 1 - 1 / solution.speedup; }
+};
+
+/// `amdahl queue`: a queueing station before and after its service time is sped up.
+struct QueueResult {
+    QueueModel before;            ///< as given (service time in seconds, rate per second)
+    QueueModel after;             ///< the same with the service time divided by `speedup`
+    QueueMetrics before_metrics;  ///< at the given arrival rate
+    QueueMetrics after_metrics;
+    double speedup = 1;          ///< k, the service-time speedup (below 1: a slowdown)
+    std::string speedup_source;  ///< the eval report it was read from (--speedup-from); empty: -s
+    Unit unit = Unit::ms;        ///< the unit times are shown in: the one --service was given in
+    /// --slo: each objective as written, and the highest arrival rate (per second) meeting it
+    /// before and after; none when even an idle station misses it.
+    struct Objective {
+        std::string text;
+        LatencyObjective objective;
+        std::optional<double> max_rate_before, max_rate_after;
+    };
+    std::vector<Objective> objectives;
+    /// T_before / T_after: how many times lower the mean latency gets; set when both are stable.
+    std::optional<double> mean_latency_speedup() const {
+        if (!before_metrics.mean_latency || !after_metrics.mean_latency) return std::nullopt;
+        return *before_metrics.mean_latency / *after_metrics.mean_latency;
+    }
 };
 
 /// The candidates rank and plan choose among: proposals, or phases at one factor.

@@ -27,9 +27,11 @@ struct Command {
 
 // Every subcommand, in the order `amdahl --help` lists them (manual is hidden).
 constexpr Command commands[] = {
-    {"eval", setup_eval},     {"law", setup_law},         {"rank", setup_rank},
-    {"plan", setup_plan},     {"compare", setup_compare}, {"scale", setup_scale},
-    {"fit", setup_fit},       {"import", setup_import},   {"completions", setup_completions},
+    {"eval", setup_eval},       {"law", setup_law},
+    {"rank", setup_rank},       {"plan", setup_plan},
+    {"compare", setup_compare}, {"scale", setup_scale},
+    {"fit", setup_fit},         {"queue", setup_queue},
+    {"import", setup_import},   {"completions", setup_completions},
     {"manual", setup_manual},
 };
 

@@ -25,4 +25,8 @@ std::vector<std::string> explain_rank(const RankResult& result, const NumberStyl
 /// The time to save, then the running total step by step.
 std::vector<std::string> explain_plan(const PlanReport& result, const NumberStyle& style);
 
+/// Per state (before, after): ρ, Erlang C, W, T and each percentile's equation, numbers substituted;
+/// then each --slo search.
+std::vector<std::string> explain_queue(const QueueResult& result, const NumberStyle& style);
+
 }  // namespace amdahl

@@ -79,6 +79,7 @@ Document layout(const CompareReport& result, const ReportOptions& options);
 Document layout(const BenchmarkCompareReport& result, const ReportOptions& options);
 Document layout(const ScaleResult& result, const ReportOptions& options);
 Document layout(const FitResult& result, const ReportOptions& options);
+Document layout(const QueueResult& result, const ReportOptions& options);
 
 void write_json(std::ostream& out, const EvalResult& result, const ReportOptions& options);
 void write_json(std::ostream& out, const LawResult& result, const ReportOptions& options);
@@ -88,6 +89,7 @@ void write_json(std::ostream& out, const CompareReport& result, const ReportOpti
 void write_json(std::ostream& out, const BenchmarkCompareReport& result, const ReportOptions& options);
 void write_json(std::ostream& out, const ScaleResult& result, const ReportOptions& options);
 void write_json(std::ostream& out, const FitResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const QueueResult& result, const ReportOptions& options);
 
 /// Writes `result` in `format` to `out`; CSV's talk (the summary) goes to `talk`.
 template <class Result>

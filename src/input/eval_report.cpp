@@ -1,0 +1,41 @@
+// Reads the speedup out of an `amdahl eval --format json` report, for `amdahl queue
+// --speedup-from`: the proposal's end-to-end speedup becomes the service-time speedup of a queue.
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "amdahl/error.hpp"
+#include "amdahl/io.hpp"
+#include "input/json_errors.hpp"
+
+namespace amdahl {
+
+ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& source) {
+    using Json = nlohmann::json;
+    detail::check_depth(content, source, 64);
+    Json doc;
+    try {
+        doc = Json::parse(content.begin(), content.end());
+    } catch (const Json::exception&) {
+        throw Error(source, "expected the JSON report of 'amdahl eval --format json' (this is not JSON)");
+    }
+    const auto command = doc.is_object() ? doc.find("command") : doc.end();
+    if (!doc.is_object() || command == doc.end() || *command != "eval")
+        throw Error(source, "expected the JSON report of 'amdahl eval --format json' (no \"command\": \"eval\")");
+    // With --model replay the report answers with the replayed speedup; `speedup` is then the
+    // phase table's figure beside it.
+    ReportedSpeedup out;
+    const auto model = doc.find("model");
+    out.key = model != doc.end() && *model == "replay" ? "replayed_speedup" : "speedup";
+    const auto value = doc.find(out.key);
+    if (value == doc.end()) throw Error(source, "the report has no \"" + out.key + "\"");
+    if (value->is_null())
+        throw Error(source, "\"" + out.key + "\" is null (infinite): a service time of zero has no queue");
+    if (!value->is_number() || !(value->get<double>() > 0) || !std::isfinite(value->get<double>()))
+        throw Error(source, "\"" + out.key + "\" must be a number > 0 (got " + printable(value->dump()) + ")");
+    out.speedup = value->get<double>();
+    return out;
+}
+
+}  // namespace amdahl
