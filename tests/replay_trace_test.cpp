@@ -854,6 +854,20 @@ TEST_CASE("replay: plan --model replay replays each set together", "[replay][pla
             test::run_cli({"plan", path, "--model", "replay", "--target", "1.6", "-k", "2", "--require"});
         CHECK(gate.exit_code == 1);
     }
+    SECTION("proposals on one phase are alternatives: the cheaper that reaches, never both") {
+        const test::RunResult r = test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-s",
+                                                 "copy=2@1", "-s", "copy=4@3", "-s", "gemm=8@1", "--by", "effort",
+                                                 "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        const auto doc = nlohmann::json::parse(r.out);
+        REQUIRE(doc["chosen"].size() == 1);
+        CHECK(doc["chosen"][0] == "copy=2@1");
+        CHECK(doc["cost"].get<double>() == Approx(1));
+        CHECK(doc["optimal"] == true);
+        // Best possible takes one of the two copy proposals, the one whose events lose most (4x:
+        // the copy [50,75]), and gemm at 8x ([0,12.5]): 150 -> 75 us.
+        CHECK(doc["best_possible"].get<double>() == Approx(2.0));
+    }
     SECTION("--explain has no closed form to show") {
         const test::RunResult r =
             test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-k", "2", "--explain"});

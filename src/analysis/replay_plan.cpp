@@ -74,21 +74,31 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         return cost_of(a) != cost_of(b) ? cost_of(a) < cost_of(b) : loses[a] > loses[b];
     });
     // Candidates sharing a phase are alternatives: a set holds at most one of them.
-    std::vector<std::vector<bool>> conflict(order.size(), std::vector<bool>(order.size(), false));
-    for (std::size_t i = 0; i < order.size(); ++i)
-        for (std::size_t j = i + 1; j < order.size(); ++j)
-            for (std::size_t p : candidates[order[i]].phases)
-                if (std::find(candidates[order[j]].phases.begin(), candidates[order[j]].phases.end(), p) !=
-                    candidates[order[j]].phases.end())
-                    conflict[i][j] = conflict[j][i] = true;
+    // Found per phase, so that thousands of disjoint candidates cost no pairwise comparison.
+    std::vector<std::vector<std::uint32_t>> rivals(order.size());  // per position: its alternatives
+    {
+        std::unordered_map<std::size_t, std::vector<std::uint32_t>> on_phase;
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            for (std::size_t p : candidates[order[i]].phases) on_phase[p].push_back(i);
+        for (const auto& [phase, holders] : on_phase)
+            for (std::uint32_t a : holders)
+                for (std::uint32_t b : holders)
+                    if (a != b) rivals[a].push_back(b);
+        for (auto& list : rivals) {
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+        }
+    }
+    const auto conflict = [&](std::uint32_t a, std::uint32_t b) {
+        return std::binary_search(rivals[a].begin(), rivals[a].end(), b);
+    };
 
     // Best possible: every candidate at its factor, of alternatives the one whose events lose most.
     std::vector<std::size_t> best_set;
     for (std::size_t i = 0; i < order.size(); ++i) {
         bool beaten = false;
-        for (std::size_t j = 0; j < order.size() && !beaten; ++j)
-            beaten = j != i && conflict[i][j] &&
-                     (loses[order[j]] > loses[order[i]] || (loses[order[j]] == loses[order[i]] && j < i));
+        for (std::uint32_t j : rivals[i])
+            beaten = beaten || loses[order[j]] > loses[order[i]] || (loses[order[j]] == loses[order[i]] && j < i);
         if (!beaten) best_set.push_back(order[i]);
     }
     std::vector<std::size_t> all(candidates.size());
@@ -156,12 +166,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
     // A first plan, so that a search that runs out of budget still answers: the shortest prefix of
     // the best-possible set (by loss, largest first) that reaches, found by bisection (a replay
     // never gets slower with more speedups).
-    const bool clashes = [&] {
-        for (std::size_t i = 0; i < order.size(); ++i)
-            for (std::size_t j = i + 1; j < order.size(); ++j)
-                if (conflict[i][j]) return true;
-        return false;
-    }();
+    const bool clashes = std::any_of(rivals.begin(), rivals.end(), [](const auto& list) { return !list.empty(); });
     if (reaches(out.baseline - best_time)) {
         std::vector<std::size_t> ranked = best_set;
         std::stable_sort(ranked.begin(), ranked.end(),
@@ -213,7 +218,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         bool clash = false;
         for (std::size_t a = 0; a < set.members.size() && !clash; ++a)
             for (std::size_t b = a + 1; b < set.members.size() && !clash; ++b)
-                clash = conflict[set.members[a]][set.members[b]];
+                clash = conflict(set.members[a], set.members[b]);
         if (clash || !reaches(set.bound)) continue;
         std::vector<std::size_t> chosen;
         for (std::uint32_t m : set.members) chosen.push_back(order[m]);

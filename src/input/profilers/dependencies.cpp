@@ -323,9 +323,13 @@ private:
     // Per GPU track, its work with a known launch as (the call's start, span), in launch order.
     const std::vector<std::pair<double, std::uint32_t>>& launch_order(
         std::uint32_t track, const std::vector<std::vector<std::uint32_t>>& by_track) {
-        if (launch_order_.empty()) launch_order_.resize(t_.track_count());
+        if (launch_order_.empty()) {
+            launch_order_.resize(t_.track_count());
+            launch_order_done_.assign(t_.track_count(), false);
+        }
         auto& order = launch_order_[track];
-        if (order.empty()) {
+        if (!launch_order_done_[track]) {  // once per track, even when it has no launched work
+            launch_order_done_[track] = true;
             for (std::uint32_t i : by_track[track])
                 if (const std::uint32_t call = launch_of(i); call != none) order.emplace_back(t_.spans[call].start, i);
             std::stable_sort(order.begin(), order.end(),
@@ -810,11 +814,12 @@ private:
     std::unordered_map<std::uint64_t, const SyncMarker*> marker_of_link_;      // correlation id -> its marker
     std::unordered_map<std::uint32_t, std::uint32_t> stream_wait_;             // GPU span -> the span it waits for
     std::vector<std::vector<std::pair<double, std::uint32_t>>> launch_order_;  // see launch_order
-    std::vector<std::vector<std::uint32_t>> by_track_;                         // per track, its spans
-    std::vector<std::vector<std::uint32_t>> end_order_;                        // per GPU track, by end
-    std::vector<std::vector<std::uint32_t>> cpu_nodes_;                        // per CPU track, its segments
-    std::size_t runtime_calls_ = 0;            // runtime calls on CPU threads (nodes of the graph)
-    bool gpu_ids_ = false, call_ids_ = false;  // some GPU event, some other event has a correlation id
+    std::vector<bool> launch_order_done_;
+    std::vector<std::vector<std::uint32_t>> by_track_;   // per track, its spans
+    std::vector<std::vector<std::uint32_t>> end_order_;  // per GPU track, by end
+    std::vector<std::vector<std::uint32_t>> cpu_nodes_;  // per CPU track, its segments
+    std::size_t runtime_calls_ = 0;                      // runtime calls on CPU threads (nodes of the graph)
+    bool gpu_ids_ = false, call_ids_ = false;            // some GPU event, some other event has a correlation id
 };
 
 }  // namespace
