@@ -3,11 +3,14 @@
 // Total / End-to-end row, anywhere, or a last row that is the sum of the others).
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>  // only to read the JSON report back
+
 #include <string>
 #include <vector>
 
 #include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
+#include "support.hpp"
 
 using namespace amdahl;
 
@@ -112,4 +115,17 @@ TEST_CASE("totals: a last row that is the sum of the others is their total", "[t
     CHECK(p.notes[0] ==
           "t.csv:4: row 'Sum' is read as a phase: it is not the sum of the rows before it, and only a row named "
           "'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' if it is one");
+}
+
+TEST_CASE("table rows: a Total row with a bare share is no phase (found by fuzz_text)", "[table][fuzz]") {
+    // The share's index was taken before the row was known to be the total: it pointed past the
+    // phases, and reading it back overran them.
+    const std::string path = amdahl::test::write_temp(
+        "total_bare_share.txt", "Phase Time (ms) Share\nload 20.0 0.2\ngemm 80.0 0.8\nTotal 100.0 1.0\n");
+    const auto r = amdahl::test::run_cli({"eval", path, "--input-format", "text", "-s", "gemm=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["baseline_time"].get<double>() == Approx(100));
+    CHECK(doc["phases"].size() == 2);
+    CHECK(doc["speedup"].get<double>() == Approx(100.0 / 60.0));
 }

@@ -296,7 +296,8 @@ public:
                 throw Error(at(), label() + "share must be a fraction or a percentage (got '" +
                                       printable(cells[*share_]) + "')");
             phase.share = q.percent ? q.value / 100 : q.value;
-            if (!q.percent) bare_shares_.push_back(raw_.phases.size());
+            // A total row is no phase: its index would point past the phases (found by fuzz_text).
+            if (!q.percent && !total_row) bare_shares_.push_back(raw_.phases.size());
             if (!q.percent && q.value > 1) bare_share_above_one_ = true;
         }
         if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
