@@ -855,9 +855,9 @@ TEST_CASE("replay: plan --model replay replays each set together", "[replay][pla
         CHECK(gate.exit_code == 1);
     }
     SECTION("proposals on one phase are alternatives: the cheaper that reaches, never both") {
-        const test::RunResult r = test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-s",
-                                                 "copy=2@1", "-s", "copy=4@3", "-s", "gemm=8@1", "--by", "effort",
-                                                 "--format", "json"});
+        const test::RunResult r =
+            test::run_cli({"plan", path, "--model", "replay", "--target", "1.4", "-s", "copy=2@1", "-s", "copy=4@3",
+                           "-s", "gemm=8@1", "--by", "effort", "--format", "json"});
         REQUIRE(r.exit_code == 0);
         const auto doc = nlohmann::json::parse(r.out);
         REQUIRE(doc["chosen"].size() == 1);

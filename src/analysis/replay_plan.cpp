@@ -167,6 +167,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
     // the best-possible set (by loss, largest first) that reaches, found by bisection (a replay
     // never gets slower with more speedups).
     const bool clashes = std::any_of(rivals.begin(), rivals.end(), [](const auto& list) { return !list.empty(); });
+    std::vector<std::size_t> first_plan;  // sorted, as the search's sets are compared with it
     if (reaches(out.baseline - best_time)) {
         std::vector<std::size_t> ranked = best_set;
         std::stable_sort(ranked.begin(), ranked.end(),
@@ -184,6 +185,8 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         const std::vector<std::size_t> first(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(low));
         ++plan.nodes;
         take(first, cost_sum(first), out.baseline - replayed_time(first));
+        first_plan = first;
+        std::sort(first_plan.begin(), first_plan.end());
     } else if (!clashes) {
         return out;  // every candidate together does not reach it, and no set does more: unreachable, proven
     }
@@ -223,12 +226,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
         std::vector<std::size_t> chosen;
         for (std::uint32_t m : set.members) chosen.push_back(order[m]);
         std::sort(chosen.begin(), chosen.end());
-        if (found && chosen == [&] {
-                std::vector<std::size_t> sorted = plan.chosen;
-                std::sort(sorted.begin(), sorted.end());
-                return sorted;
-            }())
-            continue;  // the first plan itself
+        if (chosen == first_plan) continue;  // already replayed
         ++plan.nodes;
         const double saved = out.baseline - replayed_time(chosen);
         if (reaches(saved)) take(chosen, set.cost, saved);

@@ -57,7 +57,7 @@ struct RawProfile {
     std::vector<Step> steps;                 ///< from an imported trace cut with --window, in the profile's unit
     std::vector<ClassMember> class_members;  ///< from a profile imported with --group-by class
     std::shared_ptr<const Dependencies> dependencies;  ///< "timeline": from `import --keep-timeline`
-    std::vector<RawTime> runs;               ///< end-to-end times of repeated runs ("runs" in JSON)
+    std::vector<RawTime> runs;                         ///< end-to-end times of repeated runs ("runs" in JSON)
     std::string runs_where;
     std::vector<std::string> notes;
     std::vector<std::pair<std::string, std::string>> renamed_from;  ///< (former name, phase name)

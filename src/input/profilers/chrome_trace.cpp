@@ -544,7 +544,6 @@ private:
                 continue;
             }
             timeline_.links[call->second] = timeline_.links[found->second] = flow.id | flow_bit;
-            ++timeline_.flow_links;
         }
     }
 

@@ -57,9 +57,7 @@ public:
     std::vector<std::uint64_t> links;
     /// With dependencies kept: the trace's `cuda_sync` markers, in span order.
     std::vector<SyncMarker> sync_markers;
-    /// With dependencies kept: how many GPU spans got their link from a Kineto `ac2g` flow (the
-    /// trace gave them no correlation id); such links have the top bit set.
-    std::size_t flow_links = 0;
+    /// Links taken from Kineto `ac2g` flows (the trace gave no correlation id) have the top bit set.
     std::size_t shared_flow_ids = 0;  ///< ac2g flow ids several starts or ends share: they link nothing
 
     /// Interns a string; the same text always gets the same index.
