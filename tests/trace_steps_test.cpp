@@ -78,7 +78,7 @@ TEST_CASE("steps: CPU and GPU copies of a step are paired by name, never merged"
     CHECK(profile.steps[0].dropped.empty());
     CHECK(profile.boundary ==
           "the mean of 5 steps matching 'ProfilerStep#.*' (CPU and GPU copies paired by name; a step lasts the "
-          "longer of the two): 1,000.0 us per step (min 1,000.0, median 1,000.0, max 1,000.0)");
+          "longer of the two): 1,000.0 us per step (min 1,000.0 us, median 1,000.0 us, max 1,000.0 us)");
 }
 
 TEST_CASE("steps: a host-bound step lasts as long as its CPU span, the GPU idle most of it", "[import][trace][steps]") {
@@ -183,7 +183,7 @@ TEST_CASE("steps: per-step figures, a warning for a long step, and --step", "[im
     CHECK(profile.total() == Approx(4900 / 4.0));
     CHECK(profile.boundary ==
           "the mean of 4 steps matching '^s' (CPU spans; the trace has no GPU copies of them): 1,225.0 us per step "
-          "(min 1,000.0, median 1,100.0, max 1,700.0)");
+          "(min 1,000.0 us, median 1,100.0 us, max 1,700.0 us)");
     CHECK(has_note(profile,
                    "the longest step, 's1' (1,700.0 us), is 1.55x the median (1,100.0 us): a cold first "
                    "step or a lazy kernel load? --step median picks a typical one"));

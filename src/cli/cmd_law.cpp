@@ -34,6 +34,7 @@ struct LawOptions {
 struct TimeArg {
     double value = 0;
     Unit unit = Unit::ms;
+    bool bare = false;  ///< no unit given: read as ms, which the output says
 };
 
 TimeArg parse_time_arg(const std::string& text, const std::string& option, bool zero_allowed) {
@@ -47,13 +48,19 @@ TimeArg parse_time_arg(const std::string& text, const std::string& option, bool 
     if (!ok || q.percent || q.value < 0 || (!zero_allowed && q.value == 0))
         throw Error(option, std::string("expected a time ") + (zero_allowed ? ">= 0" : "> 0") +
                                 " such as 900ms (got '" + printable(text) + "')");
-    return TimeArg{q.value, q.unit.value_or(Unit::ms)};
+    return TimeArg{q.value, q.unit.value_or(Unit::ms), !q.unit.has_value()};
+}
+
+// What was assumed of a time without a unit, said on stderr (never a silent ms).
+void note_bare(Context& context, const std::string& option, const std::string& text, const TimeArg& time) {
+    if (time.bare) context.err << "note: " << option << " " << printable(text) << " has no unit: read as ms\n";
 }
 
 // One -f: a fraction (0.6, 60%), or times PART/WHOLE (900ms/1500ms) whose whole is the run's time.
 struct GivenFraction {
     double fraction = 0;
     std::optional<TimeArg> part, whole;
+    std::string assumed;  ///< a bare side read in the other side's unit, said in a note
 };
 
 GivenFraction parse_fraction(const std::string& text) {
@@ -78,6 +85,10 @@ GivenFraction parse_fraction(const std::string& text) {
         given.fraction = part_time / whole.value;
         if (given.fraction > 1)
             throw Error("--fraction", "the part is longer than the whole in '" + printable(text) + "'");
+        if (part.unit.has_value() != whole.unit.has_value()) {
+            given.assumed = fmt::format("-f {}: the {} has no unit: read in {}, the unit of the {}", printable(text),
+                                        part.unit ? "whole" : "part", unit_name(unit), part.unit ? "part" : "whole");
+        }
         if (part.unit || whole.unit) {
             given.part = TimeArg{part_time, unit};
             given.whole = TimeArg{whole.value, unit};
@@ -119,18 +130,20 @@ std::string times(std::size_t count) { return std::to_string(count) + (count == 
 
 // The fractions as given by -f or --part, and the run's time (--time, or the whole of -f PART/WHOLE;
 // they must agree).
-std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult& result) {
+std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult& result, Context& context) {
     if (!options.fractions.empty() && !options.parts.empty())
         throw Error("--part", "give the parts as fractions (-f) or as times (--part), not both");
     std::optional<TimeArg> whole;
     std::string whole_from;
     if (!options.time.empty()) {
         whole = parse_time_arg(options.time, "--time", false);
+        note_bare(context, "--time", options.time, *whole);
         whole_from = "--time " + options.time;
     }
     std::vector<GivenFraction> given;
     for (const auto& text : options.fractions) {
         GivenFraction fraction = parse_fraction(text);
+        if (!fraction.assumed.empty()) context.err << "note: " << fraction.assumed << '\n';
         if (fraction.whole) {
             const auto same = [](const TimeArg& a, const TimeArg& b) {
                 return std::fabs(convert(a.value, a.unit, b.unit) - b.value) <= 1e-9 * b.value;
@@ -149,6 +162,7 @@ std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult&
         throw Error("--part", "needs --time, the whole run's time, to make a fraction: --part 900ms --time 1500ms");
     for (const auto& text : options.parts) {
         const TimeArg part = parse_time_arg(text, "--part", true);
+        note_bare(context, "--part", text, part);
         GivenFraction fraction;
         fraction.part = TimeArg{convert(part.value, part.unit, whole->unit), whole->unit};
         fraction.fraction = fraction.part->value / whole->value;
@@ -196,9 +210,10 @@ int run_law(const LawOptions& options, Context& context) {
     }
     LawResult result;
     const std::vector<GivenFraction> fractions =
-        has_f ? given_fractions(options, result) : std::vector<GivenFraction>{};
+        has_f ? given_fractions(options, result, context) : std::vector<GivenFraction>{};
     if (!has_f && !options.time.empty()) {
         const TimeArg time = parse_time_arg(options.time, "--time", false);
+        note_bare(context, "--time", options.time, time);
         result.time = time.value;
         result.time_unit = time.unit;
     }

@@ -349,16 +349,16 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
                                    format_duration(step.time(), timeline.unit));
         used = {used[pick]};
     } else {
-        const NumberStyle style;
         const bool both = std::any_of(found.begin(), found.end(), [](const Found& f) { return f.cpu && f.gpu; });
         const bool gpu_only = std::all_of(found.begin(), found.end(), [](const Found& f) { return !f.cpu; });
         const char* how = both       ? "CPU and GPU copies paired by name; a step lasts the longer of the two"
                           : gpu_only ? "GPU copies; the trace has no CPU spans of them"
                                      : "CPU spans; the trace has no GPU copies of them";
-        out.boundary = fmt::format("the mean of {} ({}): {} per step (min {}, median {}, max {})", steps_text, how,
-                                   format_duration(exact_sum(times) / static_cast<double>(times.size()), timeline.unit),
-                                   format_time(sorted.front(), style), format_time(median, style),
-                                   format_time(sorted.back(), style));
+        out.boundary =
+            fmt::format("the mean of {} ({}): {} per step (min {}, median {}, max {})", steps_text, how,
+                        format_duration(exact_sum(times) / static_cast<double>(times.size()), timeline.unit),
+                        format_duration(sorted.front(), timeline.unit), format_duration(median, timeline.unit),
+                        format_duration(sorted.back(), timeline.unit));
         if (used.size() >= 2 && sorted.back() > 1.5 * median) {
             const auto longest = std::max_element(times.begin(), times.end()) - times.begin();
             out.notes.push_back(fmt::format(
