@@ -266,6 +266,41 @@ TEST_CASE("rocprofv3: one run's folder is one timeline", "[import][rocprof]") {
     CHECK_THAT(r.err, Contains("is a folder: only rocprof-trace and nsys-trace read one run's folder"));
 }
 
+TEST_CASE("rocprofv3: files of different runs in one folder are refused, not read as idle time", "[import][rocprof]") {
+    // Found by a hostile tester: two processes' kernel traces, 9e12 ns apart, read as one timeline
+    // whose "idle" was 100% of a 2.5-hour step and whose speedups were all 1.0000x, with exit 0.
+    test::TempDir dir;
+    const std::string header =
+        "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\","
+        "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n";
+    std::ofstream(dir / "111_kernel_trace.csv") << header
+                                                << "\"KERNEL_DISPATCH\",1,1,69,1,16,\"gemm\",1,1000000,1060000\n"
+                                                   "\"KERNEL_DISPATCH\",1,1,69,2,17,\"softmax\",2,1060000,1100000\n";
+    std::ofstream(dir / "222_kernel_trace.csv")
+        << header
+        << "\"KERNEL_DISPATCH\",1,1,70,1,16,\"gemm\",1,9000000000000,9000000060000\n"
+           "\"KERNEL_DISPATCH\",1,1,70,2,17,\"softmax\",2,9000000060000,9000000100000\n";
+    const auto r = test::run_cli({"eval", dir.string(), "-s", "gemm=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains("111_kernel_trace.csv' and '"));
+    CHECK_THAT(r.err, Contains("222_kernel_trace.csv' are 8,999,998,900,000.0 ns apart, more than all the files' "
+                               "events cover (200,000.0 ns): files of different runs? give one run's folder, or read "
+                               "the files one at a time"));
+    // Each file alone is one run: 100 us, gemm 60% of it, 2x gives 1/(0.4 + 0.3) = 1.4286x.
+    const auto one = test::run_cli({"eval", dir / "111_kernel_trace.csv", "-s", "gemm=2"});
+    CHECK(one.exit_code == 0);
+    CHECK_THAT(one.out, Contains("speedup:           1.4286x"));
+    // The real sample folders hold files of several runs (rocprofiler-sdk-2024: processes 238 and
+    // 717, days apart), gathered as samples: each file replays alone (replay_csv_test.cpp).
+    for (const char* folder : {"rocprofiler-sdk-2024", "rocm-systems-2025"}) {
+        const auto sample =
+            test::run_cli({"eval", source_path(std::string("tests/data/profilers/rocprofv3/") + folder)});
+        CHECK(sample.exit_code == 2);
+        CHECK_THAT(sample.err, Contains("files of different runs?"));
+    }
+}
+
 TEST_CASE("rocprofv3: files without timing are errors that name the file to read", "[import][rocprof]") {
     const std::string counters = write_temp(
         "counter_collection.csv",

@@ -150,7 +150,12 @@ TEST_CASE("nsys: a header without a unit uses --timeunit, else ns", "[import][ns
     const std::string path = temp("no_unit.csv",
                                   "Time(%),Total Time,Instances,Average,Minimum,Maximum,Name\n"
                                   "100.0,250,1,250.0,250,250,k\n");
-    CHECK(load(path).unit == Unit::ns);
+    const Profile defaulted = load(path);
+    CHECK(defaulted.unit == Unit::ns);
+    // Read as ns, nsys's default, and said.
+    CHECK(std::find(defaulted.notes.begin(), defaulted.notes.end(),
+                    path + ":1: the time column does not say its unit: read as ns, nsys stats's default (give "
+                           "--timeunit if it was run with another)") != defaulted.notes.end());
     ImportOptions options;
     options.timeunit = Unit::us;
     const Profile p = load(path, std::nullopt, options);
@@ -659,4 +664,18 @@ TEST_CASE("nsys trace CSVs are timelines: a start is never a duration", "[import
     r = run_cli({"eval", bare, "--timeunit", "us", "--format", "csv"});
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Contains("\nk,kernel,1,5000,"));
+    // A --timeunit that contradicts the header's unit is an error, not ignored.
+    const std::string with_units =
+        test::write_temp("nsys_trace_units.csv", "Start (us),Duration (us),CorrId,Strm,Name\n5,10,11,7,gemm_kernel\n");
+    r = run_cli({"eval", with_units, "--timeunit", "ns"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("nsys_trace_units.csv:1: --timeunit ns contradicts column 'Start (us)', which says "
+                               "its unit is us (--timeunit is for columns that do not say)"));
+    CHECK(run_cli({"eval", with_units, "--timeunit", "us"}).exit_code == 0);
+    const std::string summary =
+        test::write_temp("nsys_sum_units.csv", "Time (%),Total Time (ns),Instances,Name\n100.0,250,1,k\n");
+    r = run_cli({"eval", summary, "--timeunit", "us"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("nsys_sum_units.csv:1: --timeunit us contradicts column 'Total Time (ns)', which says "
+                               "its unit is ns"));
 }

@@ -141,15 +141,24 @@ TEST_CASE("law: a fraction given as times, and the time saved", "[law][cli]") {
     check_error(run_cli({"law", "-f", "900ms/1500ms", "-k", "3", "--time", "2s"}),
                 "error: --fraction: the whole of '900ms/1500ms' is not the whole --time 2s gives; the parts must be "
                 "of one run\n");
-    // A time without a unit is read as ms, and the output says so; a bare side of PART/WHOLE takes
-    // the other side's unit, said too. Both are notes on stderr, the answer unchanged.
+    // Times without a unit are read as ms, and the output says so (a note on stderr).
     const RunResult bare = run_cli({"law", "--part", "900", "--time", "1500", "-k", "3"});
     CHECK(bare.exit_code == 0);
     CHECK(bare.out == out);
-    CHECK(bare.err == "note: --time 1500 has no unit: read as ms\nnote: --part 900 has no unit: read as ms\n");
-    const RunResult half_bare = run_cli({"law", "-f", "0.9/1500ms", "-k", "3"});
-    CHECK(half_bare.out.find("fraction f: 0.06% (0.9 of 1,500.0 ms)\n") == 0);
-    CHECK(half_bare.err == "note: -f 0.9/1500ms: the part has no unit: read in ms, the unit of the whole\n");
+    CHECK(bare.err == "note: --part 900 has no unit: read as ms\nnote: --time 1500 has no unit: read as ms\n");
+    // A bare number beside a time with a unit is ambiguous (0.9 of 1500ms: 0.9 ms or 0.9 s?): refused.
+    check_error(run_cli({"law", "-f", "0.9/1500ms", "-k", "3"}),
+                "error: --fraction: '0.9' has no unit but '1500ms' has one: give both a unit (900ms, 0.9s), or "
+                "neither for ms\n");
+    check_error(run_cli({"law", "-f", "900ms/1.5", "-k", "3"}),
+                "error: --fraction: '1.5' has no unit but '900ms' has one: give both a unit (900ms, 0.9s), or "
+                "neither for ms\n");
+    check_error(run_cli({"law", "--part", "0.9", "--time", "1500ms", "-k", "3"}),
+                "error: --part: '0.9' has no unit but '1500ms' has one: give both a unit (900ms, 0.9s), or neither "
+                "for ms\n");
+    check_error(run_cli({"law", "--part", "900ms", "--time", "1.5", "-k", "3"}),
+                "error: --part: '1.5' has no unit but '900ms' has one: give both a unit (900ms, 0.9s), or neither "
+                "for ms\n");
     CHECK(run_cli({"law", "-f", "900ms/1500ms", "-k", "3"}).err.empty());
     // Two bare numbers are a ratio and name no time.
     CHECK(run_cli({"law", "-f", "3/4", "-k", "inf"}).out.find("fraction f: 75.0%\n") == 0);

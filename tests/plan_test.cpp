@@ -252,6 +252,11 @@ TEST_CASE("rank and plan reject bad input with exit code 2", "[plan][cli][errors
         {{"plan", step, "--target", "2", "-s", "layernorm=10", "--by", "effort"},
          "proposal 'layernorm=10' has no effort"},
         {{"plan", step, "--target", "2", "-s", "layernorm=10", "--only", "gemm_qkv"}, "not both"},
+        // Proposals carry their factors: a -k beside them is an error, never silently unused.
+        {{"rank", step, "-k", "2", "-s", "gemm_qkv=3"},
+         "error: --factor: applies to the phases --only picks (or every phase); the proposals given with -s carry "
+         "their own factors (-s NAME=FACTOR)\n"},
+        {{"plan", step, "--target", "1.2", "-s", "gemm_qkv=3", "-k", "50"}, "--factor: applies to the phases"},
     };
     for (const auto& c : cases) {
         INFO(c.args[0] << " " << c.args.back());

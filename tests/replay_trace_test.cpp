@@ -241,8 +241,12 @@ TEST_CASE("replay: eval --model replay on the command line", "[replay][cli]") {
     CHECK_THAT(text.out, Contains("replayed speedup:     1.0000x"));
     CHECK_THAT(text.out, Contains("Amdahl speedup:       1.2000x"));
     // gemm ran under the copy, which sets the end: none of its time is on the critical path.
-    CHECK_THAT(text.out, Contains("off the critical path: of the sped-up work's 100.0 us, only 0.0 us (0.0%) lies on "
-                                  "the recorded critical path; the rest ran alongside other work"));
+    // The reason names what still sets the end, and its stream: the copy, 100 of the path's 150 us
+    // (the 50 us before it are its recorded start, a delay).
+    CHECK_THAT(text.out, Contains("hidden by overlap: of the sped-up work's 100.0 us, only 0.0 us (0.0%) lies on "
+                                  "the recorded critical path; the rest ran alongside other work, which still takes "
+                                  "as long: 'copy' on stream 8 (device 0) runs as long as before and holds 66.7% of "
+                                  "the replayed critical path"));
     CHECK_THAT(text.out, Contains("1 GPU event has no known launch"));
 
     const auto json = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--format", "json"});
@@ -257,6 +261,10 @@ TEST_CASE("replay: eval --model replay on the command line", "[replay][cli]") {
     CHECK(report["replay"]["events"].get<int>() == 3);
     CHECK(report["replay"]["sped_up_time"].get<double>() == 100);
     CHECK(report["replay"]["sped_up_on_critical_path"].get<double>() == 0);
+    CHECK(report["replay"]["holder"]["name"] == "copy");
+    CHECK(report["replay"]["holder"]["track"] == "stream 8 (device 0)");
+    CHECK(report["replay"]["holder"]["time"].get<double>() == 100);
+    CHECK(report["replay"]["holder"]["share"].get<double>() == Approx(100.0 / 150));
 
     // The gate is on the replayed figure.
     const auto gate = test::run_cli({"eval", path, "-s", "gemm=2", "--model", "replay", "--require-speedup", "1.1"});
@@ -1075,6 +1083,16 @@ TEST_CASE("replay: import --keep-timeline writes what replay needs", "[replay][k
         });
         CHECK(cycle.exit_code == 2);
         CHECK_THAT(cycle.err, Contains(": timeline: is no graph a trace gives: "));
+        REQUIRE(doc["timeline"]["tracks"].size() >= 2);
+        const auto tracks = damaged([](nlohmann::json& t) { t["tracks"][1]["first_event"] = 0; });
+        CHECK(tracks.exit_code == 2);
+        CHECK_THAT(tracks.err, Contains(": timeline.tracks[1].first_event: must be after the previous track's"));
+        const auto track_form = damaged([](nlohmann::json& t) { t["tracks"][0] = "stream 7"; });
+        CHECK(track_form.exit_code == 2);
+        CHECK_THAT(track_form.err, Contains(": timeline.tracks[0]: expected {\"name\": N, \"first_event\": I}"));
+        // The tracks are optional (a file written before them replays as well, naming no stream).
+        const auto without = damaged([](nlohmann::json& t) { t.erase("tracks"); });
+        CHECK(without.exit_code == 0);
         const auto missing = damaged([](nlohmann::json& t) { t.erase("waits"); });
         CHECK(missing.exit_code == 2);
         CHECK_THAT(missing.err, Contains(": timeline: has no \"waits\""));

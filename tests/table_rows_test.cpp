@@ -80,6 +80,17 @@ TEST_CASE("totals: a last phase that only sounds like a total is a phase", "[tab
     }
     const Profile p = text("Phase Time (ms)\nforward 60\nbackward 30\nall reduce 10\n");
     CHECK(names(p) == std::vector<std::string>{"forward", "backward", "all reduce"});
+    // Also when its time happens to be the sum of the rows above (found by a hostile tester: the
+    // row vanished as the total, the baseline halved, with exit 0 and no note).
+    for (const std::string last : {"all gather", "all reduce", "Sum (reduction)", "sum of squares", "Overall norm",
+                                   "All-to-all", "sum_kernel"}) {
+        INFO(last);
+        const Profile equal = csv("name,time\nload,10\ncompute,30\n" + last + ",40\n");
+        CHECK(names(equal) == std::vector<std::string>{"load", "compute", last});
+        CHECK(equal.total() == Approx(80));
+    }
+    const Profile pasted = text("Phase Time (ms)\nload 10\ncompute 30\nall reduce 40\n");
+    CHECK(names(pasted) == std::vector<std::string>{"load", "compute", "all reduce"});
 }
 
 TEST_CASE("totals: Total and End-to-end rows are the total wherever they are", "[table_rows]") {
@@ -102,11 +113,16 @@ TEST_CASE("totals: Total and End-to-end rows are the total wherever they are", "
 
 TEST_CASE("totals: a last row that is the sum of the others is their total", "[table_rows]") {
     // A total-sounding name whose time is the others' sum is their total, as before.
-    for (const std::string last : {"Sum", "Overall", "all phases", "Total step"}) {
+    for (const std::string last : {"Sum", "Overall", "all phases", "Total step", "Sum (ms)", "all:", "Sum of phases"}) {
         INFO(last);
         const Profile p = csv("name,time\na,30\nb,20\n" + last + ",50\n");
         CHECK(names(p) == std::vector<std::string>{"a", "b"});
         CHECK(p.total() == Approx(50));
+        // Read as the total by its time, never silently.
+        REQUIRE(p.notes.size() == 1);
+        CHECK(p.notes[0] == "t.csv:4: row '" + last +
+                                "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
+                                "to say so, or give the phase another name)");
     }
     // Sounding like a total and larger than the others' sum is read as a phase, and said.
     const Profile p = csv("name,time\na,30\nb,20\nSum,60\n");

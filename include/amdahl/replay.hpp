@@ -2,6 +2,7 @@
 /// \file Replay of a trace over its dependencies (docs/replay.md): the end-to-end effect of
 /// speedups when phases overlap, the CPU launches ahead of the GPU and synchronizations wait.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ struct PathShare {
     std::string name;    ///< a phase's name, or an event's of no phase; empty: the delays between events
     bool phase = false;  ///< `name` is a phase of the profile
     double time = 0;     ///< in the profile's unit
+};
+
+/// The work left as it was that holds most of a replayed critical path: what still sets the end.
+struct PathHolder {
+    std::string name;   ///< a phase's name, or an event's of no phase
+    std::string track;  ///< the track it ran on ("stream 7 (device 0)"); empty when unknown
+    double time = 0;    ///< its time on the replayed critical path, in the profile's unit
+    double share = 0;   ///< of the replayed critical path (0 to 1)
 };
 
 /// A step of a trace cut with --window, recorded and replayed: the longer of its CPU span and
@@ -50,6 +59,9 @@ struct ReplayOutcome {
     /// unit; per step with --window), how much the recorded trace's critical path holds. The rest ran alongside other
     /// work, so speeding it up moves the end of the trace only as far as the path's share.
     double touched_time = 0, touched_on_path = 0;
+    /// replay_evaluation: the untouched event label and track that hold most of the replayed
+    /// critical path (none when the path is delays and sped-up work only).
+    std::optional<PathHolder> holder;
 };
 
 /// Replays `evaluation`'s factors (per phase of `profile`) over the profile's dependencies.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -229,6 +230,31 @@ double busy_time(const std::vector<double>& start, const std::vector<double>& en
     return open ? busy + (to - from) : busy;
 }
 
+// The untouched (factor 1) label and track holding most of the replayed critical path: the work
+// that still sets the end. Events of one label on one track add up.
+std::optional<PathHolder> path_holder(const Dependencies& deps, const detail::ReplayResult& result,
+                                      const std::vector<double>& factor, double scale) {
+    std::map<std::pair<std::uint32_t, std::size_t>, double> held;  // (label, track) -> time on the path
+    double total = 0;
+    for (const detail::PathPart& part : detail::critical_path(deps.graph, result)) {
+        total += part.time;
+        if (part.event == std::numeric_limits<std::uint32_t>::max()) continue;
+        const std::uint32_t phase = deps.graph.events[part.event].phase;
+        if (phase < factor.size() && factor[phase] != 1) continue;
+        const auto track =
+            std::upper_bound(deps.tracks.begin(), deps.tracks.end(), part.event,
+                             [](std::uint32_t e, const Dependencies::Track& t) { return e < t.first_event; }) -
+            deps.tracks.begin();
+        held[{deps.label[part.event], static_cast<std::size_t>(track)}] += part.time;
+    }
+    const auto most =
+        std::max_element(held.begin(), held.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (most == held.end() || !(most->second > 0) || !(total > 0)) return std::nullopt;
+    const std::size_t track = most->first.second;
+    return PathHolder{deps.labels[most->first.first].name, track > 0 ? deps.tracks[track - 1].name : std::string(),
+                      most->second * scale, most->second / total};
+}
+
 // A critical path's time per event label (phase or event name), the delays as one entry; longest first.
 std::vector<PathShare> path_shares(const Dependencies& deps, const detail::ReplayGraph& graph,
                                    const detail::ReplayResult& result) {
@@ -362,6 +388,7 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
         factor[found->second] = factors[i];
     }
     const detail::ReplayResult result = detail::replay(deps.graph, factor);
+    if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
     if (with_critical_path) {
         const double scale = convert(1.0, deps.unit, profile.unit);
         outcome.path_before =

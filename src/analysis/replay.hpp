@@ -95,6 +95,13 @@ struct Dependencies {
     std::vector<Label> labels;
     /// The GPU's events are the graph's events from this index on (the CPU's come first).
     std::uint32_t first_gpu_event = 0;
+    /// The tracks the events ran on, in words ("stream 7 (device 0)", "thread 12 (process 3)"):
+    /// events from `first_event` up to the next track's are on that track. Empty when unknown.
+    struct Track {
+        std::string name;
+        std::uint32_t first_event = 0;
+    };
+    std::vector<Track> tracks;
     std::vector<std::string> sources;  ///< what the edges were taken from, and what was assumed
     /// With --window: the steps used. A step's CPU span and GPU copy move with the events they
     /// enclose: the span starts as long before the first of them as it did, and ends as long after

@@ -13,8 +13,10 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options) {
         .add_option("--only", options.only,
                     "Candidate phases: a name, glob, kind:KIND or * (repeatable; default every phase)")
         ->allow_extra_args(false);
-    command.add_option("-k,--factor", options.factor, "Local speedup each candidate phase gets: 10, 10x, inf or -30%")
-        ->default_str("10");
+    options.factor_option =
+        command
+            .add_option("-k,--factor", options.factor, "Local speedup each candidate phase gets: 10, 10x, inf or -30%")
+            ->default_str("10");
     command
         .add_option("-s,--speedup", options.proposals,
                     "A proposal SELECTOR=FACTOR[@EFFORT] (repeatable); replaces the profile's \"proposals\"")
@@ -40,6 +42,13 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
     if (!proposals.empty()) {
         if (!options.only.empty())
             throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
+        // Proposals carry their own factors: a -k beside them would be silently unused.
+        if (options.factor_option && options.factor_option->count() > 0) {
+            throw Error("--factor",
+                        std::string("applies to the phases --only picks (or every phase); the proposals ") +
+                            (options.proposals.empty() ? "in the profile's \"proposals\"" : "given with -s") +
+                            " carry their own factors (-s NAME=FACTOR)");
+        }
         set.from_proposals = true;
         try {
             set.candidates = proposal_candidates(profile, proposals, &set.notes);

@@ -14,6 +14,7 @@ namespace amdahl::cli {
 struct CandidateOptions {
     std::vector<std::string> only;
     std::string factor = "10";
+    const CLI::Option* factor_option = nullptr;  ///< to tell a -k given from the default
     std::vector<std::string> proposals;
     std::string effort_unit = "effort";
 };

@@ -60,8 +60,14 @@ void note_bare(Context& context, const std::string& option, const std::string& t
 struct GivenFraction {
     double fraction = 0;
     std::optional<TimeArg> part, whole;
-    std::string assumed;  ///< a bare side read in the other side's unit, said in a note
 };
+
+// A bare number beside a time with a unit (0.9 beside 1500ms: 0.9 ms or 0.9 s?) is refused, never
+// read in the other's unit.
+void refuse_half_bare(const std::string& option, const std::string& bare, const std::string& with_unit) {
+    throw Error(option, "'" + printable(bare) + "' has no unit but '" + printable(with_unit) +
+                            "' has one: give both a unit (900ms, 0.9s), or neither for ms");
+}
 
 GivenFraction parse_fraction(const std::string& text) {
     GivenFraction given;
@@ -80,15 +86,15 @@ GivenFraction parse_fraction(const std::string& text) {
             throw Error("--fraction",
                         "expected a fraction such as 0.6 or 60%, or times PART/WHOLE such as 900ms/1500ms (got '" +
                             printable(text) + "')");
+        if (part.unit.has_value() != whole.unit.has_value()) {
+            const std::string left = text.substr(0, slash), right = text.substr(slash + 1);
+            refuse_half_bare("--fraction", part.unit ? right : left, part.unit ? left : right);
+        }
         const Unit unit = whole.unit.value_or(part.unit.value_or(Unit::ms));
         const double part_time = convert(part.value, part.unit.value_or(unit), unit);
         given.fraction = part_time / whole.value;
         if (given.fraction > 1)
             throw Error("--fraction", "the part is longer than the whole in '" + printable(text) + "'");
-        if (part.unit.has_value() != whole.unit.has_value()) {
-            given.assumed = fmt::format("-f {}: the {} has no unit: read in {}, the unit of the {}", printable(text),
-                                        part.unit ? "whole" : "part", unit_name(unit), part.unit ? "part" : "whole");
-        }
         if (part.unit || whole.unit) {
             given.part = TimeArg{part_time, unit};
             given.whole = TimeArg{whole.value, unit};
@@ -137,13 +143,11 @@ std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult&
     std::string whole_from;
     if (!options.time.empty()) {
         whole = parse_time_arg(options.time, "--time", false);
-        note_bare(context, "--time", options.time, *whole);
         whole_from = "--time " + options.time;
     }
     std::vector<GivenFraction> given;
     for (const auto& text : options.fractions) {
         GivenFraction fraction = parse_fraction(text);
-        if (!fraction.assumed.empty()) context.err << "note: " << fraction.assumed << '\n';
         if (fraction.whole) {
             const auto same = [](const TimeArg& a, const TimeArg& b) {
                 return std::fabs(convert(a.value, a.unit, b.unit) - b.value) <= 1e-9 * b.value;
@@ -162,6 +166,8 @@ std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult&
         throw Error("--part", "needs --time, the whole run's time, to make a fraction: --part 900ms --time 1500ms");
     for (const auto& text : options.parts) {
         const TimeArg part = parse_time_arg(text, "--part", true);
+        if (part.bare != whole->bare)
+            refuse_half_bare("--part", part.bare ? text : options.time, part.bare ? options.time : text);
         note_bare(context, "--part", text, part);
         GivenFraction fraction;
         fraction.part = TimeArg{convert(part.value, part.unit, whole->unit), whole->unit};
@@ -171,6 +177,8 @@ std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult&
                                       printable(options.time) + ")");
         given.push_back(fraction);
     }
+    if (!options.time.empty())
+        note_bare(context, "--time", options.time, parse_time_arg(options.time, "--time", false));
     double sum = 0;
     for (const auto& fraction : given) sum += fraction.fraction;
     if (given.size() > 1 && sum > 1 + 1e-12)

@@ -64,6 +64,20 @@ public:
         deps->first_gpu_event = static_cast<std::uint32_t>(
             whole(member("first_gpu_event"), "timeline.first_gpu_event", 0, static_cast<long long>(n)));
         const long long last = static_cast<long long>(n) - 1;
+        // Optional (files of amdahl 0.1.0 before it lack it): the tracks, each a range of events.
+        if (const auto tracks = doc_.find("tracks"); tracks != doc_.end()) {
+            array(*tracks, "timeline.tracks");
+            for (std::size_t i = 0; i < tracks->size(); ++i) {
+                const std::string path = "timeline.tracks[" + std::to_string(i) + "]";
+                const Json& track = (*tracks)[i];
+                if (!track.is_object() || !track.contains("name") || !track.contains("first_event"))
+                    fail(path, "expected {\"name\": N, \"first_event\": I} (got " + describe(track) + ")");
+                const long long first = whole(track["first_event"], path + ".first_event", 0, last);
+                if (!deps->tracks.empty() && first <= static_cast<long long>(deps->tracks.back().first_event))
+                    fail(path + ".first_event", "must be after the previous track's");
+                deps->tracks.push_back({text(track["name"], path + ".name"), static_cast<std::uint32_t>(first)});
+            }
+        }
         const Json& edges = array(member("edges"), "timeline.edges");
         for (std::size_t i = 0; i < edges.size(); ++i) {
             const std::string path = "timeline.edges[" + std::to_string(i) + "]";

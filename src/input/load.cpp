@@ -574,8 +574,21 @@ bool is_total_row_name(std::string_view name) {
 
 bool sounds_like_total_row_name(std::string_view name) {
     const std::string key = lower_trimmed(name);
-    for (std::string_view word : {"total", "sum", "overall", "end-to-end", "end to end", "all"})
+    // "Total ..." and "End-to-end ..." whatever follows; "Sum", "Overall", "All" alone, with a
+    // colon or a unit ("Sum (ms)"), or of the phases ("all phases", "sum of phases"). Not "all
+    // reduce", "Sum (reduction)" or "sum of squares": those are work.
+    for (std::string_view word : {"total", "end-to-end", "end to end"})
         if (starts_with_word(key, word, " :(")) return true;
+    for (const std::string word : {"sum", "overall", "all"}) {
+        if (key == word || key == word + ":" || key == word + " phases" || key == word + " of phases" ||
+            key == word + " of all phases")
+            return true;
+        if (key.starts_with(word) && key.size() > word.size() + 2 && key.back() == ')') {
+            const std::string_view rest = trim(std::string_view(key).substr(word.size()));
+            if (rest.front() == '(' && (rest == "(%)" || parse_unit(trim(rest.substr(1, rest.size() - 2)))))
+                return true;
+        }
+    }
     return false;
 }
 

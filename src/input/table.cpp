@@ -406,6 +406,9 @@ private:
         if (std::fabs(time - others.value()) <= rounding_tolerance * time) {
             raw_.total_where = raw_.where(last);
             if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
+            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
+                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
+                                 "to say so, or give the phase another name)");
             RawPhase total = raw_.pop_back();
             raw_.total = total.time;
         } else if (time > others.value()) {

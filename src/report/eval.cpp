@@ -81,6 +81,28 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
         gpu_work = gpu_work || (e.phases[i].spec >= 0 && (kind == "kernel" || kind == "copy" || kind == "memset"));
     }
     const bool slower = p.speedup < 1 || e.speedup < 1;
+    // "nccl_allreduce on stream 13 (device 0) runs as long as before and holds 80% of ...": what
+    // still sets the end, named with its track.
+    std::string holder;
+    if (p.holder) {
+        holder = "'" + printable(p.holder->name) + "'" +
+                 (p.holder->track.empty() ? std::string() : " on " + printable(p.holder->track)) +
+                 " runs as long as before and holds " + format_share(p.holder->share, style) +
+                 " of the replayed critical path";
+    }
+    // The replay's step is the whole trace and the phase table's a narrower boundary: when both
+    // save the same time, the speedups differ only in what they divide by, and work left alone is
+    // not to blame.
+    const bool other_step = p.steps.empty() && std::fabs(p.before - e.baseline_time) > 1e-9 * p.before;
+    const double replay_saved = p.before - p.after;
+    if (other_step && std::isfinite(p.speedup) && std::isfinite(e.speedup) &&
+        std::fabs(p.speedup - e.speedup) > 0.005 * e.speedup &&
+        std::fabs(replay_saved - e.time_saved) <= 0.005 * std::fabs(e.time_saved)) {
+        return fmt::format(
+            "the same time saved ({} {}), over another step: the replay's is every event of the trace ({} {}), the "
+            "phase table's is {}",
+            format_time(replay_saved, style), unit, format_time(p.before, style), unit, r.profile->boundary);
+    }
     std::string reason;
     if ((std::isinf(p.speedup) && std::isinf(e.speedup)) || std::fabs(p.speedup - e.speedup) <= 0.005 * e.speedup) {
         reason = "none worth telling: the replay agrees with Amdahl's law on the phase table";
@@ -100,21 +122,23 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
         // Most of the sped-up work ran alongside other work: only its share of the critical path
         // can move the end of the trace.
         reason = fmt::format(
-            "off the critical path: of the sped-up work's {} {}{}, only {} {} ({}) lies on the recorded critical "
-            "path; the rest ran alongside other work, which still takes as long (--critical-path shows what "
+            "hidden by overlap: of the sped-up work's {} {}{}, only {} {} ({}) lies on the recorded critical "
+            "path; the rest ran alongside other work, which still takes as long{} (--critical-path shows what "
             "sets the end)",
             format_time(p.touched_time, style), unit, p.steps.empty() ? "" : " per step",
-            format_time(p.touched_on_path, style), unit, format_share(p.touched_on_path / p.touched_time, style));
+            format_time(p.touched_on_path, style), unit, format_share(p.touched_on_path / p.touched_time, style),
+            holder.empty() ? "" : ": " + holder);
     } else if (p.speedup < low) {
-        reason =
-            "the replay gains less: work the speedups do not touch (on other streams, the CPU's launches, "
-            "or what a synchronization waits for) still sets when the trace ends";
+        reason = "the replay gains less: work the speedups do not touch " +
+                 (holder.empty() ? "(on other streams, the CPU's launches, or what a synchronization waits for) "
+                                   "still sets when the trace ends"
+                                 : "still sets when the trace ends: " + holder);
     } else if (p.speedup > high) {
         reason = "the replay gains more: shorter work lets the work that depends on it start earlier";
     } else {
         reason = "the replay lies within the phase table's range: part of the sped-up work ran alongside other work";
     }
-    if (p.steps.empty() && std::fabs(p.before - e.baseline_time) > 1e-9 * p.before) {
+    if (other_step) {
         reason += fmt::format("; its step is every event of the trace ({} {}), the phase table's is {}",
                               format_time(p.before, style), unit, r.profile->boundary);
     }

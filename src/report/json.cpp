@@ -72,6 +72,17 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         json.field("gpu_busy_time", p.gpu_busy_before).field("new_gpu_busy_time", p.gpu_busy_after);
         json.field("sped_up_time", p.touched_time).field("sped_up_on_critical_path", p.touched_on_path);
         json.field("makespan", p.makespan_before).field("new_makespan", p.makespan_after);
+        json.key("holder");
+        if (p.holder) {
+            json.begin_object(true).field("name", p.holder->name);
+            if (p.holder->track.empty())
+                json.key("track").null();
+            else
+                json.field("track", p.holder->track);
+            json.field("time", p.holder->time).field("share", p.holder->share).end_object();
+        } else {
+            json.null();
+        }
         json.key("steps").begin_array();
         for (const ReplayedStep& step : p.steps) {
             json.begin_object(true).field("name", step.name).field("time", step.time);

@@ -44,6 +44,13 @@ void write_timeline(JsonWriter& json, const Dependencies& deps) {
     for (const Dependencies::Label& label : deps.labels)
         json.begin_object(true).field("name", label.name).field("phase", label.phase).end_object();
     json.end_array().field("first_gpu_event", static_cast<std::size_t>(deps.first_gpu_event));
+    json.key("tracks").begin_array();
+    for (const Dependencies::Track& track : deps.tracks)
+        json.begin_object(true)
+            .field("name", track.name)
+            .field("first_event", static_cast<std::size_t>(track.first_event))
+            .end_object();
+    json.end_array();
     // [start, end, phase (-1: none), label, released (0 or 1)]
     json.key("events").begin_array();
     for (std::size_t i = 0; i < deps.graph.events.size(); ++i) {

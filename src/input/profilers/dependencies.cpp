@@ -160,7 +160,17 @@ private:
             deps_->labels.push_back({phase != no_phase ? deps_->phase_names[phase] : t_.text(key), phase != no_phase});
         }
         deps_->label.push_back(labels[key]);
-        return static_cast<std::uint32_t>(graph_->events.size() - 1);
+        const std::uint32_t v = static_cast<std::uint32_t>(graph_->events.size() - 1);
+        // A track's events are added together, so a track is a range of events.
+        const std::uint32_t track = t_.spans[span].track;
+        if (deps_->tracks.empty() || track != last_track_) {
+            const auto& info = t_.track_info(track);
+            deps_->tracks.push_back({gpu_track_[track] ? "stream " + info.tid + " (device " + info.pid + ")"
+                                                       : "thread " + info.tid + " (process " + info.pid + ")",
+                                     v});
+            last_track_ = track;
+        }
+        return v;
     }
     const ReplayEvent& node(std::uint32_t i) const { return graph_->events[i]; }
     std::uint32_t phase_of(std::uint32_t span) const {
@@ -792,6 +802,7 @@ private:
     std::vector<std::uint32_t> last_node_;                     // per span
     std::vector<std::uint32_t> start_node_;                    // per span: the node that begins at its start
     std::vector<bool> gpu_track_;                              // per track: it holds GPU work
+    std::uint32_t last_track_ = 0;                             // the track of the last event added
     std::uint32_t first_gpu_ = none;                           // the first GPU node; node_track_ is indexed from it
     std::vector<std::uint32_t> node_track_;                    // per GPU node: its track
     std::vector<bool> launched_;                               // per GPU node: its launch is known

@@ -187,6 +187,11 @@ public:
             notes.push_back(source_ + ": phases from " + used + (left.empty() ? "" : "; left out: " + left) +
                             " (choose with --lane gpu or --lane cpu)");
         }
+        for (const std::size_t line : unitless_) {
+            notes.push_back(source_ + ":" + std::to_string(line) +
+                            ": the time column does not say its unit: read as ns, nsys stats's default (give "
+                            "--timeunit if it was run with another)");
+        }
         if (!skipped_.empty()) {
             std::string list;
             for (const std::string& skipped : skipped_) list += (list.empty() ? "" : ", ") + skipped;
@@ -236,8 +241,10 @@ private:
             t.report = classify(header, name_column, category_column.has_value());
             if (hinted && (hint == Report::other || t.report == Report::kernel)) t.report = hint;
             t.id = hinted && hint == t.report ? hint_id : "the " + describe(t.report);
-            const auto unit = unit_in_parentheses(header[time_column]);
-            t.unit = unit ? *unit : options_.timeunit.value_or(Unit::ns);
+            const auto unit = time_column_unit(unit_in_parentheses(header[time_column]), options_.timeunit,
+                                               header[time_column], source_ + ":" + std::to_string(header_line));
+            if (!unit) unitless_.push_back(header_line);
+            t.unit = unit.value_or(Unit::ns);
             columns = header.size();
             fields_header_ = header;
             tables_.push_back(std::move(t));
@@ -444,7 +451,8 @@ private:
     const ImportOptions& options_;
     std::vector<Table> tables_;
     std::vector<std::string> fields_header_;
-    std::vector<std::string> skipped_;  // "osrt_sum (line 7: nsys skipped it, no data)"
+    std::vector<std::string> skipped_;   // "osrt_sum (line 7: nsys skipped it, no data)"
+    std::vector<std::size_t> unitless_;  // header lines whose time column says no unit (read as ns)
     std::size_t first_text_line_ = 0;
 };
 

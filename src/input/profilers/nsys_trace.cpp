@@ -115,7 +115,9 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
     };
     std::vector<Row> rows;
     double origin = 0;
+    std::vector<FileSpan> spans;  // each file's first start and last end
     for (const auto& [file, content] : files) {
+        const std::size_t first_row = rows.size();
         const std::string& source = file;  // messages name the file a row came from
         LineReader lines(content);
         std::vector<std::string> header, fields;
@@ -125,9 +127,9 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
         const std::string at_header = source + ":" + std::to_string(header_line);
         // The unit of the times: the header's, else --timeunit; two columns must agree.
         const auto unit_of = [&](std::size_t index) {
-            const std::optional<Unit> unit = header_unit(header[index]);
+            const std::optional<Unit> unit =
+                time_column_unit(header_unit(header[index]), options.timeunit, header[index], at_header);
             if (unit) return *unit;
-            if (options.timeunit) return *options.timeunit;
             throw Error(at_header, "column '" + printable(header[index]) +
                                        "' does not say its unit; give --timeunit (nsys stats --timeunit) with the unit "
                                        "nsys wrote it in");
@@ -183,8 +185,17 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
             rows.push_back(row);
         }
         if (rows.empty() && files.size() == 1) throw Error(at_header, "the nsys trace has no rows after its header");
+        if (rows.size() > first_row) {
+            FileSpan span{file, rows[first_row].start, rows[first_row].start + rows[first_row].duration};
+            for (std::size_t i = first_row; i < rows.size(); ++i) {
+                span.first = std::min(span.first, rows[i].start);
+                span.last = std::max(span.last, rows[i].start + rows[i].duration);
+            }
+            spans.push_back(std::move(span));
+        }
     }
     if (rows.empty()) throw Error(input, "the nsys traces have no rows after their headers");
+    check_one_run(std::move(spans), input, Unit::ns);
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
     if (options.dependencies) timeline.links.reserve(rows.size());

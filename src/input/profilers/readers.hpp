@@ -51,6 +51,16 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
                             const ImportOptions& options);
 /// One run's output folder as one input: rocprofv3's traces, or a folder of nsys trace exports.
 Profile read_run_folder(const std::string& path, const ImportOptions& options);
+
+/// The time a file of a run's folder covers: its first start and its last end, in `unit`.
+struct FileSpan {
+    std::string name;
+    double first = 0, last = 0;
+};
+/// Throws amdahl::Error naming `input` and two files when the files' times fall apart into
+/// stretches whose largest gap exceeds all the time they cover: files of different runs (or
+/// processes of different runs) in one folder, whose gap would be read as idle time.
+void check_one_run(std::vector<FileSpan> files, const std::string& input, Unit unit);
 /// nsys trace CSVs (cuda_gpu_trace, cuda_api_trace, nvtx_gpu_proj_trace) as a timeline.
 Profile read_nsys_trace(std::string_view content, const std::string& source, const ImportOptions& options);
 /// Several nsys trace exports of one report (cuda_gpu_trace, cuda_api_trace) as one timeline.

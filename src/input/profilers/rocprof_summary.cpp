@@ -117,6 +117,11 @@ public:
         notes.push_back(source_ + ": phases from the " + join(used) + " domain" + (used.size() > 1 ? "s" : "") + " (" +
                         lane_words_ + ")" + (left.empty() ? "" : "; left out: " + join(left)) +
                         (left.empty() ? "" : " (choose with --lane gpu or --lane cpu)"));
+        for (const std::size_t line : unitless_) {
+            notes.push_back(source_ + ":" + std::to_string(line) +
+                            ": the time column does not say its unit: read as ns, rocprof's default (give --timeunit "
+                            "if it was another)");
+        }
         if (!skipped_groups_.empty()) {
             notes.push_back(source_ + ": left out the --summary-groups section" +
                             (skipped_groups_.size() > 1 ? "s " : " ") + join(skipped_groups_) +
@@ -197,8 +202,10 @@ private:
                 domain_column = *domain;
                 time_column = *time;
                 calls_column = find_column(header, "CALLS");
-                const auto unit = unit_in_parentheses(header[time_column]);
-                table_unit = unit ? *unit : options_.timeunit.value_or(Unit::ns);
+                const auto unit = time_column_unit(unit_in_parentheses(header[time_column]), options_.timeunit,
+                                                   header[time_column], source_ + ":" + std::to_string(header_line));
+                if (!unit) unitless_.push_back(header_line);
+                table_unit = unit.value_or(Unit::ns);
                 if (header_lines_.size() == 1) unit_ = table_unit;
                 in_table = true;
                 continue;
@@ -273,6 +280,7 @@ private:
     const ImportOptions& options_;
     std::vector<Domain> domains_;
     std::vector<std::size_t> header_lines_;
+    std::vector<std::size_t> unitless_;  // header lines whose time column says no unit (read as ns)
     std::vector<std::string> skipped_groups_;
     std::size_t first_text_line_ = 0;
     Unit unit_ = Unit::ns;

@@ -124,7 +124,9 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
     Timeline timeline;
     timeline.unit = Unit::ns;
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+    std::vector<FileSpan> spans;  // each file's first start and last end
     for (const auto& [file, content] : files) {
+        const std::size_t first_row = rows.size();
         const std::string& source = file;  // messages name the file a row came from
         LineReader lines(content);
         std::vector<std::string> header, fields;
@@ -196,8 +198,17 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
         if (rows.empty() && files.size() == 1) {
             throw Error(source + ":" + std::to_string(header_line), "the rocprof trace has no rows after its header");
         }
+        if (rows.size() > first_row) {
+            FileSpan span{file, static_cast<double>(rows[first_row].start), static_cast<double>(rows[first_row].end)};
+            for (std::size_t i = first_row; i < rows.size(); ++i) {
+                span.first = std::min(span.first, static_cast<double>(rows[i].start));
+                span.last = std::max(span.last, static_cast<double>(rows[i].end));
+            }
+            spans.push_back(std::move(span));
+        }
     }
     if (rows.empty()) throw Error(input, "the rocprof traces have no rows after their headers");
+    check_one_run(std::move(spans), input, Unit::ns);
     // Times relative to the first start: epoch-based ns stay exact as doubles once made small.
     timeline.spans.reserve(rows.size());
     if (options.dependencies) timeline.links.reserve(rows.size());

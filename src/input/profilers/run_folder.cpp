@@ -34,6 +34,36 @@ std::string read_whole(const std::filesystem::path& path) {
 
 }  // namespace
 
+void check_one_run(std::vector<FileSpan> files, const std::string& input, Unit unit) {
+    if (files.size() < 2) return;
+    std::sort(files.begin(), files.end(), [](const FileSpan& a, const FileSpan& b) { return a.first < b.first; });
+    // Stretches of overlapping files; the widest gap between two of them against the time covered.
+    double covered = 0, reach = files[0].last, stretch_start = files[0].first, widest = 0;
+    std::size_t reach_file = 0, before = 0, after = 0;  // reach_file: the file that ends last so far
+    for (std::size_t i = 1; i < files.size(); ++i) {
+        if (files[i].first > reach) {
+            covered += reach - stretch_start;
+            if (files[i].first - reach > widest) {
+                widest = files[i].first - reach;
+                before = reach_file;
+                after = i;
+            }
+            stretch_start = files[i].first;
+        }
+        if (files[i].last > reach || files[i].first > reach) {
+            reach = files[i].last;
+            reach_file = i;
+        }
+    }
+    covered += reach - stretch_start;
+    if (widest > 0 && widest > covered) {
+        throw Error(input, "'" + printable(files[before].name) + "' and '" + printable(files[after].name) + "' are " +
+                               format_duration(widest, unit) + " apart, more than all the files' events cover (" +
+                               format_duration(covered, unit) +
+                               "): files of different runs? give one run's folder, or read the files one at a time");
+    }
+}
+
 Profile read_run_folder(const std::string& path, const ImportOptions& options) {
     namespace fs = std::filesystem;
     std::vector<fs::path> found;

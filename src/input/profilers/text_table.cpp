@@ -117,6 +117,16 @@ std::optional<Unit> unit_in_parentheses(std::string_view column) {
     return parse_unit(trim(column.substr(open + 1, close - open - 1)));
 }
 
+std::optional<Unit> time_column_unit(std::optional<Unit> in_header, std::optional<Unit> option, std::string_view column,
+                                     const std::string& where) {
+    if (in_header && option && *in_header != *option) {
+        throw Error(where, "--timeunit " + std::string(unit_name(*option)) + " contradicts column '" +
+                               printable(column) + "', which says its unit is " + std::string(unit_name(*in_header)) +
+                               " (--timeunit is for columns that do not say)");
+    }
+    return in_header ? in_header : option;
+}
+
 double parse_duration_cell(std::string_view text, const std::string& where, std::string_view column) {
     const std::string_view cell = trim(text);
     double value = 0;

@@ -67,6 +67,12 @@ std::optional<std::size_t> find_column_prefix(const std::vector<std::string>& he
 /// The unit in a column name's parentheses: "Total Time (ns)" -> ns, "DURATION (usec)" -> us.
 std::optional<Unit> unit_in_parentheses(std::string_view column);
 
+/// The unit of a profiler's time column: the header's, else --timeunit (`option`). A --timeunit
+/// that contradicts the header is an error at `where` (the profiler wrote the unit it used), never
+/// silently ignored. nullopt when neither says.
+std::optional<Unit> time_column_unit(std::optional<Unit> in_header, std::optional<Unit> option, std::string_view column,
+                                     const std::string& where);
+
 /// Parses a duration cell: "61602133", "3745.3", "7.002e+07", "3,481,709". Throws amdahl::Error
 /// at `where` naming `column` when it is not a finite number >= 0.
 double parse_duration_cell(std::string_view text, const std::string& where, std::string_view column);
