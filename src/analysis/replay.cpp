@@ -26,14 +26,11 @@ constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
 
 }  // namespace
 
-ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor) {
+PreparedReplay prepare_replay(const ReplayGraph& graph) {
     const std::vector<ReplayEvent>& events = graph.events;
     const std::size_t n = events.size();
-    const auto factor_of = [&](std::uint32_t phase) { return phase < factor.size() ? factor[phase] : 1.0; };
-    for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t i = 0; i < n; ++i)
         if (!(events[i].end >= events[i].start)) throw Error(event_name(i), "ends before it starts");
-        if (!(factor_of(events[i].phase) > 0)) throw Error(event_name(i), "its phase's factor must be > 0");
-    }
 
     // Dependencies in compressed rows: an edge or a wait is one arc into its target, and Kahn's
     // algorithm visits every event after all of its arcs' sources.
@@ -56,20 +53,67 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
     for (const ReplayEdge& e : graph.edges) next[fill[e.from]++] = e.to;
     for (const ReplayWait& w : graph.waits) next[fill[w.awaited]++] = w.call;
     // Each event's incoming edges and waits, to read when it is visited.
-    std::vector<std::uint32_t> edges_in_first(n + 1, 0), waits_in_first(n + 1, 0);
-    for (const ReplayEdge& e : graph.edges) ++edges_in_first[e.to + 1];
-    for (const ReplayWait& w : graph.waits) ++waits_in_first[w.call + 1];
+    PreparedReplay p;
+    p.edges_in_first.assign(n + 1, 0);
+    p.waits_in_first.assign(n + 1, 0);
+    for (const ReplayEdge& e : graph.edges) ++p.edges_in_first[e.to + 1];
+    for (const ReplayWait& w : graph.waits) ++p.waits_in_first[w.call + 1];
     for (std::size_t i = 0; i < n; ++i) {
-        edges_in_first[i + 1] += edges_in_first[i];
-        waits_in_first[i + 1] += waits_in_first[i];
+        p.edges_in_first[i + 1] += p.edges_in_first[i];
+        p.waits_in_first[i + 1] += p.waits_in_first[i];
     }
-    std::vector<std::uint32_t> edges_in(graph.edges.size()), waits_in(graph.waits.size());
+    p.edges_in.resize(graph.edges.size());
+    p.waits_in.resize(graph.waits.size());
     {
-        std::vector<std::uint32_t> e_fill(edges_in_first.begin(), edges_in_first.end() - 1);
-        for (std::uint32_t k = 0; k < graph.edges.size(); ++k) edges_in[e_fill[graph.edges[k].to]++] = k;
-        std::vector<std::uint32_t> w_fill(waits_in_first.begin(), waits_in_first.end() - 1);
-        for (std::uint32_t k = 0; k < graph.waits.size(); ++k) waits_in[w_fill[graph.waits[k].call]++] = k;
+        std::vector<std::uint32_t> e_fill(p.edges_in_first.begin(), p.edges_in_first.end() - 1);
+        for (std::uint32_t k = 0; k < graph.edges.size(); ++k) p.edges_in[e_fill[graph.edges[k].to]++] = k;
+        std::vector<std::uint32_t> w_fill(p.waits_in_first.begin(), p.waits_in_first.end() - 1);
+        for (std::uint32_t k = 0; k < graph.waits.size(); ++k) p.waits_in[w_fill[graph.waits[k].call]++] = k;
     }
+    p.order.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (in_degree[i] == 0) p.order.push_back(i);
+    for (std::size_t head = 0; head < p.order.size(); ++head) {
+        const std::uint32_t v = p.order[head];
+        for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
+            if (--in_degree[next[k]] == 0) p.order.push_back(next[k]);
+    }
+    // The checks of the recorded times, in dependency order as a replay meets them.
+    p.awaited_end.assign(n, 0);
+    for (const std::uint32_t v : p.order) {
+        const ReplayEvent& event = events[v];
+        for (std::uint32_t k = p.edges_in_first[v]; k < p.edges_in_first[v + 1]; ++k) {
+            const ReplayEdge& e = graph.edges[p.edges_in[k]];
+            const double anchor = e.from_start ? events[e.from].start : events[e.from].end;
+            if ((event.start - anchor) - e.delay < 0)
+                throw Error(event_name(v), "an edge asks for more delay than the trace recorded");
+        }
+        double awaited_end = event.start;
+        for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
+            const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
+            if (events[a].end > event.end)
+                throw Error(event_name(v), "a waiting call ends before the work it waits for");
+            awaited_end = std::max(awaited_end, events[a].end);
+        }
+        p.awaited_end[v] = awaited_end;
+    }
+    if (p.order.size() != n) throw Error("replay", "the trace's dependencies form a cycle");
+    return p;
+}
+
+ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor) {
+    return replay(prepare_replay(graph), graph, factor);
+}
+
+ReplayResult replay(const PreparedReplay& p, const ReplayGraph& graph, const std::vector<double>& factor) {
+    const std::vector<ReplayEvent>& events = graph.events;
+    const std::size_t n = events.size();
+    const auto factor_of = [&](std::uint32_t phase) { return phase < factor.size() ? factor[phase] : 1.0; };
+    for (const double f : factor)
+        if (!(f > 0)) {
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (!(factor_of(events[i].phase) > 0)) throw Error(event_name(i), "its phase's factor must be > 0");
+        }
 
     // Times move by shifts from the recorded ones: with every factor 1 each shift is exactly 0.
     // An edge u -> v with recorded gap g = start(v) - anchor(u) and delay d <= g has slack g - d:
@@ -81,27 +125,19 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
     //   max(shift_start - waited + (o / f - o), max over awaited (shift_end(a) - (A - end(a)))).
     std::vector<double> shift_start(n, 0), shift_end(n, 0);
     std::vector<std::uint32_t> start_by(n, none), end_by(n, none);
-    std::vector<std::uint32_t> ready;
-    ready.reserve(n);
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (in_degree[i] == 0) ready.push_back(i);
-    std::size_t visited = 0;
-    for (std::size_t head = 0; head < ready.size(); ++head) {
-        const std::uint32_t v = ready[head];
-        ++visited;
+    for (const std::uint32_t v : p.order) {
         const ReplayEvent& event = events[v];
         bool explained = false;
         double shift = -std::numeric_limits<double>::infinity();
         std::uint32_t binding = none;  // the edge that sets the new start
-        for (std::uint32_t k = edges_in_first[v]; k < edges_in_first[v + 1]; ++k) {
-            const ReplayEdge& e = graph.edges[edges_in[k]];
+        for (std::uint32_t k = p.edges_in_first[v]; k < p.edges_in_first[v + 1]; ++k) {
+            const ReplayEdge& e = graph.edges[p.edges_in[k]];
             const ReplayEvent& from = events[e.from];
             const double anchor = e.from_start ? from.start : from.end;
             const double slack = (event.start - anchor) - e.delay;
-            if (slack < 0) throw Error(event_name(v), "an edge asks for more delay than the trace recorded");
             explained = explained || slack == 0;
             const double candidate = (e.from_start ? shift_start[e.from] : shift_end[e.from]) - slack;
-            if (candidate > shift || binding == none) binding = edges_in[k];
+            if (candidate > shift || binding == none) binding = p.edges_in[k];
             shift = std::max(shift, candidate);
         }
         if ((event.released || !explained) && shift < 0) {
@@ -113,22 +149,16 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
 
         const double f = factor_of(event.phase);
         const double duration = event.end - event.start;
-        if (waits_in_first[v] == waits_in_first[v + 1]) {
+        if (p.waits_in_first[v] == p.waits_in_first[v + 1]) {
             shift_end[v] = shift + (scaled(duration, f) - duration);
         } else {
             // After the awaited work ends, the call still takes its own part (the return): the
             // new end is the awaited work's new end plus that part. A call that started after the
             // work had ended did not wait, and its own part is all of it.
-            double awaited_end = event.start;
-            for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
-                const std::uint32_t a = graph.waits[waits_in[k]].awaited;
-                if (events[a].end > event.end)
-                    throw Error(event_name(v), "a waiting call ends before the work it waits for");
-                awaited_end = std::max(awaited_end, events[a].end);
-            }
+            const double awaited_end = p.awaited_end[v];
             double awaited_shift = -std::numeric_limits<double>::infinity();
-            for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
-                const std::uint32_t a = graph.waits[waits_in[k]].awaited;
+            for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
+                const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
                 awaited_shift = std::max(awaited_shift, shift_end[a] - (awaited_end - events[a].end));
             }
             const double own = event.end - awaited_end;  // the part that did not wait
@@ -138,17 +168,14 @@ ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor)
             awaited_shift += scaled(own, f) - own;
             shift_end[v] = std::max(by_itself, awaited_shift);
             if (awaited_shift > by_itself) {
-                for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
-                    const std::uint32_t a = graph.waits[waits_in[k]].awaited;
+                for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
+                    const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
                     if (shift_end[a] - (awaited_end - events[a].end) + (scaled(own, f) - own) == awaited_shift)
                         end_by[v] = a;
                 }
             }
         }
-        for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
-            if (--in_degree[next[k]] == 0) ready.push_back(next[k]);
     }
-    if (visited != n) throw Error("replay", "the trace's dependencies form a cycle");
 
     ReplayResult result;
     result.start.resize(n);
@@ -228,6 +255,11 @@ double busy_time(const std::vector<double>& start, const std::vector<double>& en
         open = true;
     }
     return open ? busy + (to - from) : busy;
+}
+
+// A replay of the profile's graph, prepared once where the reader prepared it.
+detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor) {
+    return deps.prepared ? detail::replay(*deps.prepared, deps.graph, factor) : detail::replay(deps.graph, factor);
 }
 
 // The untouched (factor 1) label and track holding most of the replayed critical path: the work
@@ -345,9 +377,9 @@ ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evalua
     // less than Amdahl's law on the phase table (one more replay, of the recorded factors).
     const Dependencies& deps = *profile.dependencies;
     const std::vector<PathShare> path =
-        with_critical_path ? outcome.path_before
-                           : path_shares(deps, deps.graph,
-                                         detail::replay(deps.graph, std::vector<double>(deps.phase_names.size(), 1.0)));
+        with_critical_path
+            ? outcome.path_before
+            : path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(deps.phase_names.size(), 1.0)));
     const double scale = with_critical_path ? 1.0 : convert(1.0, deps.unit, profile.unit);
     std::unordered_set<std::string_view> sped_up;
     for (std::size_t i = 0; i < profile.phases.size(); ++i)
@@ -387,12 +419,11 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
         }
         factor[found->second] = factors[i];
     }
-    const detail::ReplayResult result = detail::replay(deps.graph, factor);
+    const detail::ReplayResult result = replay_of(deps, factor);
     if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
     if (with_critical_path) {
         const double scale = convert(1.0, deps.unit, profile.unit);
-        outcome.path_before =
-            path_shares(deps, deps.graph, detail::replay(deps.graph, std::vector<double>(factor.size(), 1.0)));
+        outcome.path_before = path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(factor.size(), 1.0)));
         outcome.path_after = path_shares(deps, deps.graph, result);
         for (auto* path : {&outcome.path_before, &outcome.path_after})
             for (PathShare& share : *path) share.time *= scale;

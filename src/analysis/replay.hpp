@@ -5,6 +5,7 @@
 // trace has (track order, launches, synchronizations) is the trace reader's to say.
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +75,20 @@ std::vector<PathPart> critical_path(const ReplayGraph& graph, const ReplayResult
 /// is no DAG or an edge asks for more delay than the trace recorded.
 ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor);
 
+/// What every replay of one graph shares, computed once: the events in dependency order, each
+/// event's incoming edges and waits, and each waiting call's latest awaited recorded end.
+struct PreparedReplay {
+    std::vector<std::uint32_t> order;                     ///< a topological order of the events
+    std::vector<std::uint32_t> edges_in_first, edges_in;  ///< per event, its incoming edges
+    std::vector<std::uint32_t> waits_in_first, waits_in;  ///< per event, the waits it makes
+    std::vector<double> awaited_end;                      ///< per waiting call: A, else its start
+};
+/// Checks `graph` (the same errors as replay()) and prepares its replays: linear in events and edges.
+PreparedReplay prepare_replay(const ReplayGraph& graph);
+/// replay() over a graph prepared by prepare_replay(): the same result, without redoing the
+/// work every replay shares (rank and plan replay one graph many times).
+ReplayResult replay(const PreparedReplay& prepared, const ReplayGraph& graph, const std::vector<double>& factor);
+
 }  // namespace amdahl::detail
 
 namespace amdahl {
@@ -114,6 +129,9 @@ struct Dependencies {
         std::vector<std::pair<std::uint32_t, std::uint32_t>> cpu_enclosed, gpu_enclosed;
     };
     std::vector<Step> steps;
+    /// The graph prepared for replays (detail::prepare_replay), set by whoever builds the graph;
+    /// without it each replay prepares the graph itself.
+    std::shared_ptr<const detail::PreparedReplay> prepared;
 };
 
 }  // namespace amdahl

@@ -111,7 +111,7 @@ public:
             if (event.phase != no_phase) deps->has_events[event.phase] = true;
         // The graph must replay as recorded: no cycle, no edge asking for more than its gap.
         try {
-            replay(deps->graph, std::vector<double>(deps->phase_names.size(), 1.0));
+            deps->prepared = std::make_shared<const PreparedReplay>(prepare_replay(deps->graph));
         } catch (const Error& e) {
             fail("timeline", "is no graph a trace gives: " + e.message());
         }

@@ -843,6 +843,7 @@ std::shared_ptr<const Dependencies> build_dependencies(const Timeline& timeline,
     Builder builder(timeline, phases, convert(options.queue_gap_us, Unit::us, timeline.unit));
     builder.queue_gap_us_ = options.queue_gap_us;
     builder.build(*deps);
+    deps->prepared = std::make_shared<const PreparedReplay>(prepare_replay(deps->graph));
     deps->has_events.assign(deps->phase_names.size(), false);
     for (const ReplayEvent& event : deps->graph.events)
         if (event.phase < deps->has_events.size()) deps->has_events[event.phase] = true;
