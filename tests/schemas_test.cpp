@@ -241,6 +241,20 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     corpus.run("rank.schema.json", "rank " + one_phase + " -k inf --grid 2,inf --format json");
     corpus.run("rank.schema.json", "rank " + trace + window + " --only 'kind:kernel' --format json");
 
+    // --fleet: money, payback, a slowdown, an infinite speedup, an impossible law, an unreachable plan.
+    const std::string fleet = " --fleet 20000 --cost-per-gpu-hour 2USD";
+    corpus.run("eval.schema.json",
+               "eval " + step + " -s attention_softmax=10@3" + fleet +
+                   " --cost-per-effort 10000USD --effort-unit engineer-week --explain --format json");
+    corpus.run("eval.schema.json", "eval " + step + " -s gemm_qkv=0.5 --fleet 8 --format json");
+    corpus.run("law.schema.json", "law -f 1 -k inf --fleet 8 --hours-per-year 2000 --format json --explain");
+    corpus.run("law.schema.json", "law -f 1 -k -5%" + fleet + " --format json");
+    corpus.run("law.schema.json", "law -f 0.6 --target 3 --fleet 8 --format json");
+    corpus.run("rank.schema.json", "rank " + proposals + fleet + " --cost-per-effort 10000USD --format json");
+    corpus.run("plan.schema.json", "plan " + step + " -s attention_softmax=10@3 -s layernorm=10@2 --target 1.2" +
+                                       fleet + " --cost-per-effort 10000USD --format json --explain");
+    corpus.run("plan.schema.json", "plan " + step + " --target 20 -k 10 --fleet 8 --format json");
+
     // plan: by effort, unreachable with and without --require, infinite ceilings, nothing to do.
     corpus.run("plan.schema.json", "plan " + step +
                                        " -s attention_softmax=10@3 -s layernorm=10@2 -s gemm_qkv=4@5 --by effort "

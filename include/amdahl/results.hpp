@@ -10,6 +10,7 @@
 #include "amdahl/candidate.hpp"
 #include "amdahl/compare.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/fleet.hpp"
 #include "amdahl/harness.hpp"
 #include "amdahl/law.hpp"
 #include "amdahl/plan.hpp"
@@ -32,6 +33,7 @@ struct EvalResult {
     /// --model replay: the speedups replayed over the trace's dependencies; the headline then
     /// (and the gate's figure), with `evaluation` as the phase-table Amdahl figure beside it.
     std::optional<ReplayOutcome> replay;
+    std::optional<FleetFigures> fleet;  ///< --fleet: what speedup() frees on the fleet
     /// The figure the command answers with: the replayed speedup, or Amdahl's.
     double speedup() const { return replay ? replay->speedup : evaluation.speedup; }
 };
@@ -48,6 +50,9 @@ struct LawResult {
     std::vector<LawPart> parts;
     /// The time of each part (-f PART/WHOLE, --part), in `time_unit`; one per part, or empty.
     std::vector<double> part_times;
+    /// --fleet: what S frees on the fleet; none when S is impossible (`fleet_given` says it was asked).
+    std::optional<FleetFigures> fleet;
+    bool fleet_given = false;
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
     /// 1 - 1/S: the fraction of the time saved (negative for a slowdown).
     double saved_fraction() const { return 1 - 1 / solution.speedup; }
@@ -101,6 +106,8 @@ struct RankResult {
     /// critical path runs through one of its phases.
     bool replayed = false;
     std::vector<bool> on_critical_path;
+    std::optional<Fleet> fleet;               ///< --fleet
+    std::vector<FleetFigures> fleet_figures;  ///< with --fleet: one per ranked target, in order
 };
 
 /// `amdahl plan`: the cheapest set of candidates that reaches a target.
@@ -122,6 +129,10 @@ struct PlanReport {
     /// `max_replays`.
     bool replayed = false;
     std::size_t sets = 0, max_replays = 0;
+    /// --fleet: what the plan's speedup frees, with its total effort when every step has one;
+    /// none when no plan reaches the target (`fleet_given` says it was asked).
+    std::optional<FleetFigures> fleet;
+    bool fleet_given = false;
 };
 
 /// `amdahl compare`: two sides, the change attributed to each phase, and the gates.

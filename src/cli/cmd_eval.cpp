@@ -9,6 +9,7 @@
 #include "amdahl/evaluate.hpp"
 #include "amdahl/replay.hpp"
 #include "cli/commands.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace amdahl::cli {
 
@@ -21,6 +22,7 @@ struct EvalOptions {
     std::optional<double> require_speedup;
     std::string model = "amdahl";
     bool critical_path = false;
+    FleetFlags fleet;
 };
 
 int run_eval(const EvalOptions& given, Context& context) {
@@ -28,11 +30,14 @@ int run_eval(const EvalOptions& given, Context& context) {
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     options.profile.import.dependencies = replay;
-    const Profile profile = load_profile(options.profile, context);
     EvalResult result;
-    result.profile = &profile;
-    result.speedups.reserve(options.speedups.size());
     for (const auto& text : options.speedups) result.speedups.push_back(parse_option("--speedup", parse_speedup, text));
+    bool any_effort = false;
+    for (const SpeedupSpec& spec : result.speedups) any_effort = any_effort || spec.effort;
+    const std::optional<Fleet> fleet = fleet_option(options.fleet, "effort", any_effort);
+    const std::optional<double> effort = speedups_effort(result.speedups, fleet);
+    const Profile profile = load_profile(options.profile, context);
+    result.profile = &profile;
     try {
         result.evaluation = evaluate(profile, result.speedups);
     } catch (const Error& e) {
@@ -49,6 +54,7 @@ int run_eval(const EvalOptions& given, Context& context) {
             throw Error(profile.source, "--model replay: " + error.message());
         }
     }
+    if (fleet) result.fleet = fleet_figures(*fleet, result.speedup(), effort);
     result.required_speedup = options.require_speedup;
     result.gate_passed = !options.require_speedup || result.speedup() >= *options.require_speedup;
 
@@ -82,6 +88,7 @@ void setup_eval(CLI::App& app, Action& action) {
         ->add_option("--require-speedup", options->require_speedup,
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")
         ->check(positive_number());
+    add_fleet_options(*command, options->fleet, true, true);
     command->callback([options, &action] { action = [options](Context& c) { return run_eval(*options, c); }; });
 }
 

@@ -12,6 +12,7 @@
 #include "amdahl/law.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace amdahl::cli {
 
@@ -23,6 +24,7 @@ struct LawOptions {
     std::string target, time;
     OutputOptions output;
     bool explain = false;
+    FleetFlags fleet;
     // Presence, not emptiness, says which quantities were given: -k '' is a bad factor.
     const CLI::Option* fraction_option = nullptr;
     const CLI::Option* factor_option = nullptr;
@@ -242,6 +244,10 @@ int run_law(const LawOptions& options, Context& context) {
         result.solved_for = LawResult::Solved::fraction;
         result.solution = solve_for_fraction(factor(0), parse_target(options.target));
     }
+    if (const std::optional<Fleet> fleet = fleet_option(options.fleet, "effort", false)) {
+        result.fleet_given = true;
+        if (result.solution.possible) result.fleet = fleet_figures(*fleet, result.solution.speedup);
+    }
     emit(context, result, options.output, report_options(options.output, options.explain));
     return exit_ok;
 }
@@ -268,6 +274,7 @@ void setup_law(CLI::App& app, Action& action) {
     command->add_option("--time", options->time, "Baseline time with a unit (900ms) to also print old and new times");
     command->add_flag("--explain", options->explain, "Show the arithmetic");
     add_output_options(*command, options->output);
+    add_fleet_options(*command, options->fleet, false);
     command->callback([options, &action] { action = [options](Context& c) { return run_law(*options, c); }; });
 }
 

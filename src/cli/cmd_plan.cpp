@@ -10,6 +10,7 @@
 #include "amdahl/replay.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace amdahl::cli {
 
@@ -23,6 +24,7 @@ struct PlanOptions {
     bool require = false;
     bool explain = false;
     std::string model = "amdahl";
+    FleetFlags fleet;
 };
 
 double parse_target_speedup(const std::string& text) {
@@ -118,6 +120,16 @@ int run_plan(const PlanOptions& given, Context& context) {
         result.time_outside = result.baseline_time - touched;
     }
     result.required = options.require;
+    if (const std::optional<Fleet> fleet =
+            fleet_option(options.fleet, result.set.effort_unit, any_effort(result.set))) {
+        result.fleet_given = true;
+        // The plan's effort: the sum of its steps', when each has one.
+        std::optional<double> effort = 0.0;
+        for (std::size_t c : result.plan.chosen)
+            effort = effort && candidates[c].effort ? std::optional(*effort + *candidates[c].effort) : std::nullopt;
+        if (result.plan.reachable)
+            result.fleet = fleet_figures(*fleet, speedup_from_saving(result.baseline_time, result.plan.saved), effort);
+    }
 
     const ReportOptions report = report_options(options.profile.output, options.explain);
     emit(context, result, options.profile.output, report);
@@ -144,6 +156,7 @@ void setup_plan(CLI::App& app, Action& action) {
     command->add_flag("--require", options->require, "Exit 1 when no plan reaches the target (a CI gate)");
     command->add_flag("--explain", options->explain, "Show the running arithmetic");
     add_model_options(*command, options->model, options->profile, "try each set of targets together");
+    add_fleet_options(*command, options->fleet, true);
     command->callback([options, &action] { action = [options](Context& c) { return run_plan(*options, c); }; });
 }
 

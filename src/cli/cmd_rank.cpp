@@ -11,6 +11,7 @@
 #include "amdahl/replay.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace amdahl::cli {
 
@@ -24,6 +25,7 @@ struct RankOptions {
     std::vector<std::string> grid;
     bool explain = false;
     std::string model = "amdahl";
+    FleetFlags fleet;
 };
 
 int run_rank(const RankOptions& given, Context& context) {
@@ -64,6 +66,11 @@ int run_rank(const RankOptions& given, Context& context) {
         }
     }
     if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
+    result.fleet = fleet_option(options.fleet, result.set.effort_unit, any_effort(result.set));
+    if (result.fleet)
+        for (const RankedTarget& target : result.ranked)
+            result.fleet_figures.push_back(
+                fleet_figures(*result.fleet, target.speedup, result.set.candidates[target.candidate].effort));
     emit(context, result, options.profile.output, report_options(options.profile.output, options.explain));
     return exit_ok;
 }
@@ -84,6 +91,7 @@ void setup_rank(CLI::App& app, Action& action) {
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
     add_model_options(*command, options->model, options->profile, "evaluate each target alone");
+    add_fleet_options(*command, options->fleet, true);
     command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
 }
 

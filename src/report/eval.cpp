@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
@@ -268,6 +269,7 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
                      "headroom_captured", shortest(*e.headroom_captured)});
     }
     add_boundary(s, r.profile->boundary, r.profile->summary_only);
+    if (r.fleet) add_fleet(doc, *r.fleet, options);
     if (r.required_speedup) {
         doc.gates.push_back(
             {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),

@@ -7,6 +7,7 @@
 
 #include "model/side_by_side.hpp"
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 #include "report/profile_json.hpp"
 #include "report/report.hpp"
 
@@ -114,6 +115,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
         }
     }
     write_boundary(json, profile);
+    if (result.fleet) write_fleet_json(json, *result.fleet, options);
     if (result.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *result.required_speedup);
         json.field("passed", result.gate_passed).end_object();
@@ -227,6 +229,10 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
         json.field("unit", unit_name(result.time_unit)).field("old_time", *result.time);
         if (s.possible) json.field("new_time", result.new_time()).field("time_saved", *result.time - result.new_time());
     }
+    if (result.fleet)
+        write_fleet_json(json, *result.fleet, options);
+    else if (result.fleet_given)
+        json.key("fleet").null();
     if (options.explain) write_lines(json, "explanation", explain_law(result, options.numbers));
     json.end_object();
     out << json.str();
@@ -246,6 +252,11 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         json.field("factor", set.factor);
     json.field("effort_unit", set.effort_unit);
     write_boundary(json, profile);
+    if (result.fleet) {
+        json.key("fleet").begin_object();
+        write_fleet_inputs_json(json, *result.fleet);
+        json.end_object();
+    }
     const bool calls = any_calls(profile);
     std::vector<std::string_view> full;
     for (const RankedTarget& target : result.ranked) full.push_back(set.candidates[target.candidate].name);
@@ -267,6 +278,11 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         if (result.replayed)
             json.field("on_critical_path", static_cast<bool>(result.on_critical_path[target.candidate]));
         json.field("saved_per_effort", target.saved_per_effort);
+        if (result.fleet) {
+            json.key("fleet").begin_object(true);
+            write_fleet_figures_json(json, result.fleet_figures[r]);
+            json.end_object();
+        }
         if (!result.grid.empty()) {
             json.key("grid").begin_array();
             for (std::size_t g = 0; g < result.grid.size(); ++g)
@@ -322,6 +338,10 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     else
         json.key("total_effort").null();
     json.field("effort_unit", set.effort_unit);
+    if (result.fleet)
+        write_fleet_json(json, *result.fleet, options);
+    else if (result.fleet_given)
+        json.key("fleet").null();
     json.field("lower_bound", plan.lower_bound).field("nodes", plan.nodes);
     json.field("model", result.replayed ? "replay" : "amdahl");
     if (result.replayed)

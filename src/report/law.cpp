@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
@@ -83,6 +84,10 @@ Document layout(const LawResult& r, const ReportOptions& options) {
                        : "a fraction of " + format_share(s.fraction, style) + " is needed";
     lines.push_back({"", "", "possible", s.possible ? "true" : "false"});
     lines.push_back({"", "", "at_ceiling", s.at_ceiling ? "true" : "false"});
+    if (r.fleet)
+        add_fleet(doc, *r.fleet, options);
+    else if (r.fleet_given)
+        lines.push_back({"fleet", "no figures: the speedup is impossible", "", ""});
     if (s.at_ceiling) doc.sections.push_back({"at the ceiling", {law_ceiling_note(s, style)}});
     if (!s.possible) {
         std::string why(s.reason);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -126,6 +127,19 @@ char* write_shortest(char* buffer, double value) {
     return fmt::format_to(buffer, FMT_COMPILE("{}"), candidate);
 }
 
+std::string format_money(double value, std::string_view currency, const NumberStyle& style) {
+    if (!std::isfinite(value)) return (std::isnan(value) ? "-" : value > 0 ? "inf " : "-inf ") + std::string(currency);
+    std::string text = fmt::format("{:.2f}", std::fabs(value));
+    if (style.grouping) group_thousands(text);
+    const bool negative = value < 0 && !reads_as_zero(text);
+    // A symbol ($, €, £, ¥) has no letters or digits: it goes before the number.
+    const bool symbol = !currency.empty() && std::none_of(currency.begin(), currency.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0;
+    });
+    if (symbol) return (negative ? "-" : "") + std::string(currency) + text;
+    return (negative ? "-" : "") + text + (currency.empty() ? "" : " " + std::string(currency));
+}
+
 std::string format_count(std::uint64_t count) {
     const std::string digits = std::to_string(count);
     std::string out;
@@ -246,6 +260,10 @@ std::string plural(std::string_view noun) {
         std::string_view("aeiou").find(noun[noun.size() - 2]) == std::string_view::npos)
         return std::string(noun.substr(0, noun.size() - 1)) + "ies";
     return std::string(noun) + "s";
+}
+
+std::string amount_of(double amount, std::string_view noun, const NumberStyle& style) {
+    return fmt::format("{} {}", format_plain(amount, style), amount == 1 ? std::string(noun) : plural(noun));
 }
 
 std::string count_of(std::size_t count, std::string_view noun) {

@@ -33,10 +33,16 @@ std::string format_signed_share(double fraction, const NumberStyle& style = {});
 std::string format_fixed(double value, const NumberStyle& style = {}, bool sign = false);
 /// A plain number in an equation (--explain): `significant` + 3 digits, no grouping: "0.79", "1e-05".
 std::string format_plain(double value, const NumberStyle& style = {});
+/// Money for people: two decimals, thousands grouped, with its currency: a symbol before the
+/// number ("$21,900,000.00", "-$5.00"), a code or word after it ("21,900,000.00 USD").
+std::string format_money(double value, std::string_view currency, const NumberStyle& style = {});
 /// A count for people, thousands grouped: "1", "12,345" (a phase's calls).
 std::string format_count(std::uint64_t count);
 /// "1 phase", "2 phases", "1 engineer-week", "3 engineer-weeks" (English plural by suffix).
 std::string count_of(std::size_t count, std::string_view noun);
+/// An amount of a unit the user named, singular only for exactly 1: "1 engineer-week",
+/// "2.5 engineer-weeks" (the one place efforts are counted in words).
+std::string amount_of(double amount, std::string_view noun, const NumberStyle& style = {});
 /// The plural of a noun: "phase" -> "phases", "batch" -> "batches", "ms" stays "ms".
 std::string plural(std::string_view noun);
 

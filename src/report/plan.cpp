@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
@@ -116,6 +117,10 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
              "model", "replay"});
     }
     add_boundary(s, r.profile->boundary, r.profile->summary_only);
+    if (r.fleet)
+        add_fleet(doc, *r.fleet, options);
+    else if (r.fleet_given)
+        s.push_back({"fleet", "no figures: no plan reaches the target", "", ""});
     s.push_back({"best possible", format_speedup(r.best_possible, style) + " (every candidate at its factor)",
                  "best_possible", machine_number(r.best_possible)});
     s.push_back({"ceiling",

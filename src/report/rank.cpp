@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 #include "report/report.hpp"
 
 namespace amdahl {
@@ -38,6 +39,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (calls) table.columns.insert(table.columns.begin() + 3, Column{"calls", "calls", true});
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    if (r.fleet) add_fleet_columns(table, *r.fleet);
     if (r.replayed) table.columns.push_back({"on critical path", "on_critical_path"});
     // The names as printed: short names never alike within the table (--names short).
     std::vector<std::string_view> full;
@@ -69,6 +71,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                               : Cell("-", ""));
         }
         for (double s : t.grid) row.emplace_back(format_speedup(s, style), machine_number(s));
+        if (r.fleet) add_fleet_cells(row, r.fleet_figures[i], style);
         if (r.replayed) {
             const bool on_path = r.on_critical_path[t.candidate];
             row.emplace_back(on_path ? "yes" : "no (faster gains little)", on_path ? "true" : "false");
@@ -101,6 +104,13 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                                "model", "replay"});
     }
     add_boundary(doc.summary, r.profile->boundary, r.profile->summary_only);
+    if (r.fleet) {
+        add_fleet_inputs_summary(doc.summary, *r.fleet, style);
+        add_fleet_assumption(doc.summary, *r.fleet);
+        if (options.explain && !r.fleet_figures.empty())
+            doc.sections.push_back({"The fleet's arithmetic, for " + printable(shown_name(0)),
+                                    explain_fleet(r.fleet_figures.front(), style), false, true});
+    }
     doc.summary.push_back({"", "", "targets", std::to_string(r.ranked.size())});
     doc.summary.push_back({"", "", "baseline_" + unit, shortest(r.baseline_time)});
     doc.notes = r.profile->notes;

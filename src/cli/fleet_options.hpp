@@ -1,0 +1,36 @@
+#pragma once
+// --fleet GPUS and its prices (eval, law, rank, plan): what an end-to-end speedup is worth on the
+// fleet that runs the workload.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "amdahl/fleet.hpp"
+#include "amdahl/results.hpp"
+#include "amdahl/speedup.hpp"
+
+namespace amdahl::cli {
+
+/// As typed; presence matters (an option without --fleet is an error, never ignored).
+struct FleetFlags {
+    std::optional<std::string> gpus, hours_per_year, cost_per_gpu_hour, cost_per_effort, currency, effort_unit;
+};
+
+/// Adds --fleet, --hours-per-year, --cost-per-gpu-hour and --currency; with `effort`,
+/// --cost-per-effort too; with `effort_unit`, --effort-unit (eval: rank and plan have their own).
+void add_fleet_options(CLI::App& command, FleetFlags& flags, bool effort, bool effort_unit = false);
+
+/// The fleet the flags describe, checked; none without --fleet. `any_effort`: whether the command
+/// has an effort to weigh --cost-per-effort against. Throws amdahl::Error naming the option.
+std::optional<Fleet> fleet_option(const FleetFlags& flags, const std::string& effort_unit, bool any_effort);
+
+/// Whether some candidate carries an effort (rank, plan).
+bool any_effort(const CandidateSet& set);
+
+/// eval's effort: the sum of its speedups' efforts (@EFFORT). With --cost-per-effort every speedup
+/// must carry one; without, none is needed (and none is returned).
+std::optional<double> speedups_effort(const std::vector<SpeedupSpec>& speedups, const std::optional<Fleet>& fleet);
+
+}  // namespace amdahl::cli
