@@ -73,7 +73,7 @@ TEST_CASE("trace limits: n staggered streams list the longest overlap sets, not 
     CHECK(profile.notes.back() ==
           path +
               ": phases ran at once in 1999 different sets; the profile's overlaps list the 89 that ran "
-              "longest (at most 100 sets, 4096 phase names in all) and leave out 1910 that ran for 1910 us");
+              "longest (at most 100 sets, 4096 phase names in all) and leave out 1910 that ran for 1,910.0 us");
 
     // The import is linear in the trace: about 40 bytes a phase, plus the listed sets.
     const auto imported = test::run_cli({"import", path});
