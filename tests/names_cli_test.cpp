@@ -29,7 +29,7 @@ const std::string reduce_kernel =
 const std::string notes =
     "note: " + trace() + ": 8 trace events, 8 with a duration\nnote: " + trace() +
     ": lane: gpu (kernels, memory copies, memsets); boundary: wall time from the first to the last event on the "
-    "lane: 1000 us\n";
+    "lane: 1,000.0 us\n";
 
 }  // namespace
 

@@ -347,7 +347,7 @@ TEST_CASE("queue cli: a slowdown's latency is so many times higher, never 0.5x h
     CHECK_THAT(r.out, Contains("\nlatency:      mean 2.0000x higher (250.0 → 500.0 ms): worse than the service "
                                "time's own 0.9x, because utilization rose from 80.0% to 88.9% and the wait with it "
                                "(200.0 → 444.4444 ms)\n"));
-    CHECK_THAT(r.out, Contains("\nutilization             80.0%     88.9%\n"));
+    CHECK_THAT(r.out, Contains("\nutilization             80.0%       88.9%\n"));
     const RunResult md = queue({"--service", "50ms", "--rate", "16/s", "-s", "0.9", "--format", "md"});
     CHECK_THAT(md.out, Contains("mean latency 250.0 → 500.0 ms (2.0000x higher)"));
 }
