@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "amdahl/io.hpp"
+#include "report/numbers.hpp"
 #include "support.hpp"
 
 using namespace amdahl;
@@ -73,7 +74,7 @@ TEST_CASE("trace limits: n staggered streams list the longest overlap sets, not 
     CHECK(profile.notes.back() ==
           path +
               ": phases ran at once in 1999 different sets; the profile's overlaps list the 89 that ran "
-              "longest (at most 100 sets, 4096 phase names in all) and leave out 1910 that ran for 1910 us");
+              "longest (at most 100 sets, 4096 phase names in all) and leave out 1910 that ran for 1,910.0 us");
 
     // The import is linear in the trace: about 40 bytes a phase, plus the listed sets.
     const auto imported = test::run_cli({"import", path});
@@ -105,7 +106,7 @@ TEST_CASE("trace limits: the longest overlap sets are listed even when they came
           path +
               ": phases ran at once in 999 different sets; the profile's overlaps list the 4 that ran "
               "longest (at most 100 sets, 4096 phase names in all) and leave out 995 that ran for " +
-              std::to_string(end - 1 - 2 * n - 1997 - 1995 - 1993) + " us");
+              format_duration(static_cast<double>(end - 1 - 2 * n - 1997 - 1995 - 1993), Unit::us));
 }
 
 TEST_CASE("trace limits: a set of more phases than the overlaps list leaves them empty, and a note says why",

@@ -29,7 +29,7 @@ const std::string reduce_kernel =
 const std::string notes =
     "note: " + trace() + ": 8 trace events, 8 with a duration\nnote: " + trace() +
     ": lane: gpu (kernels, memory copies, memsets); boundary: wall time from the first to the last event on the "
-    "lane: 1000 us\n";
+    "lane: 1,000.0 us\n";
 
 }  // namespace
 
@@ -238,7 +238,7 @@ TEST_CASE("group by class: kernels in the classes a GPU engineer expects, kinds 
           "affected fraction: 15.0% (f)\n"
           "ceiling:           1.1765x (1 / (1 - f): the affected phases at no time)\n"
           "headroom captured: 50.0% of the ceiling's saving (75.0 of 150.0 us)\n"
-          "boundary:          wall time from the first to the last event on the lane: 1000 us\n");
+          "boundary:          wall time from the first to the last event on the lane: 1,000.0 us\n");
 
     // JSON's explanation has the same lines.
     const auto json = run_cli({"eval", trace(), "--group-by", "class", "--explain", "--format", "json"});

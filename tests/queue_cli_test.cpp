@@ -1,5 +1,5 @@
 // `amdahl queue` through the command line: the lesson's example (a 1.43x service-time speedup at
-// 80% utilisation cuts mean latency 3.15x), M/M/c, M/G/1 and M/G/c, unstable stations, --slo,
+// 80% utilization cuts mean latency 3.15x), M/M/c, M/G/1 and M/G/c, unstable stations, --slo,
 // --speedup-from, the output formats, and every input error with its message (exit 2).
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -41,16 +41,16 @@ void check_input_error(const std::vector<std::string>& args, const std::string& 
 
 }  // namespace
 
-TEST_CASE("queue cli: the lesson's example, M/M/1 at 80% utilisation", "[queue][cli]") {
+TEST_CASE("queue cli: the lesson's example, M/M/1 at 80% utilization", "[queue][cli]") {
     const RunResult r = queue({"--service", "50ms", "--rate", "16/s", "-s", "1.43"});
     INFO(r.err);
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     CHECK(r.out ==
-          "                       before     after    ratio\n"
+          "quantity               before     after    ratio\n"
           "-----------------  ----------  --------  -------\n"
           "service time (ms)        50.0    34.965  1.4300x\n"
-          "utilisation             80.0%     55.9%\n"
+          "utilization             80.0%     55.9%\n"
           "P(wait)                 80.0%     55.9%\n"
           "mean wait (ms)          200.0      44.4  4.5045x\n"
           "mean latency (ms)       250.0   79.3651  3.1500x\n"
@@ -61,9 +61,9 @@ TEST_CASE("queue cli: the lesson's example, M/M/1 at 80% utilisation", "[queue][
           "model:        M/M/1: Poisson arrivals, exponential service times, 1 server, first come first served\n"
           "arrival rate: 16.0/s (λ)\n"
           "speedup:      1.43x on the service time\n"
-          "capacity:     20.0/s before, 28.6/s after (c / S: the rate at which utilisation reaches 100%)\n"
+          "capacity:     20.0/s before, 28.6/s after (c / S: the rate at which utilization reaches 100%)\n"
           "latency:      mean 3.1500x lower (250.0 → 79.3651 ms): more than the service time's own 1.43x, because "
-          "utilisation fell from 80.0% to 55.9% and the wait with it (200.0 → 44.4 ms)\n");
+          "utilization fell from 80.0% to 55.9% and the wait with it (200.0 → 44.4 ms)\n");
 }
 
 TEST_CASE("queue cli: JSON carries every figure in the service time's unit", "[queue][cli][json]") {
@@ -175,7 +175,7 @@ TEST_CASE("queue cli: an unstable station is an answer: by how much the rate mus
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     CHECK_THAT(r.out, Contains("\nbefore:       unstable: arrivals at 25.0/s exceed the capacity c / S = 20.0/s "
-                               "(utilisation 125.0%); the queue grows without bound. The rate must drop below "
+                               "(utilization 125.0%); the queue grows without bound. The rate must drop below "
                                "20.0/s (by more than 20.0%)\n"));
     CHECK_THAT(r.out, Contains("\nlatency:      stable after the speedup: the mean latency becomes "));
     CHECK_THAT(r.out, Contains("\nmean latency (ms)  unstable  "));
@@ -234,7 +234,7 @@ TEST_CASE("queue cli: --speedup-from takes an eval report's speedup", "[queue][c
         {"--service", "50ms", "--rate", "16/s", "--speedup-from", not_json},
         "error: " + not_json + ": expected the JSON report of 'amdahl eval --format json' (this is not JSON)\n");
     const std::string infinite =
-        amdahl::test::write_temp("queue_cli_inf.json", R"({"command": "eval", "speedup": null})");
+        amdahl::test::write_temp("queue_cli_inf.json", R"({"schema_version": 1, "command": "eval", "speedup": null})");
     check_input_error({"--service", "50ms", "--rate", "16/s", "--speedup-from", infinite},
                       "error: " + infinite + ": \"speedup\" is null (infinite): a service time of zero has no queue\n");
 }
@@ -335,4 +335,72 @@ TEST_CASE("queue cli: every input error names the option, exit 2", "[queue][cli]
     const RunResult missing = queue({"--rate", "16/s", "-s", "2"});
     CHECK(missing.exit_code == 2);
     CHECK_THAT(missing.err, Contains("--service is required"));
+}
+
+// The hostile tester's findings: a latency ratio said as a factor > 1 in the direction it went, an
+// unchanged service said so, the same figure not called "more", --slo ratios in the speedup format,
+// no last-bit noise in JSON, and --speedup-from's range and schema version.
+TEST_CASE("queue cli: a slowdown's latency is so many times higher, never 0.5x higher", "[queue][cli]") {
+    // S = 50 ms at 16/s (80%); slowed to 55.6 ms: 88.9%, mean latency 250 -> 500 ms.
+    const RunResult r = queue({"--service", "50ms", "--rate", "16/s", "-s", "0.9"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nlatency:      mean 2.0000x higher (250.0 → 500.0 ms): worse than the service "
+                               "time's own 0.9x, because utilization rose from 80.0% to 88.9% and the wait with it "
+                               "(200.0 → 444.4444 ms)\n"));
+    CHECK_THAT(r.out, Contains("\nutilization             80.0%       88.9%\n"));
+    const RunResult md = queue({"--service", "50ms", "--rate", "16/s", "-s", "0.9", "--format", "md"});
+    CHECK_THAT(md.out, Contains("mean latency 250.0 → 500.0 ms (2.0000x higher)"));
+}
+
+TEST_CASE("queue cli: -s 1 leaves the latency unchanged, and says so", "[queue][cli]") {
+    const RunResult r = queue({"--service", "50ms", "--rate", "16/s", "-s", "1"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nlatency:      mean unchanged (250.0 ms): the service time is unchanged\n"));
+}
+
+TEST_CASE("queue cli: with no waiting the latency falls as much as the service time", "[queue][cli]") {
+    const RunResult r = queue({"--service", "50ms", "--rate", "16/s", "-s", "1.43", "--servers", "100000"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nlatency:      mean 1.4300x lower (50.0 → 34.965 ms): the same as the service time's "
+                               "own 1.43x, because almost no request waits (mean wait 0.0 → 0.0 ms)\n"));
+}
+
+TEST_CASE("queue cli: --slo rate ratios in the speedup format, --precision too", "[queue][cli]") {
+    const RunResult r =
+        queue({"--service", "50ms", "--rate", "16/s", "-s", "1.86", "--slo", "mean=100ms", "--slo", "p99=300ms"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\nslo mean=100ms: met up to 10.0/s before, up to 27.2/s after (2.7200x the rate)\n"));
+    const RunResult two =
+        queue({"--service", "50ms", "--rate", "16/s", "-s", "1.86", "--slo", "mean=100ms", "--precision", "2"});
+    CHECK_THAT(two.out, Contains("(2.72x the rate)\n"));
+}
+
+TEST_CASE("queue cli: one server's P(wait) is the utilization exactly, without last-bit noise", "[queue][cli][json]") {
+    // λS = 20/60 x 1 = 1/3 (M/M/1): C(1, a) = a, once 0.33333333333333337 by the recursion.
+    const RunResult r = queue_json({"--service", "1s", "--rate", "20/min", "-s", "1"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("0.33333333333333337"));
+    CHECK_THAT(r.out, Contains("\"wait_probability\": 0.3333333333333333,"));
+}
+
+TEST_CASE("queue cli: --speedup-from says a report's range, and refuses an unknown schema version", "[queue][cli]") {
+    const std::string ranged = amdahl::test::write_temp(
+        "queue_from_range.json",
+        R"({"schema_version": 1, "command": "eval", "speedup": 1.25, "speedup_range": {"low": 1.25, "high": 1.5}})");
+    const RunResult r = queue({"--service", "50ms", "--rate", "16/s", "--speedup-from", ranged});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err == "note: " + ranged +
+                       ": the report's speedup lies between 1.2500x and 1.5000x (the sped-up phases overlapped "
+                       "others); the service-time speedup is its \"speedup\", 1.2500x, the low end (give -s for "
+                       "another)\n");
+    const std::string future =
+        amdahl::test::write_temp("queue_from_v2.json", R"({"schema_version": 2, "command": "eval", "speedup": 2})");
+    check_input_error(
+        {"--service", "50ms", "--rate", "16/s", "--speedup-from", future},
+        "error: " + future + ": the report has schema_version 2; amdahl reads eval reports of schema_version 1\n");
+    const std::string none = amdahl::test::write_temp("queue_from_none.json", R"({"command": "eval", "speedup": 2})");
+    check_input_error(
+        {"--service", "50ms", "--rate", "16/s", "--speedup-from", none},
+        "error: " + none + ": the report has no \"schema_version\" (amdahl reads eval reports of schema_version 1)\n");
 }

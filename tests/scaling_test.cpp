@@ -189,8 +189,8 @@ TEST_CASE("N lists: values, doubling ranges, stepped ranges", "[scaling][nlist]"
     CHECK(parse_processor_counts("5,10,100") == V{5, 10, 100});
     CHECK(parse_processor_counts("100, 5") == V{5, 100});
     CHECK(parse_processor_counts("1..1024") == V{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024});
-    CHECK(parse_processor_counts("3..100") == V{3, 6, 12, 24, 48, 96});
-    CHECK(parse_processor_counts("1:64:8") == V{1, 9, 17, 25, 33, 41, 49, 57});
+    CHECK(parse_processor_counts("3..100") == V{3, 6, 12, 24, 48, 96, 100});  // the end, though no step reaches it
+    CHECK(parse_processor_counts("1:64:8") == V{1, 9, 17, 25, 33, 41, 49, 57, 64});
     CHECK(parse_processor_counts("1:5") == V{1, 2, 3, 4, 5});
     CHECK(parse_processor_counts("1..8,12,16:64:16,8") == V{1, 2, 4, 8, 12, 16, 32, 48, 64});
     CHECK(parse_processor_counts("7..7") == V{7});

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "amdahl/import.hpp"
 #include "amdahl/profile.hpp"
@@ -54,9 +55,12 @@ Profile load_profile(const std::string& path, std::istream& stdin_stream,
 struct ReportedSpeedup {
     double speedup = 1;
     std::string key;  ///< the key it was read from: "speedup", or "replayed_speedup" (--model replay)
+    /// The report's speedup_range {low, high} (+inf for null), when its phases overlapped others.
+    std::optional<std::pair<double, double>> range;
 };
 /// Reads it from a report's text; `source` names the report in messages. Throws amdahl::Error
-/// when the text is no eval report or its speedup is missing, infinite (null) or not > 0.
+/// when the text is no eval report of schema_version 1 or its speedup is missing, infinite (null)
+/// or not > 0.
 ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& source);
 
 /// The profile as amdahl's JSON profile format (what `amdahl import` writes): name, unit, total,

@@ -29,16 +29,18 @@ struct Measurement {
 struct Measurements {
     std::string source;  ///< the file name or "<stdin>"
     MeasuredQuantity quantity = MeasuredQuantity::time;
-    std::optional<Unit> unit;       ///< times only: the unit of every value (none when the file names none)
-    std::vector<Measurement> runs;  ///< in the order read; every N appears once
+    std::optional<Unit> unit;        ///< times only: the unit of every value (none when the file names none)
+    std::vector<Measurement> runs;   ///< in the order read; every N appears once
+    std::vector<std::string> notes;  ///< how the times were read ("the run time is column 'end' minus 'start'")
 };
 
 /// Parses measured runs. The value column is the first whose header (or JSON key) names one of
 /// `accepted`: "time", "time_ms", "Time (s)", "duration", "elapsed" for times; "speedup";
 /// "overhead". The N column is "n", "processors", "gpus", "workers", "ranks", "threads",
-/// "nodes", "devices" or "cores". Throws amdahl::Error naming the file and line (or JSON path)
-/// for a missing column, N that is not a whole number >= 1, a time or speedup <= 0, a negative
-/// overhead, a repeated N, and a file with no runs.
+/// "nodes", "devices" or "cores". Times may be time stamps instead: start and end columns (or keys)
+/// give end - start; a start, end or timestamp column alone is an error, never a duration. Throws amdahl::Error naming
+/// the file and line (or JSON path) for a missing column, N that is not a whole number >= 1, a time or speedup <= 0, a
+/// negative overhead, a repeated N, and a file with no runs.
 Measurements parse_measurements(std::string_view content, const std::string& source,
                                 const std::vector<MeasuredQuantity>& accepted);
 

@@ -2,7 +2,7 @@
 /// \file Latency under load: a service whose requests arrive at random (Poisson, rate λ) and wait
 /// for one of c servers, each taking a service time S (mean; exponential unless a coefficient of
 /// variation says otherwise). Amdahl's law speeds up S; queueing turns that into a latency change
-/// that can be far larger, because the utilisation ρ = λS / c falls too. Pure math on validated
+/// that can be far larger, because the utilization ρ = λS / c falls too. Pure math on validated
 /// values: times in seconds, rates per second.
 #include <optional>
 

@@ -54,6 +54,16 @@ struct LawResult {
     std::optional<FleetFigures> fleet;
     bool fleet_given = false;
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
+    /// The time of part `part` (as given, else f_i x time); none without a time or an f (an
+    /// impossible solve for f). Without `part`: all the parts together, f x time.
+    std::optional<double> part_time(std::optional<std::size_t> part = std::nullopt) const {
+        if (!time) return std::nullopt;
+        if (part && *part < part_times.size()) return part_times[*part];
+        if (part && *part < parts.size()) return parts[*part].fraction * *time;  // f_i T
+        if (part && *part > 0) return std::nullopt;
+        if (solved_for == Solved::fraction && !solution.possible) return std::nullopt;
+        return solution.fraction * *time;  // f T
+    }
     /// 1 - 1/S: the fraction of the time saved (negative for a slowdown).
     double saved_fraction() const { return 1 - 1 / solution.speedup; }
 };

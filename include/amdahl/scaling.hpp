@@ -75,9 +75,10 @@ struct BestProcessorCount {
 BestProcessorCount best_processor_count(ScalingLaw law, double parallel_fraction, const Overhead& overhead,
                                         long long max_n);
 
-/// Parses an N list: "5,10,100", "1..1024" (doubling from the start while <= the end),
-/// "1:64:8" (start:stop:step, stop included when reached; "a:b" steps by 1), or a mix
-/// ("1..8,12,16:64:16"). Returns the counts sorted, without repeats. Throws amdahl::Error (no
+/// Parses an N list: "5,10,100", "1..1024" (doubling from the start while below the end),
+/// "1:64:8" (start:stop:step; "a:b" steps by 1), or a mix ("1..8,12,16:64:16"). A range always
+/// ends at its end, even where its steps miss it: "1..1000" is 1, 2, ... 512, 1000; "1:64:8" is
+/// 1, 9, ... 57, 64. Returns the counts sorted, without repeats. Throws amdahl::Error (no
 /// location) for an empty list or item, N < 1, a fraction, N above max_processor_count, a
 /// malformed or empty range, and more than max_processor_points counts.
 std::vector<long long> parse_processor_counts(std::string_view text);

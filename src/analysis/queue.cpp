@@ -92,6 +92,8 @@ double erlang_c(int servers, double offered_load) {
     // computed through Erlang B's recursion B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)), which
     // neither overflows nor loses digits for large c, and then C = c B / (c - a (1 - B)).
     const double a = offered_load;
+    // One server: C(1, a) = a exactly; the recursion would leave a last-bit error (1/3 + 1 ulp).
+    if (servers == 1) return a;
     double blocking = 1;
     for (int k = 1; k <= servers; ++k) blocking = a * blocking / (k + a * blocking);
     return servers * blocking / (servers - a * (1 - blocking));

@@ -236,19 +236,21 @@ std::vector<long long> parse_processor_counts(std::string_view text) {
             return Error(quoted(item) + " is not a range (expected START..END, doubling, or START:STOP[:STEP])");
         };
         if (const auto dots = item.find(".."); dots != std::string_view::npos) {
-            // START..END: START, 2 START, 4 START, ... while <= END.
+            // START..END: START, 2 START, 4 START, ... while < END, then END itself.
             const std::string_view first = item.substr(0, dots), last = item.substr(dots + 2);
             if (trim(first).empty() || trim(last).empty() || last.find("..") != std::string_view::npos)
                 throw malformed();
             const long long from = parse_count(first, item), to = parse_count(last, item);
             if (from > to) throw Error("range " + quoted(item) + " runs backwards: its start must not exceed its end");
-            for (long long n = from; n <= to; n *= 2) {
+            for (long long n = from; n < to; n *= 2) {
                 counts.push_back(n);
                 ++expanded;
                 if (n > to / 2) break;
             }
+            counts.push_back(to);
+            ++expanded;
         } else if (const auto colon = item.find(':'); colon != std::string_view::npos) {
-            // START:STOP[:STEP]: START, START + STEP, ... while <= STOP.
+            // START:STOP[:STEP]: START, START + STEP, ... while < STOP, then STOP itself.
             const std::string_view first = item.substr(0, colon);
             std::string_view rest = item.substr(colon + 1), step_text = "1";
             if (const auto second = rest.find(':'); second != std::string_view::npos) {
@@ -260,12 +262,13 @@ std::vector<long long> parse_processor_counts(std::string_view text) {
             const long long from = parse_count(first, item), to = parse_count(rest, item);
             const long long step = parse_count(step_text, item, "the step");
             if (from > to) throw Error("range " + quoted(item) + " runs backwards: its start must not exceed its stop");
-            const auto points = static_cast<unsigned long long>((to - from) / step) + 1;
+            const auto points = static_cast<unsigned long long>((to - from) / step) + 1 + ((to - from) % step != 0);
             check_point_count(expanded + points, item);
-            for (long long n = from; n <= to; n += step) {
+            for (long long n = from; n < to; n += step) {
                 counts.push_back(n);
                 if (n > to - step) break;
             }
+            counts.push_back(to);
             expanded += points;
         } else {
             counts.push_back(parse_count(item, item));

@@ -121,6 +121,21 @@ std::vector<Gate> parse_gates(const CompareCommandOptions& options) {
     return gates;
 }
 
+// A change within --noise never fails a gate, so a slowdown gate (a change of the same base: the
+// total, or the phase's own time) below the noise could fail only above it: refused, never raised.
+void refuse_gates_below_noise(const std::vector<Gate>& gates, double noise, const std::optional<std::string>& text) {
+    if (!text) return;
+    for (const Gate& gate : gates) {
+        if (gate.type != Gate::Type::slower && gate.type != Gate::Type::phase_slower) continue;
+        if (!(gate.threshold < noise)) continue;
+        const auto space = gate.text.find(' ');
+        throw Error(gate.text.substr(0, space),
+                    gate.text.substr(space + 1) + " is below --noise " + *text +
+                        ": a change within the noise never fails a gate, so this gate could fail only above " + *text +
+                        "; give a threshold of at least " + *text + ", or a smaller --noise");
+    }
+}
+
 CompareOptions parse_compare_options(const CompareCommandOptions& options) {
     CompareOptions out;
     // OLD=NEW, from --rename or a line of a --renames file (`where` names it in errors).
@@ -334,6 +349,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
         throw Error("--top", "applies to the Markdown report (--format md or --output-md), whose table it shortens");
     std::vector<Gate> gates = parse_gates(options);
     const CompareOptions compare_options = parse_compare_options(options);
+    refuse_gates_below_noise(gates, compare_options.noise, options.noise);
     const std::optional<Harness> harness = parse_harness_name(options.input_format);
     std::optional<InputFormat> format;
     if (!options.input_format.empty() && !harness) format = input_format(options.input_format);

@@ -54,6 +54,7 @@ int run_fit(const FitOptions& options, Context& context) {
         throw Error(runs.source, fmt::format("too few runs: a fit needs at least 2 (got {})", runs.runs.size()));
     std::sort(runs.runs.begin(), runs.runs.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
     result.source = runs.source;
+    result.notes = runs.notes;
     result.input_is_time = runs.quantity == MeasuredQuantity::time;
     result.unit = runs.unit;
     result.points = measured_speedups(runs);

@@ -12,6 +12,7 @@
 #include "amdahl/queue.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::cli {
 
@@ -114,6 +115,16 @@ double service_speedup(const QueueOptions& options, QueueResult& result, Context
     if (reported.key != "speedup")
         print_notes(context, {fmt::format("{}: the speedup is the report's {} (--model replay), {}", source,
                                           reported.key, shortest(reported.speedup))});
+    if (reported.range) {
+        const auto [low, high] = *reported.range;
+        const NumberStyle style = report_options(options.output, false).numbers;
+        print_notes(context,
+                    {fmt::format("{}: the report's speedup lies between {} and {} (the sped-up phases "
+                                 "overlapped others); the service-time speedup is its \"speedup\", {}, the "
+                                 "{} end (give -s for another)",
+                                 source, format_speedup(low, style), format_speedup(high, style),
+                                 format_speedup(reported.speedup, style), reported.speedup == high ? "high" : "low")});
+    }
     return reported.speedup;
 }
 

@@ -250,8 +250,10 @@ void setup_scale(CLI::App& app, Action& action) {
         ->allow_extra_args(false);
     command->add_option("-p,--parallel-fraction", options->fraction, "Parallel fraction P: 0.95 or 95%");
     command
-        ->add_option("-n,--processors", options->counts,
-                     "Processor counts: 5,10,100; 1..1024 (doubling); 1:64:8 (start:stop:step). Default 1..1024")
+        ->add_option(
+            "-n,--processors", options->counts,
+            "Processor counts: 5,10,100; 1..1024 (doubling); 1:64:8 (start:stop:step); a range ends at its end. "
+            "Default 1..1024")
         ->allow_extra_args(false);
     command->add_option("--time", options->time, "One-processor time with a unit (900ms): adds a time column");
     command->add_flag("--weak", options->weak, "Gustafson's law (weak scaling): the job grows with N");

@@ -96,6 +96,22 @@ std::optional<std::string> unknown_option_message(int argc, const char* const* a
     return std::nullopt;
 }
 
+// CLI11's words for an option given more often than it takes values ("--rate: At Most 1 required
+// but received 2"), in the user's: "--rate was given twice; give it once".
+std::string parse_error_message(const CLI::ParseError& e) {
+    const std::string text = e.what();
+    const std::string_view marker = ": At Most ";
+    const auto at = text.find(marker);
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) == nullptr || at == std::string::npos) return printable(text);
+    const std::string name = text.substr(0, at);
+    const std::string_view rest = std::string_view(text).substr(at + marker.size());
+    const auto received = rest.rfind(' ');
+    const std::string_view most = rest.substr(0, rest.find(' ')), count = rest.substr(received + 1);
+    if (most != "1") return printable(text);
+    return printable(name) + " was given " + (count == "2" ? std::string("twice") : std::string(count) + " times") +
+           "; give it once";
+}
+
 }  // namespace
 
 void define_program(CLI::App& app, Action& action, std::string_view only) {
@@ -144,6 +160,13 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
                 return exit_input_error;
             }
         }
+        // `amdahl eval --version` is `amdahl --version` (CLI11 would first ask for eval's PROFILE).
+        for (int i = 2; i < argc && std::string_view(argv[i]) != "--"; ++i) {
+            if (std::string_view(argv[i]) == "--version") {
+                out << version_line() << '\n';
+                return exit_ok;
+            }
+        }
         try {
             app.parse(argc, argv);
         } catch (const CLI::CallForHelp& e) {
@@ -160,7 +183,8 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
             err << "error: " << printable(e.what()) << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
             return exit_input_error;
         } catch (const CLI::ParseError& e) {
-            err << "error: " << printable(e.what()) << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
+            err << "error: " << parse_error_message(e)
+                << "\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n";
             return exit_input_error;
         }
         if (!action) {

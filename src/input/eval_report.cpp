@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "amdahl/error.hpp"
@@ -23,6 +24,13 @@ ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& s
     const auto command = doc.is_object() ? doc.find("command") : doc.end();
     if (!doc.is_object() || command == doc.end() || *command != "eval")
         throw Error(source, "expected the JSON report of 'amdahl eval --format json' (no \"command\": \"eval\")");
+    // Keys mean what schema_version 1 says they mean; a later version may not.
+    const auto version = doc.find("schema_version");
+    if (version == doc.end())
+        throw Error(source, "the report has no \"schema_version\" (amdahl reads eval reports of schema_version 1)");
+    if (*version != 1)
+        throw Error(source, "the report has schema_version " + printable(version->dump()) +
+                                "; amdahl reads eval reports of schema_version 1");
     // With --model replay the report answers with the replayed speedup; `speedup` is then the
     // phase table's figure beside it.
     ReportedSpeedup out;
@@ -35,6 +43,15 @@ ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& s
     if (!value->is_number() || !(value->get<double>() > 0) || !std::isfinite(value->get<double>()))
         throw Error(source, "\"" + out.key + "\" must be a number > 0 (got " + printable(value->dump()) + ")");
     out.speedup = value->get<double>();
+    // Overlapped phases: the true speedup lies in a range, which `speedup` is one end of.
+    const auto range = doc.find("speedup_range");
+    if (out.key == "speedup" && range != doc.end() && range->is_object()) {
+        const auto low = range->find("low"), high = range->find("high");
+        const auto bound = [](const Json& v) {
+            return v.is_number() ? v.get<double>() : std::numeric_limits<double>::infinity();  // null: infinite
+        };
+        if (low != range->end() && high != range->end()) out.range = std::pair{bound(*low), bound(*high)};
+    }
     return out;
 }
 

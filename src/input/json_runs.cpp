@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
@@ -29,17 +31,7 @@ std::string field_text(const Json& value, const RunColumn& column, const std::st
         if (column.unit) text += " " + std::string(unit_name(*column.unit));
         return text;
     }
-    if (value.is_string()) {
-        std::string text = value.get<std::string>();
-        if (column.unit) {
-            try {
-                if (!parse_quantity(text).unit) text += " " + std::string(unit_name(*column.unit));
-            } catch (const Error&) {
-                // Left as written: the common checks report it.
-            }
-        }
-        return text;
-    }
+    if (value.is_string()) return with_unit(value.get<std::string>(), column.unit);
     throw Error(where, "expected a number or a string (got " + describe(value) + ")");
 }
 
@@ -92,6 +84,8 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
         RawRun run;
         run.where = where;
         bool has_n = false, has_value = false;
+        // Time stamps: the key and its text, when the run has them.
+        std::optional<std::pair<std::string, std::string>> start, end;
         for (const auto& [key, value] : item.items()) {
             const auto column = classify_run_column(key);
             if (!column) continue;
@@ -99,6 +93,9 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
             if (column->kind == RunColumn::Kind::n && !has_n) {
                 run.n = field_text(value, *column, key_where);
                 has_n = true;
+            } else if (column->kind == RunColumn::Kind::start || column->kind == RunColumn::Kind::end) {
+                auto& stamp = column->kind == RunColumn::Kind::start ? start : end;
+                if (!stamp) stamp.emplace(key, field_text(value, *column, key_where));
             } else if (column->kind == RunColumn::Kind::value && !has_value &&
                        std::find(accepted.begin(), accepted.end(), column->quantity) != accepted.end()) {
                 if (quantity && *quantity != column->quantity)
@@ -111,6 +108,23 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
             }
         }
         if (!has_n) throw Error(where, "run has no \"n\" (the processor count)");
+        const bool times = std::find(accepted.begin(), accepted.end(), MeasuredQuantity::time) != accepted.end();
+        if (!has_value && times && start && end &&
+            quantity.value_or(MeasuredQuantity::time) == MeasuredQuantity::time) {
+            run.start = start->second;
+            run.value = end->second;
+            quantity = MeasuredQuantity::time;
+            has_value = true;
+            if (out.notes.empty())
+                out.notes.push_back(where + ": the run time is \"" + printable(end->first) + "\" minus \"" +
+                                    printable(start->first) + "\"");
+        } else if (!has_value && times && (start || end)) {
+            const bool is_start = start.has_value();
+            const std::string& key = (is_start ? start : end)->first;
+            throw Error(where + "." + key, "\"" + printable(key) + "\" holds " + (is_start ? "a start" : "an end") +
+                                               " time, not a duration, and the run has no duration or " +
+                                               (is_start ? "end" : "start"));
+        }
         if (!has_value) {
             std::string keys;
             for (std::size_t k = 0; k < accepted.size(); ++k)

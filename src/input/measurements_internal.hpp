@@ -10,12 +10,13 @@
 
 namespace amdahl::detail {
 
-/// What a column header or JSON key names.
+/// What a column header or JSON key names: N, a value, or a time stamp (a run's start or end,
+/// never its duration by itself).
 struct RunColumn {
-    enum class Kind { n, value };
+    enum class Kind { n, value, start, end };
     Kind kind = Kind::n;
     MeasuredQuantity quantity = MeasuredQuantity::time;  ///< for values
-    std::optional<Unit> unit;                            ///< for times: "time_ms", "Time (s)"
+    std::optional<Unit> unit;                            ///< for times and stamps: "time_ms", "Time (s)"
 };
 
 /// Classifies a header or key: the N column, a value column, or neither.
@@ -23,7 +24,8 @@ std::optional<RunColumn> classify_run_column(std::string_view header);
 
 struct RawRun {
     std::string n;      ///< as written ("4", "4.0")
-    std::string value;  ///< as written ("532.4", "532.4 ms", "12%")
+    std::string value;  ///< as written ("532.4", "532.4 ms", "12%"); the end time stamp when `start` is set
+    std::optional<std::string> start;  ///< the start time stamp when the run's time is value - start
     std::string where;
 };
 
@@ -32,11 +34,15 @@ struct RawRuns {
     MeasuredQuantity quantity = MeasuredQuantity::time;
     std::optional<Unit> unit;  ///< the header's unit, or JSON "unit"
     std::vector<RawRun> runs;
+    std::vector<std::string> notes;  ///< how the run time was read, when it is not a time column
 };
 
 /// The JSON reader: {"unit": "ms", "runs": [{"n": 1, "time": 900}, ...]} or a bare array.
 RawRuns read_json_runs(std::string_view content, const std::string& source,
                        const std::vector<MeasuredQuantity>& accepted);
+
+/// `text` with `unit` after it when it is a number without one ("532.4" -> "532.4 ms").
+std::string with_unit(std::string_view text, std::optional<Unit> unit);
 
 /// `text` without surrounding whitespace.
 std::string_view trim_view(std::string_view text);

@@ -292,13 +292,19 @@ public:
                 throw Error(at(), label() + "share must be a fraction or a percentage (got '" +
                                       printable(cells[*share_]) + "')");
             }
-            if (q.unit || q.value < 0)
+            // A shares-only table's Total row may give the total as a time ("Total,200 ms"): the
+            // time the shares are of, as --total gives it.
+            const bool total_time = total_row && q.unit && source_kind_ == TimeSource::share_only;
+            if (total_time) {
+                phase.time = RawTime{q.value, q.unit};
+            } else if (q.unit || q.value < 0) {
                 throw Error(at(), label() + "share must be a fraction or a percentage (got '" +
                                       printable(cells[*share_]) + "')");
-            phase.share = q.percent ? q.value / 100 : q.value;
+            }
+            if (!total_time) phase.share = q.percent ? q.value / 100 : q.value;
             // A total row is no phase: its index would point past the phases (found by fuzz_text).
             if (!q.percent && !total_row) bare_shares_.push_back(raw_.phases.size());
-            if (!q.percent && q.value > 1) bare_share_above_one_ = true;
+            if (!q.percent && !total_time && q.value > 1) bare_share_above_one_ = true;
         }
         if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
         if (total_row) {

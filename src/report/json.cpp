@@ -213,7 +213,7 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
         json.key("factor").null();
     json.field(solved == LawResult::Solved::speedup ? "speedup" : "target", s.speedup);
     json.field("ceiling", s.ceiling).field("possible", s.possible).field("at_ceiling", s.at_ceiling);
-    if (s.at_ceiling) json.field("note", law_ceiling_note(s, options.numbers));
+    if (const auto note = law_note(result, options.numbers)) json.field("note", note->text);
     if (!s.possible) json.field("reason", s.reason);
     if (s.possible) json.field("saved_fraction", result.saved_fraction());
     if (result.parts.size() > 1) {
@@ -227,6 +227,7 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
     }
     if (result.time) {
         json.field("unit", unit_name(result.time_unit)).field("old_time", *result.time);
+        if (const auto part = result.part_time()) json.field("part_time", *part);
         if (s.possible) json.field("new_time", result.new_time()).field("time_saved", *result.time - result.new_time());
     }
     if (result.fleet)

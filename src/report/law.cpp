@@ -16,6 +16,23 @@ std::string law_ceiling_note(const LawSolution& s, const NumberStyle& style) {
         format_speedup(s.speedup, style), format_plain(s.fraction, style));
 }
 
+// A target this close to the ceiling (relative to it) solves for a k that mostly echoes the
+// target's last digits: k = f / (1/S - (1 - f)) has a pole at S = 1 / (1 - f).
+constexpr double near_ceiling = 1e-9;
+
+std::optional<LawNote> law_note(const LawResult& r, const NumberStyle& style) {
+    const LawSolution& s = r.solution;
+    if (s.at_ceiling) return LawNote{"at the ceiling", law_ceiling_note(s, style)};
+    if (r.solved_for != LawResult::Solved::factor || !s.possible || !std::isfinite(s.ceiling) ||
+        s.ceiling - s.speedup > near_ceiling * s.ceiling)
+        return std::nullopt;
+    return LawNote{"near the ceiling",
+                   fmt::format("the target {}x is within 1e-9 of the ceiling {} = 1 / (1 - {}), where k grows without "
+                               "bound: the solved k is exact arithmetic, but a change in the target's last digits "
+                               "changes it by orders of magnitude",
+                               shortest(s.speedup), format_speedup(s.ceiling, style), format_plain(s.fraction, style))};
+}
+
 Document layout(const LawResult& r, const ReportOptions& options) {
     const LawSolution& s = r.solution;
     const NumberStyle& style = options.numbers;
@@ -25,10 +42,11 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     if (options.explain) doc.sections.push_back({"The arithmetic", explain_law(r, style), true, true});
     auto& lines = doc.summary;
     const std::string unit(unit_name(r.time_unit));
-    // "(900.0 of 1,500.0 ms)": where a fraction given as times came from.
+    // "(900.0 of 1,500.0 ms)": where a fraction given as times came from, or with --time the part's time.
     const auto of_time = [&](std::size_t part) {
-        if (part >= r.part_times.size() || !r.time) return std::string();
-        return fmt::format(" ({} of {} {})", format_time(r.part_times[part], style), format_time(*r.time, style), unit);
+        const std::optional<double> time = r.part_time(part);
+        if (!time) return std::string();
+        return fmt::format(" ({} of {} {})", format_time(*time, style), format_time(*r.time, style), unit);
     };
     const bool several = r.parts.size() > 1;
     for (std::size_t i = 0; i < r.parts.size() && several; ++i) {
@@ -63,6 +81,7 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     }
     if (r.time) {
         lines.push_back({"old time", format_time(*r.time, style) + " " + unit, "old_time_" + unit, shortest(*r.time)});
+        if (const auto part = r.part_time()) lines.push_back({"", "", "part_time_" + unit, shortest(*part)});
         if (s.possible) {
             const double saved = *r.time - r.new_time();
             lines.push_back({"new time", format_time(r.new_time(), style) + " " + unit, "new_time_" + unit,
@@ -88,7 +107,7 @@ Document layout(const LawResult& r, const ReportOptions& options) {
         add_fleet(doc, *r.fleet, options);
     else if (r.fleet_given)
         lines.push_back({"fleet", "no figures: the speedup is impossible", "", ""});
-    if (s.at_ceiling) doc.sections.push_back({"at the ceiling", {law_ceiling_note(s, style)}});
+    if (const auto note = law_note(r, style)) doc.sections.push_back({note->title, {note->text}});
     if (!s.possible) {
         std::string why(s.reason);
         if (r.solved_for == Solved::factor) {

@@ -136,6 +136,11 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
                 "the phases outside the candidates take {}; even if every candidate took no time, the run could not "
                 "beat {}, short of {}.",
                 t(r.time_outside), format_speedup(r.ceiling, style), format_speedup(r.target_speedup, style));
+        } else if (std::isinf(r.ceiling)) {
+            why = fmt::format(
+                "with every candidate at its factor the run reaches only {}; {} needs larger factors (the candidates "
+                "are the whole run, so no ceiling caps it: every speedup is reachable with factors large enough).",
+                format_speedup(r.best_possible, style), format_speedup(r.target_speedup, style));
         } else {
             why = fmt::format(
                 "with every candidate at its factor the run reaches only {}; {} needs larger factors (the ceiling, "

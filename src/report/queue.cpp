@@ -69,10 +69,17 @@ std::string model_text(const QueueModel& m) {
 // How far an unstable station is from stability, in words.
 std::string unstable_text(const QueueModel& m, const QueueMetrics& q, const NumberStyle& style) {
     return fmt::format(
-        "unstable: arrivals at {} exceed the capacity c / S = {} (utilisation {}); the queue grows without bound. "
+        "unstable: arrivals at {} exceed the capacity c / S = {} (utilization {}); the queue grows without bound. "
         "The rate must drop below {} (by more than {})",
         format_rate(m.arrival_rate, style), format_rate(q.capacity, style), format_share(q.utilisation, style),
         format_rate(q.capacity, style), format_share(1 - q.capacity / m.arrival_rate, style));
+}
+
+// A latency ratio before / after as a factor > 1 in the direction it went: "3.1500x lower",
+// "2.0000x higher" (never "0.5000x higher"), or "unchanged".
+std::string latency_change(double ratio, const NumberStyle& style) {
+    if (ratio == 1) return "unchanged";
+    return ratio > 1 ? format_speedup(ratio, style) + " lower" : format_speedup(1 / ratio, style) + " higher";
 }
 
 // The mean latency's change, and why it is larger than the service time's.
@@ -88,12 +95,18 @@ std::string latency_text(const QueueResult& r, const NumberStyle& style) {
         return fmt::format("unstable after the slowdown: the mean latency of {} {} becomes unbounded",
                            t(*b.mean_latency), unit);
     const double ratio = *r.mean_latency_speedup();
+    if (r.speedup == 1)
+        return fmt::format("mean unchanged ({} {}): the service time is unchanged", t(*b.mean_latency), unit);
     const std::string change =
-        fmt::format("mean {} {} ({} → {} {})", format_speedup(ratio, style), ratio >= 1 ? "lower" : "higher",
-                    t(*b.mean_latency), t(*a.mean_latency), unit);
-    if (r.speedup == 1) return change;
+        fmt::format("mean {} ({} → {} {})", latency_change(ratio, style), t(*b.mean_latency), t(*a.mean_latency), unit);
+    // Equal as shown: the wait is too small a part of the latency to move it.
+    if (format_speedup(ratio, style) == format_speedup(r.speedup, style))
+        return fmt::format(
+            "{}: the same as the service time's own {}, because almost no request waits (mean wait {} → "
+            "{} {})",
+            change, format_factor(r.speedup, style), t(*b.mean_wait), t(*a.mean_wait), unit);
     return fmt::format(
-        "{}: {} than the service time's own {}, because utilisation {} from {} to {} and the wait "
+        "{}: {} than the service time's own {}, because utilization {} from {} to {} and the wait "
         "with it ({} → {} {})",
         change, r.speedup > 1 ? "more" : "worse", format_factor(r.speedup, style), r.speedup > 1 ? "fell" : "rose",
         format_share(b.utilisation, style), format_share(a.utilisation, style), t(*b.mean_wait), t(*a.mean_wait), unit);
@@ -111,7 +124,7 @@ std::string objective_text(const QueueResult& r, const QueueResult::Objective& o
     std::string text =
         fmt::format("met {} before, {} after", side(o.max_rate_before, r.before), side(o.max_rate_after, r.after));
     if (o.max_rate_before && o.max_rate_after && *o.max_rate_before > 0)
-        text += fmt::format(" ({} the rate)", format_factor(*o.max_rate_after / *o.max_rate_before, style));
+        text += fmt::format(" ({} the rate)", format_speedup(*o.max_rate_after / *o.max_rate_before, style));
     return text;
 }
 
@@ -126,7 +139,8 @@ Document layout(const QueueResult& r, const ReportOptions& options) {
     if (options.explain) doc.sections.push_back({"The arithmetic", explain_queue(r, style), true, true});
 
     Table table;
-    table.columns = {{"", "quantity"}, {"before", "before", true}, {"after", "after", true}, {"ratio", "ratio", true}};
+    table.columns = {
+        {"quantity", "quantity"}, {"before", "before", true}, {"after", "after", true}, {"ratio", "ratio", true}};
     const auto time_cell = [&](const std::optional<double>& seconds, bool stable) {
         if (!stable) return Cell("unstable", "");
         if (!seconds) return Cell("-", "");
@@ -145,7 +159,7 @@ Document layout(const QueueResult& r, const ReportOptions& options) {
                               ratio_cell(before, after)});
     };
     time_row("service time", "service_time", r.before.service_time, r.after.service_time, false);
-    table.rows.push_back({Cell("utilisation", "utilisation"),
+    table.rows.push_back({Cell("utilization", "utilisation"),
                           Cell(format_share(b.utilisation, style), shortest(b.utilisation)),
                           Cell(format_share(a.utilisation, style), shortest(a.utilisation)), Cell("", "")});
     const auto share_cell = [&](const std::optional<double>& share, bool stable) {
@@ -174,7 +188,7 @@ Document layout(const QueueResult& r, const ReportOptions& options) {
                      (r.speedup_source.empty() ? "" : " (from " + printable(r.speedup_source) + ")"),
                  "speedup", shortest(r.speedup)});
     s.push_back({"capacity",
-                 fmt::format("{} before, {} after (c / S: the rate at which utilisation reaches 100%)",
+                 fmt::format("{} before, {} after (c / S: the rate at which utilization reaches 100%)",
                              format_rate(b.capacity, style), format_rate(a.capacity, style)),
                  "", ""});
     if (!b.stable) s.push_back({"before", unstable_text(r.before, b, style), "", ""});
@@ -190,10 +204,9 @@ Document layout(const QueueResult& r, const ReportOptions& options) {
     for (const auto& o : r.objectives) s.push_back({"slo " + printable(o.text), objective_text(r, o, style), "", ""});
 
     if (b.stable && a.stable)
-        doc.headline = fmt::format(
-            "mean latency {} → {} {} ({} {})", format_time(in_unit(*b.mean_latency, r.unit), style),
-            format_time(in_unit(*a.mean_latency, r.unit), style), unit,
-            format_speedup(*r.mean_latency_speedup(), style), *r.mean_latency_speedup() >= 1 ? "lower" : "higher");
+        doc.headline = fmt::format("mean latency {} → {} {} ({})", format_time(in_unit(*b.mean_latency, r.unit), style),
+                                   format_time(in_unit(*a.mean_latency, r.unit), style), unit,
+                                   latency_change(*r.mean_latency_speedup(), style));
     else
         doc.headline =
             fmt::format("{} before, {} after", b.stable ? "stable" : "unstable", a.stable ? "stable" : "unstable");

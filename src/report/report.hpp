@@ -73,6 +73,11 @@ Document layout(const EvalResult& result, const ReportOptions& options);
 Document layout(const LawResult& result, const ReportOptions& options);
 /// Why a law answer at the ceiling needs k = inf, in words: the text and JSON reports say the same.
 std::string law_ceiling_note(const LawSolution& solution, const NumberStyle& style);
+/// The law's note, if any: at the ceiling, or a solved factor for a target within 1e-9 of it.
+struct LawNote {
+    std::string title, text;
+};
+std::optional<LawNote> law_note(const LawResult& result, const NumberStyle& style);
 Document layout(const RankResult& result, const ReportOptions& options);
 Document layout(const PlanReport& result, const ReportOptions& options);
 Document layout(const CompareReport& result, const ReportOptions& options);

@@ -508,9 +508,9 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         } else if (listed.size() < overlap_sets.size()) {
             overlaps_note = fmt::format(
                 "{}: phases ran at once in {}; the profile's overlaps list the {} that ran longest "
-                "(at most {} sets, {} phase names in all) and leave out {} that ran for {} {}",
+                "(at most {} sets, {} phase names in all) and leave out {} that ran for {}",
                 source, sets, listed.size(), listed_sets, listed_members, overlap_sets.size() - listed.size(),
-                shortest(other_time / step_count), unit_name(timeline.unit));
+                format_duration(other_time / step_count, timeline.unit));
         }
     }
     if (idle.value() > 0) check_reserved(idle_phase, "nothing runs");
@@ -551,7 +551,6 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                                 "' matches only events of zero length: there is no time to attribute");
     }
 
-    const std::string unit(unit_name(profile.unit));
     if (windowed) {
         profile.boundary = steps.boundary;
         profile.steps = std::move(steps.steps);
@@ -560,7 +559,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                            "); the trace covers " + format_duration(wall, timeline.unit) +
                            " of it (first to last event on the lane)";
     } else {
-        profile.boundary = fmt::format("wall time from the first to the last event on the lane: {:.9g} {}", wall, unit);
+        profile.boundary =
+            "wall time from the first to the last event on the lane: " + format_duration(wall, timeline.unit);
     }
     profile.notes.push_back(source + ": lane: " + std::string(lane_name(lane)) + "; boundary: " + profile.boundary);
     if (zero_length > 0)
