@@ -567,6 +567,7 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 11);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, queue, import, profile
+    CHECK(schemas == 13);  // eval, eval_mix, law, rank, rank_mix, plan, compare, compare_benchmarks, scale, fit,
+                           // queue, import, profile
     CHECK(described >= 200);
 }

@@ -123,6 +123,23 @@ std::vector<std::string> explain_mix(const MixEvalResult& r, const NumberStyle& 
     return lines;
 }
 
+std::vector<std::string> explain_mix_rank(const MixRankResult& r, const NumberStyle& style) {
+    std::vector<std::string> lines;
+    for (const MixTarget& t : r.ranked) {
+        std::vector<std::string> terms;
+        for (std::size_t w = 0; w < r.workloads.size(); ++w)
+            terms.push_back(fmt::format("{} x {}", format_plain(r.workloads[w].time_share, style),
+                                        format_plain(t.saved_fraction[w], style)));
+        lines.push_back(
+            fmt::format("{}: saved = Σ w_i s_i = {} = {}; S = 1 / (1 - saved) = {}; share = Σ w_i t_i = "
+                        "{}; ceiling = 1 / (1 - share) = {}",
+                        printable(t.name), fmt::join(terms, " + "), format_plain(t.fleet.saved_fraction, style),
+                        format_speedup(t.fleet.speedup, style), format_plain(t.fleet_share, style),
+                        format_speedup(t.ceiling, style)));
+    }
+    return lines;
+}
+
 Document layout(const MixEvalResult& r, const ReportOptions& options) {
     const NumberStyle& style = options.numbers;
     Document doc;
@@ -138,10 +155,12 @@ Document layout(const MixEvalResult& r, const ReportOptions& options) {
                    ? Cell("-", "")
                    : Cell(format_share(r.fleet.win_share[i], style), shortest(r.fleet.win_share[i] * 100));
     };
+    // File names in the table (the paths are in the summary below), so its width is the data's.
+    const std::vector<std::string> labels = workload_labels(r.workloads);
     for (std::size_t i = 0; i < r.workloads.size(); ++i) {
         const MixWorkload& w = r.workloads[i];
         const Evaluation& e = r.evaluations[i].evaluation;
-        table.rows.push_back({Cell(printable(w.name), w.name), Cell(printable(w.weight.text), w.weight.text),
+        table.rows.push_back({Cell(labels[i], w.name), Cell(printable(w.weight.text), w.weight.text),
                               Cell(format_share(w.time_share, style), shortest(w.time_share * 100)),
                               Cell(format_speedup(e.speedup, style), machine_number(e.speedup)),
                               Cell(format_share(e.saved_fraction, style), shortest(e.saved_fraction * 100)), win(i)});
@@ -201,9 +220,9 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
                      {"kind", "kind"},
                      {"factor", "factor", true},
                      {"fleet share", "fleet_share_pct", true}};
+    const std::vector<std::string> labels = workload_labels(r.workloads);
     for (std::size_t w = 0; w < r.workloads.size(); ++w)
-        table.columns.push_back(
-            {"share in " + printable(r.workloads[w].name), "share_pct_workload_" + std::to_string(w + 1), true});
+        table.columns.push_back({"share in " + labels[w], "share_pct_workload_" + std::to_string(w + 1), true});
     for (Column column : std::vector<Column>{{"fleet saved", "fleet_saved_pct", true},
                                              {"fleet speedup", "speedup", true},
                                              {"ceiling", "ceiling", true},
@@ -238,23 +257,9 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
         table.rows.push_back(std::move(row));
     }
     doc.table = std::move(table);
-    if (options.explain) {
-        std::vector<std::string> lines;
-        for (const MixTarget& t : r.ranked) {
-            std::vector<std::string> terms;
-            for (std::size_t w = 0; w < r.workloads.size(); ++w)
-                terms.push_back(fmt::format("{} x {}", format_plain(r.workloads[w].time_share, style),
-                                            format_plain(t.saved_fraction[w], style)));
-            lines.push_back(
-                fmt::format("{}: saved = Σ w_i s_i = {} = {}; S = 1 / (1 - saved) = {}; share = Σ w_i t_i = "
-                            "{}; ceiling = 1 / (1 - share) = {}",
-                            printable(t.name), fmt::join(terms, " + "), format_plain(t.fleet.saved_fraction, style),
-                            format_speedup(t.fleet.speedup, style), format_plain(t.fleet_share, style),
-                            format_speedup(t.ceiling, style)));
-        }
-        doc.sections.push_back(
-            {"The arithmetic (s_i, t_i: the share of workload i's time the target saves, takes)", lines, true, true});
-    }
+    if (options.explain)
+        doc.sections.push_back({"The arithmetic (s_i, t_i: the share of workload i's time the target saves, takes)",
+                                explain_mix_rank(r, style), true, true});
     auto& s = doc.summary;
     if (!r.ranked.empty()) {
         const MixTarget& top = r.ranked.front();

@@ -20,4 +20,7 @@ std::string weights_basis(const std::vector<MixWorkload>& workloads);
 /// The fleet's arithmetic: w_i from the weights, Σ w_i / S_i with the numbers, the win shares.
 std::vector<std::string> explain_mix(const MixEvalResult& result, const NumberStyle& style);
 
+/// Per target of rank --mix: Σ w_i s_i with the numbers, the fleet speedup, share and ceiling.
+std::vector<std::string> explain_mix_rank(const MixRankResult& result, const NumberStyle& style);
+
 }  // namespace amdahl

@@ -27,9 +27,9 @@ void begin_mix(JsonWriter& json, const char* command, const std::vector<MixWorkl
     json.field("weights_basis", weights_basis(workloads));
 }
 
-void write_notes(JsonWriter& json, const std::vector<std::string>& notes) {
-    json.key("notes").begin_array();
-    for (const auto& note : notes) json.value(note);
+void write_lines(JsonWriter& json, const char* key, const std::vector<std::string>& lines) {
+    json.key(key).begin_array();
+    for (const auto& line : lines) json.value(line);
     json.end_array();
 }
 
@@ -83,17 +83,13 @@ void write_json(std::ostream& out, const MixEvalResult& r, const ReportOptions& 
         json.key("gate").begin_object().field("required_speedup", *r.required_speedup);
         json.field("passed", r.gate_passed).end_object();
     }
-    write_notes(json, r.notes);
-    if (options.explain) {
-        json.key("explanation").begin_array();
-        for (const auto& line : explain_mix(r, options.numbers)) json.value(line);
-        json.end_array();
-    }
+    write_lines(json, "notes", r.notes);
+    if (options.explain) write_lines(json, "explanation", explain_mix(r, options.numbers));
     json.end_object();
     out << json.str();
 }
 
-void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions&) {
+void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions& options) {
     JsonWriter json(&out);
     begin_mix(json, "rank", r.workloads);
     json.field("by", r.by == RankBy::effort ? "effort" : r.by == RankBy::ceiling ? "ceiling" : "saving");
@@ -136,7 +132,8 @@ void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions&)
         json.end_object();
     }
     json.end_array();
-    write_notes(json, r.notes);
+    write_lines(json, "notes", r.notes);
+    if (options.explain) write_lines(json, "explanation", explain_mix_rank(r, options.numbers));
     json.end_object();
     out << json.str();
 }

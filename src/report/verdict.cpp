@@ -35,13 +35,16 @@ std::string join_and(const std::vector<std::string>& items) {
     return out;
 }
 
-// What a spec picks, for people: the one phase's name, or the selector with its phase count.
-std::string target_words(const EvalResult& r, std::size_t spec) {
+// What a spec picks, for people: the one phase's name, or the selector with its phase count;
+// `factor`, when given, goes inside the same parentheses.
+std::string target_words(const EvalResult& r, std::size_t spec, const std::string& factor = {}) {
     std::vector<std::size_t> picked;
     for (std::size_t i = 0; i < r.evaluation.phases.size(); ++i)
         if (r.evaluation.phases[i].spec == static_cast<int>(spec)) picked.push_back(i);
-    if (picked.size() == 1) return printable(r.profile->phases[picked.front()].name);
-    return fmt::format("{} ({} phases)", printable(r.speedups[spec].selector.text), picked.size());
+    const std::string after = factor.empty() ? "" : " (" + factor + ")";
+    if (picked.size() == 1) return printable(r.profile->phases[picked.front()].name) + after;
+    return fmt::format("{} ({} phases{})", printable(r.speedups[spec].selector.text), picked.size(),
+                       factor.empty() ? "" : ", " + factor);
 }
 
 }  // namespace
@@ -61,8 +64,7 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
     } else {
         std::vector<std::string> parts;
         for (std::size_t s = 0; s < r.speedups.size(); ++s)
-            parts.push_back(
-                fmt::format("{} ({})", target_words(r, s), format_factor(r.speedups[s].factor.value, style)));
+            parts.push_back(target_words(r, s, format_factor(r.speedups[s].factor.value, style)));
         subject = "Changes to " + join_and(parts);
     }
     if (r.speedups.empty()) {
@@ -79,10 +81,10 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
         fmt::format("{}, {} of {}{}, ", subject, format_share(e.affected_fraction, style), of, one ? "" : " together");
     const std::string speedup = format_speedup(e.speedup, style);
     if (e.time_saved < 0) {
-        return sentence + fmt::format("costs {} of it ({}): the run gets slower.",
+        return sentence + fmt::format("{} {} of it ({}): the run gets slower.", one ? "costs" : "cost",
                                       format_share(-e.saved_fraction, style), speedup);
     }
-    sentence += fmt::format("buys {} of it ({})", format_share(e.saved_fraction, style), speedup);
+    sentence += fmt::format("{} {} of it ({})", one ? "buys" : "buy", format_share(e.saved_fraction, style), speedup);
     // The ceiling: the saving with the sped-up phases at no time, f.
     const bool at_ceiling =
         std::all_of(r.speedups.begin(), r.speedups.end(), [](const SpeedupSpec& s) { return s.factor.is_infinite(); });
