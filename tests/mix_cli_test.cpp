@@ -237,3 +237,31 @@ TEST_CASE("eval --verdict: the design-review sentence from the numbers", "[verdi
     check_input_error({"eval", step, "-s", "gemm_qkv=2", "--verdict", "--format", "csv"},
                       "error: --verdict: is a sentence; --format csv writes rows (use table, md or json)\n");
 }
+
+TEST_CASE("eval --mix: --explain writes the fleet's sum out, CSV has a row per workload and the fleet", "[mix][cli]") {
+    // Rates: w = 15 x 0.05 s / 0.8 = 0.9375 and 5 x 0.01 s / 0.8 = 0.0625; S_i as in the fleet above.
+    // after = 0.9375 / 1.01833 + 0.0625 / 1.5625 = 0.920625 + 0.04 = 0.960625; S = 1.0410x.
+    const std::vector<std::string> args{"eval",          "--mix", chat + "=15/s",    "--mix",
+                                        ranker + "=5/s", "-s",    "topk_sampling=10"};
+    std::vector<std::string> explain = args;
+    explain.push_back("--explain");
+    const RunResult r = run_cli(explain);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Matchers::Contains("\n  w_i = r_i T_i / Σ = (15 x 0.05 s, 5 x 0.01 s) / 0.8\n"));
+    CHECK_THAT(r.out, Catch::Matchers::Contains(
+                          "\n  fleet time after = Σ w_i / S_i = 0.9375 / 1.01833 + 0.0625 / 1.5625 = 0.920625 + "
+                          "0.04 = 0.960625\n  S = 1 / Σ w_i / S_i = 1 / 0.960625 = 1.0410x\n"));
+    CHECK_THAT(r.out, Catch::Matchers::Contains("\n  win share of " + ranker + " = 0.0225 / 0.039375 = 57.1%\n"));
+    // Each workload's own arithmetic follows, indented under its name.
+    CHECK_THAT(r.out, Catch::Matchers::Contains("\n  " + ranker + ":\n    T_old = 3.0 + 2.0 + 4.0 + 1.0 = 10.0 ms\n"));
+
+    std::vector<std::string> csv = args;
+    csv.insert(csv.end(), {"--format", "csv"});
+    const RunResult rows = run_cli(csv);
+    CHECK(rows.exit_code == 0);
+    CHECK(rows.out.starts_with("workload,weight,time_share_pct,speedup,saved_pct,win_share_pct\n" + chat +
+                               ",15/s,93.75,1.0183299389002036,1.8,"));
+    CHECK_THAT(rows.out, Catch::Matchers::Contains("\n" + ranker + ",5/s,6.25,1.5625,36,"));
+    CHECK_THAT(rows.out, Catch::Matchers::EndsWith("\nfleet,,100,1.0409889394925178,3.9375,100\n"));
+    CHECK_THAT(rows.err, Catch::Matchers::Contains("fleet speedup:    1.0410x"));
+}
