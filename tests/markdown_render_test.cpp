@@ -164,7 +164,8 @@ TEST_CASE("markdown render: eval's report renders as tables with names literal",
     // headroom captured.
     CHECK(tables[0].columns == 2);
     CHECK(tables[0].first_column == std::vector<std::string>{"baseline", "new time", "speedup", "time saved",
-                                                             "affected fraction", "ceiling", "headroom captured"});
+                                                             "affected fraction", "ceiling", "headroom captured",
+                                                             "verdict"});
     // The phases, each name a code span holding exactly the name.
     CHECK(tables[1].columns == 7);
     CHECK(tables[1].first_column == std::vector<std::string>{"<code>void k&lt;float&gt;(float*)</code>",

@@ -238,7 +238,9 @@ TEST_CASE("group by class: kernels in the classes a GPU engineer expects, kinds 
           "affected fraction: 15.0% (f)\n"
           "ceiling:           1.1765x (1 / (1 - f): the affected phases at no time)\n"
           "headroom captured: 50.0% of the ceiling's saving (75.0 of 150.0 us)\n"
-          "boundary:          wall time from the first to the last event on the lane: 1,000.0 us\n");
+          "boundary:          wall time from the first to the last event on the lane: 1,000.0 us\n"
+          "verdict:           A 2x speedup of memcpy, 15.0% of device time, buys 7.5% of it (1.0811x); even an "
+          "infinitely fast one would buy 15.0%: more time is in gemm (30.0%).\n");
 
     // JSON's explanation has the same lines.
     const auto json = run_cli({"eval", trace(), "--group-by", "class", "--explain", "--format", "json"});

@@ -272,6 +272,8 @@ TEST_CASE("readme: the documented JSON keys of every command are the schema's", 
     };
     const std::vector<Documented> sections = {
         {"eval.schema.json", "README.md", "The JSON report of `eval` (schema_version 1):", true},
+        {"eval_mix.schema.json", "README.md", "The JSON report of `eval --mix` (schema_version 1", true},
+        {"rank_mix.schema.json", "README.md", "`rank --mix --format json`", false},
         {"law.schema.json", "README.md", "`law --format json` writes", false},
         {"rank.schema.json", "README.md", "`rank --format json`:", false},
         {"plan.schema.json", "README.md", "`plan --format json`:", false},

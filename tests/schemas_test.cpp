@@ -218,6 +218,23 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
     corpus.run("eval.schema.json", "eval - -s gemm_qkv=inf --format json", 0,
                slurp(source_path("examples/transformer_step.json")));
 
+    corpus.run("eval.schema.json", "eval " + step + " -s attention_softmax=10 --verdict --format json");
+
+    // --mix: shares, GPUs and rates; a trace's overlap range; a gate; nothing saved (null win shares).
+    const std::string chat = shell_quoted(source_path("examples/mix/chat_decode.json"));
+    const std::string ranker = shell_quoted(source_path("examples/mix/ranker.json"));
+    for (const char* options : {" -s topk_sampling=10 --explain", " -s topk_sampling=inf -s gemm=0.5",
+                                " -s topk_sampling=10 --require-speedup 2", " -s gemm=1"})
+        corpus.run("eval_mix.schema.json",
+                   "eval --mix " + chat + "=900gpus --mix " + ranker + "=100gpus" + options + " --format json",
+                   std::string(options).find("require") != std::string::npos ? 1 : 0);
+    corpus.run("eval_mix.schema.json", "eval --mix " + chat + "=15/s --mix " + trace + "=5/s -s '*=2' --format json");
+    corpus.run("eval_mix.schema.json", "eval --mix " + chat + "=0.7 --mix " + step + "=30% -s '*=inf' --format json");
+    corpus.run("rank_mix.schema.json",
+               "rank --mix " + chat + "=0.9 --mix " + ranker + "=0.1 --grid 2,inf --format json");
+    corpus.run("rank_mix.schema.json", "rank --mix " + chat + "=0.9 --mix " + ranker +
+                                           "=0.1 -s topk_sampling=10@2 -s 'gemm=inf@5' --by effort --format json");
+
     // calls: from a summary's Instances and a profile's "calls"; null for a phase that does not
     // say (copy, and unattributed from the total).
     const std::string nsys =
@@ -564,6 +581,7 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 11);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, queue, import, profile
+    CHECK(schemas == 13);  // eval, eval_mix, law, rank, rank_mix, plan, compare, compare_benchmarks, scale, fit,
+                           // queue, import, profile
     CHECK(described >= 200);
 }

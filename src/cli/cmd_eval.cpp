@@ -10,6 +10,8 @@
 #include "amdahl/replay.hpp"
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
+#include "cli/mix_options.hpp"
+#include "report/mix.hpp"
 
 namespace amdahl::cli {
 
@@ -23,12 +25,61 @@ struct EvalOptions {
     std::string model = "amdahl";
     bool critical_path = false;
     FleetFlags fleet;
+    std::vector<std::string> mix;
+    bool verdict = false;
+    bool phases_given = false, names_given = false;  // --phases, --names: rows of phases, which --mix has not
 };
+
+int run_eval_mix(const EvalOptions& options, Context& context) {
+    if (options.model == "replay")
+        throw Error("--model replay",
+                    "does not apply with --mix: the fleet is weighed from each workload's phase table");
+    if (options.verdict) throw Error("--verdict", "is not supported with --mix yet");
+    if (options.phases_given) throw Error("--phases", "does not apply with --mix: its rows are workloads, not phases");
+    if (options.names_given) throw Error("--names", "does not apply with --mix: its rows are workloads, not phases");
+    MixEvalResult result;
+    const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
+    result.workloads = loaded.workloads;
+    for (const auto& text : options.speedups) result.speedups.push_back(parse_option("--speedup", parse_speedup, text));
+    result.evaluations = evaluate_workloads(loaded.pointers(), loaded.names(), result.speedups, result.notes);
+    for (std::size_t w = 0; w < result.workloads.size(); ++w) {
+        const std::string& name = result.workloads[w].name;
+        const Evaluation& e = result.evaluations[w].evaluation;
+        for (const std::string& note : e.notes) result.notes.push_back(name + ": " + note);
+        if (!std::isfinite(e.new_time) || !std::isfinite(e.baseline_time))
+            throw Error(name, "the result is not a finite number (times too large to add)");
+        if (e.overlap_range)
+            result.notes.push_back(fmt::format(
+                "{}: the sped-up phases also ran alongside others: its speedup lies between {} and {}; the fleet "
+                "uses the phase table's {}",
+                name, format_speedup(e.overlap_range->low_speedup), format_speedup(e.overlap_range->high_speedup),
+                format_speedup(e.speedup)));
+    }
+    add_fleet_outcomes(result);
+    print_notes(context, result.notes);
+    result.required_speedup = options.require_speedup;
+    result.gate_passed = !options.require_speedup || result.fleet.speedup >= *options.require_speedup;
+    const ReportOptions report = report_options(options.profile.output, options.explain);
+    emit(context, result, options.profile.output, report);
+    context.out.flush();
+    if (!result.gate_passed) {
+        context.err << fmt::format("gate failed: fleet speedup {} is below the required {}\n",
+                                   format_speedup(result.fleet.speedup, report.numbers),
+                                   format_speedup(*options.require_speedup, report.numbers));
+        return exit_gate_failed;
+    }
+    return exit_ok;
+}
 
 int run_eval(const EvalOptions& given, Context& context) {
     EvalOptions options = given;
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
+    if (!options.mix.empty()) return run_eval_mix(options, context);
+    if (options.verdict && replay)
+        throw Error("--verdict", "is built from the phase table's law; --model replay has no such sentence yet");
+    if (options.verdict && output_format(options.profile.output.format) == OutputFormat::csv)
+        throw Error("--verdict", "is a sentence; --format csv writes rows (use table, md or json)");
     options.profile.import.dependencies = replay;
     EvalResult result;
     for (const auto& text : options.speedups) result.speedups.push_back(parse_option("--speedup", parse_speedup, text));
@@ -58,7 +109,8 @@ int run_eval(const EvalOptions& given, Context& context) {
     result.required_speedup = options.require_speedup;
     result.gate_passed = !options.require_speedup || result.speedup() >= *options.require_speedup;
 
-    const ReportOptions report = report_options(options.profile.output, options.explain);
+    ReportOptions report = report_options(options.profile.output, options.explain);
+    report.verdict = options.verdict;
     emit(context, result, options.profile.output, report);
     context.out.flush();
     if (!result.gate_passed) {
@@ -89,7 +141,16 @@ void setup_eval(CLI::App& app, Action& action) {
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")
         ->check(positive_number());
     add_fleet_options(*command, options->fleet, true, true);
-    command->callback([options, &action] { action = [options](Context& c) { return run_eval(*options, c); }; });
+    add_mix_option(*command, options->mix);
+    command->add_flag(
+        "--verdict", options->verdict,
+        "Print only the one-sentence verdict (what it buys, its ceiling, where the time is); JSON adds it");
+    command->callback([options, command, &action] {
+        check_profile_or_mix(options->profile, options->mix);
+        options->phases_given = command->count("--phases") > 0;
+        options->names_given = command->count("--names") > 0;
+        action = [options](Context& c) { return run_eval(*options, c); };
+    });
 }
 
 }  // namespace amdahl::cli

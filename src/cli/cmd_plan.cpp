@@ -11,6 +11,7 @@
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
+#include "cli/mix_options.hpp"
 
 namespace amdahl::cli {
 
@@ -25,6 +26,7 @@ struct PlanOptions {
     bool explain = false;
     std::string model = "amdahl";
     FleetFlags fleet;
+    std::vector<std::string> mix;
 };
 
 double parse_target_speedup(const std::string& text) {
@@ -58,6 +60,8 @@ double parse_target_time(const std::string& text, const Profile& profile) {
 
 int run_plan(const PlanOptions& given, Context& context) {
     PlanOptions options = given;
+    if (!options.mix.empty())
+        throw Error("--mix", "plan does not support a workload mix yet (eval --mix and rank --mix do)");
     if (options.target.empty() == options.target_time.empty())
         throw Error("plan", "give exactly one of --target S (an end-to-end speedup) and --target-time T");
     const bool replay = options.model == "replay";
@@ -157,7 +161,11 @@ void setup_plan(CLI::App& app, Action& action) {
     command->add_flag("--explain", options->explain, "Show the running arithmetic");
     add_model_options(*command, options->model, options->profile, "try each set of targets together");
     add_fleet_options(*command, options->fleet, true);
-    command->callback([options, &action] { action = [options](Context& c) { return run_plan(*options, c); }; });
+    add_mix_option(*command, options->mix);
+    command->callback([options, &action] {
+        check_profile_or_mix(options->profile, options->mix);
+        action = [options](Context& c) { return run_plan(*options, c); };
+    });
 }
 
 }  // namespace amdahl::cli

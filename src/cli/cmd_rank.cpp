@@ -12,6 +12,8 @@
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
+#include "cli/mix_options.hpp"
+#include "report/mix.hpp"
 
 namespace amdahl::cli {
 
@@ -26,10 +28,43 @@ struct RankOptions {
     bool explain = false;
     std::string model = "amdahl";
     FleetFlags fleet;
+    std::vector<std::string> mix;
+    bool names_given = false;  // --names: --mix tables print names whole
 };
+
+int run_rank_mix(const RankOptions& options, Context& context) {
+    if (options.model == "replay")
+        throw Error("--model replay",
+                    "does not apply with --mix: the fleet is weighed from each workload's phase table");
+    if (options.names_given) throw Error("--names", "does not apply with --mix: its tables print names whole");
+    MixRankResult result;
+    const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
+    result.workloads = loaded.workloads;
+    CandidateSet set;
+    const auto candidates = mix_candidates(loaded, options.candidates, set);
+    result.notes.insert(result.notes.end(), set.notes.begin(), set.notes.end());
+    print_notes(context, result.notes);
+    result.from_proposals = set.from_proposals;
+    result.factor = set.factor;
+    result.effort_unit = set.effort_unit;
+    result.by = options.by == "effort" ? RankBy::effort : options.by == "ceiling" ? RankBy::ceiling : RankBy::saving;
+    if (result.by == RankBy::effort && !result.from_proposals)
+        throw Error("--by", "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT)");
+    for (const auto& text : options.grid) result.grid.push_back(parse_option("--grid", parse_factor, text).value);
+    std::vector<double> totals, shares;
+    for (const MixWorkload& w : result.workloads) {
+        totals.push_back(w.profile->total());
+        shares.push_back(w.time_share);
+    }
+    result.ranked = parse_option("--by effort", rank_mix, candidates, totals, shares, result.by, result.grid);
+    if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
+    emit(context, result, options.profile.output, report_options(options.profile.output, options.explain));
+    return exit_ok;
+}
 
 int run_rank(const RankOptions& given, Context& context) {
     RankOptions options = given;
+    if (!options.mix.empty()) return run_rank_mix(options, context);
     const bool replay = options.model == "replay";
     if (replay && options.explain)
         throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
@@ -92,7 +127,12 @@ void setup_rank(CLI::App& app, Action& action) {
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
     add_model_options(*command, options->model, options->profile, "evaluate each target alone");
     add_fleet_options(*command, options->fleet, true);
-    command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
+    add_mix_option(*command, options->mix);
+    command->callback([options, command, &action] {
+        check_profile_or_mix(options->profile, options->mix);
+        options->names_given = command->count("--names") > 0;
+        action = [options](Context& c) { return run_rank(*options, c); };
+    });
 }
 
 }  // namespace amdahl::cli

@@ -7,6 +7,7 @@
 #include "report/explain.hpp"
 #include "report/fleet.hpp"
 #include "report/report.hpp"
+#include "report/verdict.hpp"
 
 namespace amdahl {
 
@@ -225,6 +226,10 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     doc.command = "eval";
     doc.headline =
         format_speedup(e.speedup, style) + " " + whole_run(r.profile->summary_only) + ", " + t(e.time_saved) + " saved";
+    if (options.verdict) {  // --verdict: the sentence alone
+        doc.sections.push_back({"", {eval_verdict(r, style)}, false, false});
+        return doc;
+    }
     if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
     if (options.explain)
         doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
@@ -269,6 +274,7 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
                      "headroom_captured", shortest(*e.headroom_captured)});
     }
     add_boundary(s, r.profile->boundary, r.profile->summary_only);
+    if (!r.replay) s.push_back({"verdict", eval_verdict(r, style), "", ""});
     if (r.fleet) add_fleet(doc, *r.fleet, options);
     if (r.required_speedup) {
         doc.gates.push_back(

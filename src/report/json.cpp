@@ -10,6 +10,7 @@
 #include "report/fleet.hpp"
 #include "report/profile_json.hpp"
 #include "report/report.hpp"
+#include "report/verdict.hpp"
 
 namespace amdahl {
 
@@ -116,6 +117,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     }
     write_boundary(json, profile);
     if (result.fleet) write_fleet_json(json, *result.fleet, options);
+    if (options.verdict) json.field("verdict", eval_verdict(result, options.numbers));
     if (result.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *result.required_speedup);
         json.field("passed", result.gate_passed).end_object();

@@ -24,6 +24,7 @@ struct ReportOptions {
     NumberStyle numbers;
     PhaseRows phases = PhaseRows::all;
     bool explain = false;     ///< --explain: the arithmetic, line by line
+    bool verdict = false;     ///< eval --verdict: only its one sentence (text, Markdown); JSON adds it
     bool full_names = false;  ///< --names full: names printed whole, as selectors take them
     /// Columns a name may take (0: any); write_report sets it for the text table.
     std::size_t name_width = 0;

@@ -1,0 +1,134 @@
+#include "cli/mix_options.hpp"
+
+#include <sstream>
+
+#include "amdahl/error.hpp"
+
+namespace amdahl::cli {
+
+void add_mix_option(CLI::App& command, std::vector<std::string>& mix) {
+    command
+        .add_option("--mix", mix,
+                    "PATH=WEIGHT: a workload of a fleet instead of PROFILE (repeatable): WEIGHT is its share of fleet "
+                    "time (0.7 or 70%), its GPUs (120gpus) or its requests per second (15/s)")
+        ->allow_extra_args(false);
+    if (CLI::Option* profile = command.get_option_no_throw("PROFILE")) profile->required(false);
+}
+
+void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix) {
+    if (profile.path.empty() && mix.empty()) throw CLI::RequiredError("PROFILE");
+    if (!profile.path.empty() && !mix.empty())
+        throw CLI::ValidationError("--mix", "replaces PROFILE: give the profile '" + printable(profile.path) +
+                                                "' as --mix " + printable(profile.path) + "=WEIGHT too, or drop --mix");
+}
+
+std::vector<std::string> Workloads::names() const {
+    std::vector<std::string> out;
+    for (const MixWorkload& w : workloads) out.push_back(w.name);
+    return out;
+}
+
+std::vector<const Profile*> Workloads::pointers() const {
+    std::vector<const Profile*> out;
+    for (const Profile& p : profiles) out.push_back(&p);
+    return out;
+}
+
+Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptions& options, Context& context,
+                         std::vector<std::string>& notes) {
+    if (!options.import.total.empty())
+        throw Error("--total", "is one profile's end-to-end time; with --mix give each workload's in its profile");
+    Workloads out;
+    out.profiles.reserve(mix.size());
+    std::vector<MixWeight> weights;
+    for (const std::string& text : mix) {
+        // The last '=': paths may hold one.
+        const auto eq = text.rfind('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+            throw Error("--mix", "expected PATH=WEIGHT, such as A.json=0.7, B.json=120gpus or C.json=15/s (got '" +
+                                     printable(text) + "')");
+        MixWorkload workload;
+        workload.name = text.substr(0, eq);
+        for (const MixWorkload& other : out.workloads)
+            if (other.name == workload.name)
+                throw Error("--mix", "workload '" + printable(workload.name) + "' is given twice");
+        workload.weight = parse_option("--mix " + printable(text), parse_mix_weight, text.substr(eq + 1));
+        weights.push_back(workload.weight);
+        ProfileOptions one = options;
+        one.path = workload.name;
+        // Each note names its workload: "note: B.json: ...".
+        std::ostringstream talk;
+        Context quiet{context.in, context.out, talk, context.arguments};
+        out.profiles.push_back(load_profile(one, quiet));
+        std::string line;
+        for (std::istringstream lines(talk.str()); std::getline(lines, line);)
+            context.err << (line.starts_with("note: ") ? "note: " + printable(workload.name) + ": " + line.substr(6)
+                                                       : line)
+                        << '\n';
+        out.workloads.push_back(std::move(workload));
+    }
+    std::vector<double> request_seconds;
+    for (std::size_t i = 0; i < out.profiles.size(); ++i) {
+        const Profile& profile = out.profiles[i];
+        out.workloads[i].profile = &profile;
+        request_seconds.push_back(convert(profile.total(), profile.unit, Unit::s));
+        if (weights[i].kind == MixWeightKind::rate && profile.summary_only)
+            notes.push_back(out.workloads[i].name +
+                            " is a summary: its time per request is the sum of its rows, which may overlap");
+    }
+    const std::vector<double> shares = parse_option("--mix", fleet_time_shares, weights, request_seconds);
+    for (std::size_t i = 0; i < shares.size(); ++i) out.workloads[i].time_share = shares[i];
+    return out;
+}
+
+std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, const CandidateOptions& options,
+                                                   CandidateSet& set) {
+    set.effort_unit = options.effort_unit;
+    const std::vector<const Profile*> profiles = loaded.pointers();
+    const std::vector<std::string> names = loaded.names();
+    std::vector<std::vector<Candidate>> out(profiles.size());
+    if (options.proposals.empty()) {
+        for (std::size_t w = 0; w < profiles.size(); ++w)
+            if (!profiles[w]->proposals.empty())
+                throw Error(names[w],
+                            "has proposals in the profile; with --mix give the proposals with -s (each "
+                            "applies to every workload whose phases it picks)");
+    }
+    std::vector<Proposal> proposals;
+    for (const auto& text : options.proposals) {
+        SpeedupSpec spec = parse_option("--speedup", parse_speedup, text);
+        for (const Proposal& other : proposals)
+            if (other.name == spec.text)
+                throw Error("--speedup", "proposal '" + printable(spec.text) + "' is given twice");
+        proposals.push_back({spec.text, std::move(spec)});
+    }
+    if (!proposals.empty() && !options.only.empty())
+        throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
+    std::vector<Selector> selectors;
+    for (const Proposal& proposal : proposals) selectors.push_back(proposal.spec.selector);
+    for (const auto& text : options.only) selectors.push_back(parse_option("--only", parse_selector, text));
+    const auto picked = select_in_workloads(profiles, names, selectors, set.notes);
+    if (!proposals.empty()) set.from_proposals = true;
+    const Factor factor = parse_option("--factor", parse_factor, options.factor);
+    set.factor = factor.value;
+    for (std::size_t w = 0; w < profiles.size(); ++w) {
+        std::vector<std::string> notes;
+        try {
+            if (set.from_proposals) {
+                std::vector<Proposal> here;
+                for (std::size_t s : picked[w]) here.push_back(proposals[s]);
+                out[w] = proposal_candidates(*profiles[w], here, &notes);
+            } else if (selectors.empty() || !picked[w].empty()) {
+                std::vector<Selector> only;
+                for (std::size_t s : picked[w]) only.push_back(selectors[s]);
+                out[w] = phase_candidates(*profiles[w], only, factor, &notes);
+            }
+        } catch (const Error& e) {
+            throw Error(names[w], e.message());
+        }
+        for (const std::string& note : notes) set.notes.push_back(names[w] + ": " + note);
+    }
+    return out;
+}
+
+}  // namespace amdahl::cli

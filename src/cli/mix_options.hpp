@@ -1,0 +1,37 @@
+#pragma once
+// --mix PATH=WEIGHT (eval, rank, plan): several profiles, each a share of a fleet's time.
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "amdahl/mix.hpp"
+#include "cli/candidate_options.hpp"
+#include "cli/common.hpp"
+
+namespace amdahl::cli {
+
+/// Adds --mix; PROFILE is then optional (check_profile_or_mix says when neither is given).
+void add_mix_option(CLI::App& command, std::vector<std::string>& mix);
+/// For a command's callback (during parsing): CLI11's "PROFILE is required" when neither is
+/// given; an error when both are.
+void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix);
+
+/// The workloads of --mix, loaded as PROFILE is (the same per-profile options), their notes on
+/// stderr named by workload.
+struct Workloads {
+    std::vector<Profile> profiles;
+    std::vector<MixWorkload> workloads;  ///< parallel to profiles, each pointing to its profile
+    std::vector<std::string> names() const;
+    std::vector<const Profile*> pointers() const;
+};
+Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptions& options, Context& context,
+                         std::vector<std::string>& notes);
+
+/// Each workload's candidates for rank --mix: the proposals (-s) on the workloads whose phases
+/// they pick, else the phases --only picks (every phase without it) at -k. `set` gets what the
+/// candidates are (proposals, factor, effort unit) and the notes.
+std::vector<std::vector<Candidate>> mix_candidates(const Workloads& workloads, const CandidateOptions& options,
+                                                   CandidateSet& set);
+
+}  // namespace amdahl::cli

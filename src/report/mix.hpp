@@ -1,0 +1,26 @@
+#pragma once
+// The reports of `eval --mix` and `rank --mix` (results in amdahl/mix.hpp): their layouts for
+// text, CSV and Markdown (mix.cpp) and their JSON (mix_json.cpp).
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "amdahl/mix.hpp"
+#include "report/report.hpp"
+
+namespace amdahl {
+
+Document layout(const MixEvalResult& result, const ReportOptions& options);
+Document layout(const MixRankResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const MixEvalResult& result, const ReportOptions& options);
+void write_json(std::ostream& out, const MixRankResult& result, const ReportOptions& options);
+
+/// What the weights are and how they became shares of fleet time, in words.
+std::string weights_basis(const std::vector<MixWorkload>& workloads);
+/// The fleet's arithmetic: w_i from the weights, Σ w_i / S_i with the numbers, the win shares.
+std::vector<std::string> explain_mix(const MixEvalResult& result, const NumberStyle& style);
+
+/// Per target of rank --mix: Σ w_i s_i with the numbers, the fleet speedup, share and ceiling.
+std::vector<std::string> explain_mix_rank(const MixRankResult& result, const NumberStyle& style);
+
+}  // namespace amdahl

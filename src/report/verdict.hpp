@@ -1,0 +1,15 @@
+#pragma once
+// The one-sentence verdict of `eval` (--verdict, and a line of its text summary): what the
+// proposal buys, what it could ever buy, and where the rest of the time is, from the numbers.
+#include <string>
+
+#include "amdahl/results.hpp"
+#include "report/numbers.hpp"
+
+namespace amdahl {
+
+/// "A 10x speedup of k, 1.23% of device time, buys 1.11% of it (1.0112x); even an infinitely fast
+/// one would buy only 1.23%: more time is in copy_a (65.4%) and copy_b (33.4%)."
+std::string eval_verdict(const EvalResult& result, const NumberStyle& style);
+
+}  // namespace amdahl
