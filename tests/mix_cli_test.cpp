@@ -185,6 +185,11 @@ TEST_CASE("mix: input errors name the option and the problem", "[mix][cli]") {
                       "error: --phases: does not apply with --mix: its rows are workloads, not phases\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--names", "full"},
                       "error: --names: does not apply with --mix: its rows are workloads, not phases\n");
+    // --fleet was silently ignored with --mix (found when the two branches met).
+    check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--fleet", "1000"},
+                      "error: --fleet: is not supported with --mix yet: give each workload's eval --fleet\n");
+    check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--fleet", "1000"},
+                      "error: --fleet: is not supported with --mix yet: give each workload's eval --fleet\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--verdict"},
                       "error: --verdict: is not supported with --mix yet\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--total", "1s"},
