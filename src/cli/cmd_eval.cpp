@@ -9,6 +9,7 @@
 #include "amdahl/evaluate.hpp"
 #include "amdahl/replay.hpp"
 #include "cli/commands.hpp"
+#include "cli/ranks_options.hpp"
 
 namespace amdahl::cli {
 
@@ -21,10 +22,17 @@ struct EvalOptions {
     std::optional<double> require_speedup;
     std::string model = "amdahl";
     bool critical_path = false;
+    std::vector<std::string> ranks;
 };
 
-int run_eval(const EvalOptions& given, Context& context) {
+int run_eval(const EvalOptions& given, const CLI::App& command, Context& context) {
     EvalOptions options = given;
+    if (!options.ranks.empty()) {
+        reject_with_ranks(command, {"--model", "--critical-path", "--queue-gap", "--phases", "--names"});
+        return run_eval_ranks(options.ranks, options.profile, options.speedups, options.explain,
+                              options.require_speedup, context);
+    }
+    if (options.profile.path.empty()) throw Error("eval", "give a PROFILE (or --ranks FILES, a profile per rank)");
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     options.profile.import.dependencies = replay;
@@ -82,7 +90,10 @@ void setup_eval(CLI::App& app, Action& action) {
         ->add_option("--require-speedup", options->require_speedup,
                      "Exit 1 when the end-to-end speedup is below this (a CI gate)")
         ->check(positive_number());
-    command->callback([options, &action] { action = [options](Context& c) { return run_eval(*options, c); }; });
+    add_ranks_option(*command, options->ranks);
+    command->callback([options, command, &action] {
+        action = [options, command](Context& c) { return run_eval(*options, *command, c); };
+    });
 }
 
 }  // namespace amdahl::cli

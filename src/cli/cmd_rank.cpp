@@ -11,6 +11,7 @@
 #include "amdahl/replay.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/commands.hpp"
+#include "cli/ranks_options.hpp"
 
 namespace amdahl::cli {
 
@@ -24,10 +25,17 @@ struct RankOptions {
     std::vector<std::string> grid;
     bool explain = false;
     std::string model = "amdahl";
+    std::vector<std::string> ranks;
 };
 
-int run_rank(const RankOptions& given, Context& context) {
+int run_rank(const RankOptions& given, const CLI::App& command, Context& context) {
     RankOptions options = given;
+    if (!options.ranks.empty()) {
+        reject_with_ranks(command, {"--model", "--queue-gap", "--by", "--grid", "--explain", "-k", "-s", "--names",
+                                    "--effort-unit", "--only"});
+        return run_rank_ranks(options.ranks, options.profile, options.top, context);
+    }
+    if (options.profile.path.empty()) throw Error("rank", "give a PROFILE (or --ranks FILES, a profile per rank)");
     const bool replay = options.model == "replay";
     if (replay && options.explain)
         throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
@@ -84,7 +92,10 @@ void setup_rank(CLI::App& app, Action& action) {
         ->allow_extra_args(false);
     command->add_flag("--explain", options->explain, "Show the arithmetic behind each row");
     add_model_options(*command, options->model, options->profile, "evaluate each target alone");
-    command->callback([options, &action] { action = [options](Context& c) { return run_rank(*options, c); }; });
+    add_ranks_option(*command, options->ranks);
+    command->callback([options, command, &action] {
+        action = [options, command](Context& c) { return run_rank(*options, *command, c); };
+    });
 }
 
 }  // namespace amdahl::cli
