@@ -7,6 +7,7 @@
 
 #include "amdahl/ranks.hpp"
 #include "cli/common.hpp"
+#include "cli/run.hpp"
 
 namespace amdahl::cli {
 
