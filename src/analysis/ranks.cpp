@@ -151,8 +151,8 @@ RankSet group_segments(std::vector<RankProfile> ranks) {
                             ? "segments from the phases' \"segment\" fields: " + std::to_string(segments) +
                                   " segments on " + std::to_string(n) + " ranks"
                             : "no phase names a segment: every phase is its own barrier segment, matched by name "
-                              "across the " +
-                                  std::to_string(n) + " ranks");
+                              "across the ranks (" +
+                                  std::to_string(n) + (n == 1 ? " rank)" : " ranks)"));
     if (set.missing > 0) {
         for (std::size_t i = 0; i < present.size(); ++i) {
             if (present[i]) continue;
