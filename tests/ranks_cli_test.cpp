@@ -119,7 +119,8 @@ TEST_CASE("ranks cli: a CSV without segments, and the input errors", "[ranks][cl
                       "error: speedup '@rank9:x=2': no rank is named 'rank9' (the ranks: 'a')\n");
     check_input_error({"eval", "--ranks", a, "--model", "replay"}, "error: --model: does not apply to --ranks\n");
     check_input_error({"rank", "--ranks", a, "--by", "ceiling"}, "error: --by: does not apply to --ranks\n");
-    check_input_error({"eval", "-s", "x=2"}, "error: eval: give a PROFILE (or --ranks FILES, a profile per rank)\n");
+    check_input_error({"eval", "-s", "x=2"},
+                      "error: eval: PROFILE is required (or --ranks FILES, a profile per rank)\n");
 }
 
 TEST_CASE("ranks cli: a phase name with a colon is a selector, not a rank", "[ranks][cli]") {

@@ -556,6 +556,7 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 11);  // eval, law, rank, plan, compare, compare_benchmarks, scale, fit, queue, import, profile
+    CHECK(schemas == 13);  // eval, eval_ranks, law, rank, rank_ranks, plan, compare, compare_benchmarks, scale, fit,
+                           // queue, import, profile
     CHECK(described >= 200);
 }

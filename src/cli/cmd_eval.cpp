@@ -32,7 +32,7 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
         return run_eval_ranks(options.ranks, options.profile, options.speedups, options.explain,
                               options.require_speedup, context);
     }
-    if (options.profile.path.empty()) throw Error("eval", "give a PROFILE (or --ranks FILES, a profile per rank)");
+    if (options.profile.path.empty()) throw Error("eval", "PROFILE is required (or --ranks FILES, a profile per rank)");
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     options.profile.import.dependencies = replay;

@@ -35,7 +35,7 @@ int run_rank(const RankOptions& given, const CLI::App& command, Context& context
                                     "--effort-unit", "--only"});
         return run_rank_ranks(options.ranks, options.profile, options.top, context);
     }
-    if (options.profile.path.empty()) throw Error("rank", "give a PROFILE (or --ranks FILES, a profile per rank)");
+    if (options.profile.path.empty()) throw Error("rank", "PROFILE is required (or --ranks FILES, a profile per rank)");
     const bool replay = options.model == "replay";
     if (replay && options.explain)
         throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
