@@ -93,7 +93,7 @@ TEST_CASE("manual: amdahl eval's page, from its definitions", "[manual][cli]") {
                           "amdahl\\-eval \\- End\\-to\\-end effect of proposed local speedups on a profile\n"
                           ".SH SYNOPSIS\n"
                           ".B amdahl eval\n"
-                          "[\\fIOPTIONS\\fR] [\\fIPROFILE\\fR]\n"  // optional: --mix replaces it
+                          "[\\fIOPTIONS\\fR] [\\fIPROFILE\\fR]\n"  // optional: --mix or --ranks replaces it
                           ".SH DESCRIPTION\n"));
     CHECK_THAT(r.out, Contains(".TP\n"
                                "\\fB\\-\\-format\\fR \\fIFORMAT\\fR\n"

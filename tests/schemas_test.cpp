@@ -156,6 +156,12 @@ TEST_CASE("schemas: every command's JSON report on every example is valid", "[sc
         corpus.run("scale.schema.json", "scale " + path + " --parallel '*' -n 1..8 --format json");
         corpus.run("import.schema.json", "import " + path);
     }
+    // eval --ranks and rank --ranks over the example ranks: a gain, no gain, a gate, --explain.
+    const std::string ranks = shell_quoted(source_path("examples/ranks") + "/rank*.csv");
+    corpus.run("eval_ranks.schema.json", "eval --ranks " + ranks + " -s @rank3:attention=2 --explain --format json");
+    corpus.run("eval_ranks.schema.json",
+               "eval --ranks " + ranks + " -s @rank1:attention=2 -s gemm_bwd=inf --require-speedup 9 --format json", 1);
+    corpus.run("rank_ranks.schema.json", "rank --ranks " + ranks + " --format json");
     // Both files of a pair: one run each, runs against runs, and a mix by glob.
     const std::string before = shell_quoted(source_path("examples/compare/before.json")),
                       after = shell_quoted(source_path("examples/compare/after.json")),
@@ -581,7 +587,7 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 13);  // eval, eval_mix, law, rank, rank_mix, plan, compare, compare_benchmarks, scale, fit,
-                           // queue, import, profile
+    CHECK(schemas == 15);  // eval, eval_mix, eval_ranks, law, rank, rank_mix, rank_ranks, plan, compare,
+                           // compare_benchmarks, scale, fit, queue, import, profile
     CHECK(described >= 200);
 }

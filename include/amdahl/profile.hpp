@@ -37,6 +37,9 @@ struct Phase {
     /// How many times it ran (calls, launches, instances) when the input says; none otherwise.
     /// Many calls of little time each is a launch-bound phase: a faster kernel will not help much.
     std::optional<std::uint64_t> calls;
+    /// The barrier segment it runs in on its rank (a "segment" field or column; eval --ranks):
+    /// empty when the input says none.
+    std::string segment = {};
 };
 
 /// Time when several phases of a trace ran at once (the `overlapped` phase, broken down).

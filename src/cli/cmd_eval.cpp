@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
+#include "cli/ranks_options.hpp"
 #include "report/mix.hpp"
 
 namespace amdahl::cli {
@@ -28,6 +29,7 @@ struct EvalOptions {
     std::vector<std::string> mix;
     bool verdict = false;
     bool phases_given = false, names_given = false;  // --phases, --names: rows of phases, which --mix has not
+    std::vector<std::string> ranks;
 };
 
 int run_eval_mix(const EvalOptions& options, Context& context) {
@@ -74,8 +76,17 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
     return exit_ok;
 }
 
-int run_eval(const EvalOptions& given, Context& context) {
+int run_eval(const EvalOptions& given, const CLI::App& command, Context& context) {
     EvalOptions options = given;
+    if (!options.ranks.empty()) {
+        reject_with_ranks(command, {"--model", "--critical-path", "--queue-gap", "--phases", "--names", "--mix",
+                                    "--verdict", "--fleet", "--hours-per-year", "--cost-per-gpu-hour", "--currency",
+                                    "--cost-per-effort", "--effort-unit"});
+        return run_eval_ranks(options.ranks, options.profile, options.speedups, options.explain,
+                              options.require_speedup, context);
+    }
+    if (options.profile.path.empty() && options.mix.empty())
+        throw Error("eval", "PROFILE is required (or --ranks FILES, a profile per rank, or --mix FILE=WEIGHT)");
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     if (!options.mix.empty()) return run_eval_mix(options, context);
@@ -148,11 +159,12 @@ void setup_eval(CLI::App& app, Action& action) {
     command->add_flag(
         "--verdict", options->verdict,
         "Print only the one-sentence verdict (what it buys, its ceiling, where the time is); JSON adds it");
+    add_ranks_option(*command, options->ranks);
     command->callback([options, command, &action] {
-        check_profile_or_mix(options->profile, options->mix);
+        if (options->ranks.empty()) check_profile_or_mix(options->profile, options->mix);
         options->phases_given = command->count("--phases") > 0;
         options->names_given = command->count("--names") > 0;
-        action = [options](Context& c) { return run_eval(*options, c); };
+        action = [options, command](Context& c) { return run_eval(*options, *command, c); };
     });
 }
 

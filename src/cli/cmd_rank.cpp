@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
+#include "cli/ranks_options.hpp"
 #include "report/mix.hpp"
 
 namespace amdahl::cli {
@@ -30,6 +31,7 @@ struct RankOptions {
     FleetFlags fleet;
     std::vector<std::string> mix;
     bool names_given = false;  // --names: --mix tables print names whole
+    std::vector<std::string> ranks;
 };
 
 int run_rank_mix(const RankOptions& options, Context& context) {
@@ -65,9 +67,17 @@ int run_rank_mix(const RankOptions& options, Context& context) {
     return exit_ok;
 }
 
-int run_rank(const RankOptions& given, Context& context) {
+int run_rank(const RankOptions& given, const CLI::App& command, Context& context) {
     RankOptions options = given;
+    if (!options.ranks.empty()) {
+        reject_with_ranks(command, {"--model", "--queue-gap", "--by", "--grid", "--explain", "-k", "-s", "--names",
+                                    "--effort-unit", "--only", "--mix", "--fleet", "--hours-per-year",
+                                    "--cost-per-gpu-hour", "--currency", "--cost-per-effort"});
+        return run_rank_ranks(options.ranks, options.profile, options.top, context);
+    }
     if (!options.mix.empty()) return run_rank_mix(options, context);
+    if (options.profile.path.empty())
+        throw Error("rank", "PROFILE is required (or --ranks FILES, a profile per rank, or --mix FILE=WEIGHT)");
     const bool replay = options.model == "replay";
     if (replay && options.explain)
         throw Error("--explain", "shows Amdahl's arithmetic; --model replay has no closed form to show");
@@ -131,10 +141,11 @@ void setup_rank(CLI::App& app, Action& action) {
     add_model_options(*command, options->model, options->profile, "evaluate each target alone");
     add_fleet_options(*command, options->fleet, true);
     add_mix_option(*command, options->mix);
+    add_ranks_option(*command, options->ranks);
     command->callback([options, command, &action] {
-        check_profile_or_mix(options->profile, options->mix);
+        if (options->ranks.empty()) check_profile_or_mix(options->profile, options->mix);
         options->names_given = command->count("--names") > 0;
-        action = [options](Context& c) { return run_rank(*options, c); };
+        action = [options, command](Context& c) { return run_rank(*options, *command, c); };
     });
 }
 

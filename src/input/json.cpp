@@ -129,6 +129,8 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
             phase.active_time = read_time(value, source, key_path, "active_time");
         } else if (key == "calls") {
             phase.calls = read_calls(value, source, key_path);
+        } else if (key == "segment") {
+            phase.segment = read_string(value, source, key_path);
         } else if (key == "renamed_from") {
             former = read_renamed_from(value, source, key_path());
         }

@@ -38,7 +38,7 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
     bool named = false;
     unsigned seen = 0;  // the fields read so far: one bit each; a second one is the full reader's to report
     const auto first_time = [&seen](std::string_view key) {
-        constexpr std::string_view known[] = {"name", "kind", "time", "active_time", "share", "calls"};
+        constexpr std::string_view known[] = {"name", "kind", "time", "active_time", "share", "calls", "segment"};
         for (unsigned bit = 0; bit < std::size(known); ++bit) {
             if (key != known[bit]) continue;
             if (seen & (1u << bit)) return false;
@@ -50,8 +50,8 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
         do {
             std::string_view key, text;
             if (!scan.string(key) || !scan.eat(':') || !first_time(key)) return false;
-            if (key == "name" || key == "kind") {
-                if (!scan.string(key == "name" ? phase.name : phase.kind)) return false;
+            if (key == "name" || key == "kind" || key == "segment") {
+                if (!scan.string(key == "name" ? phase.name : key == "kind" ? phase.kind : phase.segment)) return false;
                 named = named || key == "name";
             } else if (key == "time" || key == "active_time") {
                 auto time = plain_time(scan);

@@ -29,6 +29,7 @@ struct RawPhase {
     std::optional<RawTime> active_time;  ///< from an imported trace: alone or overlapped
     std::uint64_t at = 0;                ///< line or 1 + index: see Phase::at and RawProfile::origin
     std::optional<std::uint64_t> calls;  ///< see Phase::calls
+    std::string segment;                 ///< see Phase::segment
 };
 
 /// What a raw phase says beyond Phase's fields, until finish_profile reconciles it.

@@ -85,6 +85,8 @@ public:
             const std::string h = lower(header[i]);
             if (!unit_ && h == "unit") {
                 unit_ = i;
+            } else if (!segment_ && h == "segment") {
+                segment_ = i;
             } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
                 name_ = i;
             } else if (!kind_ && is_kind_header(h)) {
@@ -127,7 +129,7 @@ public:
         const std::string at = source_ + ":" + std::to_string(header_line);
         if (!name_) {
             for (std::size_t i = 0; i < header.size(); ++i) {
-                if (roles[i] == ColumnRole::other && i != share_ && i != kind_ && i != unit_) {
+                if (roles[i] == ColumnRole::other && i != share_ && i != kind_ && i != unit_ && i != segment_) {
                     name_ = i;
                     break;
                 }
@@ -236,6 +238,7 @@ public:
             return column && !trim(cells[*column]).empty();
         };
         if (kind_) phase.kind = std::string(trim(cells[*kind_]));
+        if (segment_) phase.segment = std::string(trim(cells[*segment_]));
         if (filled(calls_)) phase.calls = read_calls(cells[*calls_], at, label);
         std::optional<RawTime> start;
         if (filled(start_)) start = with_unit(read_time_cell(cells[*start_], at, label, "start"), start_unit_);
@@ -512,6 +515,12 @@ private:
                 RawPhaseExtra& to_extra = extra[moved_to[f]];
                 const Phase& from = raw_.phases[i];
                 const RawPhaseExtra& from_extra = raw_.extra[i];
+                // One phase runs in one barrier segment: rows of a name in two are two phases.
+                if (from.segment != to.segment)
+                    throw Error(source_ + ":" + std::to_string(from.at),
+                                "phase '" + printable(from.name) + "' is in segment '" + printable(from.segment) +
+                                    "' here and in '" + printable(to.segment) + "' on line " + std::to_string(to.at) +
+                                    "; give the phase a distinct name in each segment");
                 if (from_extra.has_time) {
                     if (to_extra.has_time) {
                         to.time +=
@@ -582,7 +591,7 @@ private:
     std::vector<std::string> header_;
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
-    std::optional<std::size_t> unit_only_, other_unit_only_;
+    std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;
     bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;

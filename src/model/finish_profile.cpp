@@ -69,6 +69,7 @@ void RawProfile::add(RawPhase phase) {
     out.kind = std::move(phase.kind);
     out.at = phase.at;
     out.calls = phase.calls;
+    out.segment = std::move(phase.segment);
     if (phase.time) {
         out.time = phase.time->value;
         more.time_unit = phase.time->unit;

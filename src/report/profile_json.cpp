@@ -142,6 +142,7 @@ std::string profile_to_json(const Profile& profile, bool with_timeline) {
         json.begin_object(true).field("name", phase.name).field("time", phase.time);
         if (!phase.kind.empty()) json.field("kind", phase.kind);
         if (phase.calls) json.field("calls", *phase.calls);
+        if (!phase.segment.empty()) json.field("segment", phase.segment);
         if (phase.active_time && *phase.active_time != phase.time) json.field("active_time", *phase.active_time);
         if (const auto names = former.find(phase.name); names != former.end()) {
             json.key("renamed_from").begin_array();

@@ -1,0 +1,142 @@
+// eval --ranks and rank --ranks through the command line: the README's example ranks
+// (examples/ranks/rank0..3.csv), every output format, globs, and the errors (exit 2).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+
+namespace {
+
+using amdahl::test::run_cli;
+using amdahl::test::RunResult;
+using amdahl::test::source_path;
+using amdahl::test::TempDir;
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinRel;
+
+std::string example_ranks() { return source_path("examples/ranks") + "/rank*.csv"; }
+
+// Exit 2, nothing on stdout, exactly `message` on stderr.
+void check_input_error(const std::vector<std::string>& args, const std::string& message) {
+    const RunResult r = run_cli(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == message);
+}
+
+}  // namespace
+
+TEST_CASE("ranks cli: eval --ranks speeds attention up on rank3 alone", "[ranks][cli]") {
+    const RunResult r = run_cli({"eval", "--ranks", example_ranks(), "-s", "@rank3:attention=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["model"] == "barriers");
+    CHECK(json["segments_from"] == "segment_field");
+    CHECK_THAT(json["baseline_time"].get<double>(), WithinRel(40.0, 1e-12));
+    CHECK_THAT(json["new_time"].get<double>(), WithinRel(37.0, 1e-12));
+    CHECK_THAT(json["speedup"].get<double>(), WithinRel(40.0 / 37.0, 1e-12));
+    CHECK(json["segments"][1]["segment"] == "attention");
+    CHECK(json["segments"][1]["critical_before"] == nlohmann::json::array({"rank3"}));
+    CHECK(json["segments"][1]["critical_after"] == nlohmann::json::array({"rank0", "rank2"}));
+    CHECK(json["segments"][3]["critical_before"].size() == 4);
+    CHECK(json["ranks"].size() == 4);
+    CHECK(json["ranks"][1]["rank"] == "rank1");
+    // rank1 waits 1 ms in forward, 4 in attention, 1 in backward.
+    CHECK_THAT(json["ranks"][1]["slack_before"].get<double>(), WithinRel(6.0, 1e-12));
+    CHECK_THAT(json["speedups"][0]["busy_time_saved"].get<double>(), WithinRel(4.5, 1e-12));
+    CHECK_THAT(json["speedups"][0]["step_time_saved"].get<double>(), WithinRel(3.0, 1e-12));
+    CHECK(json["speedups"][0]["rank"] == "rank3");
+    CHECK(r.err == "note: segments from the phases' \"segment\" fields: 4 segments on 4 ranks\n");
+}
+
+TEST_CASE("ranks cli: a speedup on a waiting rank gains nothing, and says so", "[ranks][cli]") {
+    const RunResult r = run_cli({"eval", "--ranks", example_ranks(), "-s", "@rank1:attention=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("speedup:              1.0000x"));
+    CHECK(r.err ==
+          "note: segments from the phases' \"segment\" fields: 4 segments on 4 ranks\n"
+          "note: '@rank1:attention=2': attention on rank1 was sped up 2x but rank1 was not critical in any segment it "
+          "touches: no gain (2.5 ms of busy time saved becomes waiting at the barriers)\n");
+}
+
+TEST_CASE("ranks cli: every format carries the segments, the ranks and the assumptions", "[ranks][cli]") {
+    const std::vector<std::string> base = {"eval", "--ranks", example_ranks(), "-s", "@rank3:attention=2"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), more.begin(), more.end());
+        return run_cli(args);
+    };
+    const RunResult csv = with({"--format", "csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK_THAT(csv.out, Contains("row,name,time_before_ms,time_after_ms,critical_before,critical_after,busy_before_ms,"
+                                 "busy_after_ms,slack_before_ms,slack_after_ms\n"));
+    CHECK_THAT(csv.out, Contains("segment,attention,9,6,rank3,rank0;rank2,,,,\n"));
+    CHECK_THAT(csv.out, Contains("rank,rank3,,,,,39,34.5,1,2.5\n"));
+    const RunResult md = with({"--format", "md", "--explain"});
+    REQUIRE(md.exit_code == 0);
+    CHECK_THAT(md.out, Contains("a barrier ends every segment"));
+    CHECK_THAT(md.out, Contains("step  = Σ_s max_r t(s, r)  = 15.0 + 9.0 + 13.0 + 3.0 = 40.0 ms"));
+    const RunResult text = with({});
+    CHECK_THAT(text.out, Contains("  rank3              39.0        34.5           1.0          2.5\n"));
+    const RunResult gate = with({"--require-speedup", "1.1"});
+    CHECK(gate.exit_code == 1);
+    CHECK_THAT(gate.err, Contains("gate failed: step speedup 1.0811x is below the required 1.1000x\n"));
+}
+
+TEST_CASE("ranks cli: rank --ranks lists the stragglers by the step time they hold", "[ranks][cli]") {
+    const RunResult r = run_cli({"rank", "--ranks", example_ranks(), "--format", "json", "--top", "3"});
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK_THAT(json["step_time"].get<double>(), WithinRel(40.0, 1e-12));
+    REQUIRE(json["stragglers"].size() == 3);
+    CHECK(json["stragglers"][0]["segment"] == "attention");
+    CHECK(json["stragglers"][0]["critical"] == nlohmann::json::array({"rank3"}));
+    CHECK(json["stragglers"][0]["next_slowest"] == "rank0");
+    CHECK_THAT(json["stragglers"][0]["held"].get<double>(), WithinRel(3.0, 1e-12));
+    CHECK(json["stragglers"][1]["segment"] == "forward");
+    CHECK(json["stragglers"][2]["segment"] == "backward");
+}
+
+TEST_CASE("ranks cli: a CSV without segments, and the input errors", "[ranks][cli]") {
+    TempDir dir;
+    const std::string a = dir / "a.csv", b = dir / "b.csv";
+    {
+        std::ofstream(a) << "name,time (ms)\nx,2\ny,3\n";
+        std::ofstream(b) << "name,time (ms)\ny,1\nx,4\n";
+    }
+    check_input_error(
+        {"eval", "--ranks", a, "--ranks", b, "-s", "x=2"},
+        "error: --ranks: ranks order segments differently: " + b + " runs 'y' before 'x', " + a + " runs 'x' first\n");
+    check_input_error({"eval", "--ranks", dir / "rank*.csv", "-s", "x=2"},
+                      "error: --ranks: no file matches '" + dir / "rank*.csv" + "'\n");
+    check_input_error({"eval", "--ranks", dir / "a*.csv", "-s", "@rank9:x=2"},
+                      "note: no phase names a segment: every phase is its own barrier segment, matched by name across "
+                      "the ranks (1 rank)\n"
+                      "error: speedup '@rank9:x=2': no rank is named 'rank9' (the ranks: 'a')\n");
+    check_input_error({"eval", "--ranks", a, "--model", "replay"}, "error: --model: does not apply to --ranks\n");
+    check_input_error({"rank", "--ranks", a, "--by", "ceiling"}, "error: --by: does not apply to --ranks\n");
+    check_input_error({"eval", "-s", "x=2"},
+                      "error: PROFILE is required\n(run 'amdahl --help' or 'amdahl COMMAND --help' for usage)\n");
+    check_input_error({"eval", "--ranks", a, "--mix", b + "=1", "-s", "x=2"},
+                      "error: --mix: does not apply to --ranks\n");
+    check_input_error({"eval", "--ranks", a, "-s", "x=2", "--fleet", "100"},
+                      "error: --fleet: does not apply to --ranks\n");
+    check_input_error({"rank", "--ranks", a, "--fleet", "100"}, "error: --fleet: does not apply to --ranks\n");
+}
+
+TEST_CASE("ranks cli: a phase name with a colon is a selector, not a rank", "[ranks][cli]") {
+    TempDir dir;
+    std::ofstream(dir / "r0.json") << R"({"unit": "ms", "phases": [{"name": "kind:x", "time": 4, "kind": "kernel"}]})";
+    std::ofstream(dir / "r1.json") << R"({"unit": "ms", "phases": [{"name": "kind:x", "time": 2, "kind": "kernel"}]})";
+    const RunResult kind = run_cli({"eval", "--ranks", dir / "r*.json", "-s", "kind:kernel=2", "--format", "json"});
+    REQUIRE(kind.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(kind.out)["new_time"].get<double>(), WithinRel(2.0, 1e-12));
+    const RunResult named =
+        run_cli({"eval", "--ranks", dir / "r*.json", "-s", "@r0:name:kind:x=4", "--format", "json"});
+    REQUIRE(named.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(named.out)["new_time"].get<double>(), WithinRel(2.0, 1e-12));
+}
