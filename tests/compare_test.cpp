@@ -876,7 +876,7 @@ TEST_CASE("compare: --input-format takes every format name the other commands ta
                                  "text, chrome-trace, nsys,"));
 }
 
-TEST_CASE("compare: a phase at 0 in BEFORE grew from 0; only a phase BEFORE lacks is new", "[compare][gates]") {
+TEST_CASE("compare: a phase at 0 in BEFORE grew from 0 - only a phase BEFORE lacks is new", "[compare][gates]") {
     const auto before = test::write_temp("zero_before.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
     const auto after = test::write_temp("zero_after.json", R"({"unit": "ms", "phases": {"a": 10, "z": 2, "n": 1}})");
     const auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "*=5%"});
@@ -885,7 +885,7 @@ TEST_CASE("compare: a phase at 0 in BEFORE grew from 0; only a phase BEFORE lack
     CHECK_THAT(r.err, Contains("n is new in AFTER (1.0 ms): slower than any percentage"));
 }
 
-TEST_CASE("compare: a phase gate on phases at 0 on both sides passes; it is not 'gone'", "[compare][gates]") {
+TEST_CASE("compare: a phase gate on phases at 0 on both sides passes - it is not 'gone'", "[compare][gates]") {
     const auto before = test::write_temp("still_zero_before.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
     const auto after = test::write_temp("still_zero_after.json", R"({"unit": "ms", "phases": {"a": 10, "z": 0}})");
     const auto r = test::run_cli({"compare", before, after, "--fail-if-phase-slower", "z=5%"});

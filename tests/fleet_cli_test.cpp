@@ -37,7 +37,7 @@ nlohmann::json json_of(const RunResult& r) {
 
 }  // namespace
 
-TEST_CASE("fleet: 5% of the time saved on 20,000 GPUs frees exactly 1,000; 5% faster frees 952.4", "[fleet][cli]") {
+TEST_CASE("fleet: 5% of the time saved on 20,000 GPUs frees exactly 1,000 - 5% faster frees 952.4", "[fleet][cli]") {
     const RunResult saved = run_cli({"law", "-f", "1", "-k", "-5%", "--fleet", "20000", "--cost-per-gpu-hour", "2USD"});
     CHECK(saved.exit_code == 0);
     CHECK(saved.err.empty());
@@ -159,7 +159,7 @@ TEST_CASE("fleet: rank's columns per target, payback only where the target has a
                                "GPU-hour, $10,000.00 per effort\n"));
 }
 
-TEST_CASE("fleet: plan's figures come from the plan's speedup and total effort; none when unreachable",
+TEST_CASE("fleet: plan's figures come from the plan's speedup and total effort - none when unreachable",
           "[fleet][cli]") {
     const std::string step = source_path("examples/transformer_step.json");
     const nlohmann::json fleet = json_of(run_cli({"plan",

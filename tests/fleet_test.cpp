@@ -28,7 +28,7 @@ TEST_CASE("fleet: 5% of the time saved on 20,000 GPUs frees exactly 1,000 of the
     CHECK_THAT(*f.payback_days, WithinRel(30'000.0 / 21'900'000.0 * 365, 1e-12));
 }
 
-TEST_CASE("fleet: S = 1.05 frees fewer GPUs than 5% of the fleet; the other reading is the capacity", "[fleet]") {
+TEST_CASE("fleet: S = 1.05 frees fewer GPUs than 5% of the fleet - the other reading is the capacity", "[fleet]") {
     amdahl::Fleet fleet;
     fleet.gpus = 20000;
     const amdahl::FleetFigures f = amdahl::fleet_figures(fleet, 1.05);
@@ -38,7 +38,7 @@ TEST_CASE("fleet: S = 1.05 frees fewer GPUs than 5% of the fleet; the other read
     CHECK_FALSE(f.payback_days);
 }
 
-TEST_CASE("fleet: an infinite speedup frees the whole fleet; a slowdown never pays back", "[fleet]") {
+TEST_CASE("fleet: an infinite speedup frees the whole fleet - a slowdown never pays back", "[fleet]") {
     amdahl::Fleet fleet;
     fleet.gpus = 8;
     fleet.hours_per_year = 2000;
@@ -53,7 +53,7 @@ TEST_CASE("fleet: an infinite speedup frees the whole fleet; a slowdown never pa
     CHECK_FALSE(slower.payback_days);
 }
 
-TEST_CASE("fleet: money has its currency before (a symbol) or after (a code); efforts have their plural",
+TEST_CASE("fleet: money has its currency before (a symbol) or after (a code) - efforts have their plural",
           "[fleet][numbers]") {
     CHECK(amdahl::format_money(21'900'000, "USD") == "21,900,000.00 USD");
     CHECK(amdahl::format_money(2.5, "$") == "$2.50");

@@ -112,7 +112,7 @@ TEST_CASE("harness: google/benchmark's repetitions are the runs, the aggregates 
                       "bad.json: benchmarks[0].time_unit: unknown unit 'fortnights'");
 }
 
-TEST_CASE("harness: pytest-benchmark's rounds are the runs, in us; ops with --higher-is-better", "[harness]") {
+TEST_CASE("harness: pytest-benchmark's rounds are the runs, in us - ops with --higher-is-better", "[harness]") {
     const HarnessFile file = read("pytest_before.json");
     REQUIRE(file.benchmarks.size() == 2);
     const BenchmarkRuns& parse = benchmark(file, "tests/bench/test_parse.py::test_parse_json[large]");

@@ -374,7 +374,7 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
     CHECK_THAT(r.err, Contains("--input-format: unknown format 'pdf'"));
 }
 
-TEST_CASE("trace: --total declares the end-to-end time; what the trace does not cover is 'unattributed'",
+TEST_CASE("trace: --total declares the end-to-end time - what the trace does not cover is 'unattributed'",
           "[import][trace][silent]") {
     // gemm 0-10 us and softmax 15-17 us on one stream: the trace spans 17 us.
     const std::string trace = test::write_temp("short_capture.json", R"({"traceEvents": [

@@ -93,7 +93,7 @@ TEST_CASE("ranks: a selector's own colon is no rank prefix", "[ranks]") {
                       "speedup '@rank2=2': expected @RANK:SELECTOR=FACTOR (e.g. @rank3:attention=2)");
 }
 
-TEST_CASE("ranks: without segment fields every phase is its own segment; a missing one takes 0", "[ranks]") {
+TEST_CASE("ranks: without segment fields every phase is its own segment - a missing one takes 0", "[ranks]") {
     std::vector<RankProfile> ranks = {rank("a", {{"x", "", 2}, {"y", "", 3}}), rank("b", {{"x", "", 4}})};
     const amdahl::RankSet set = amdahl::group_segments(std::move(ranks));
     CHECK_FALSE(set.named_segments);

@@ -57,7 +57,7 @@ TEST_CASE("table: text widths count code points, not bytes", "[table]") {
           "x               22\n");
 }
 
-TEST_CASE("table: text cuts names longer than 64 columns; other formats keep them", "[table]") {
+TEST_CASE("table: text cuts names longer than 64 columns - other formats keep them", "[table]") {
     const std::string long_name = std::string(40, 'a') + std::string(30, 'b');  // 70 columns
     Table table;
     table.columns = {{"phase", "name", false}, {"time", "time", true}};
@@ -190,7 +190,7 @@ TEST_CASE("table: parse_output_format knows the four formats and their other nam
     }
 }
 
-TEST_CASE("printable: control bytes and invalid UTF-8 become \\xNN; valid text stays", "[table]") {
+TEST_CASE("printable: control bytes and invalid UTF-8 become hex escapes - valid text stays", "[table]") {
     const std::pair<std::string, std::string> cases[] = {
         {"plain text, 100%", "plain text, 100%"},
         {"", ""},
