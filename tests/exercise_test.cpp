@@ -40,6 +40,16 @@ TEST_CASE("exercise part 2 q4: the design-review sentence is built from the numb
           "MEMORY_COPY_DEVICE_TO_HOST (33.4%).\n");
 }
 
+TEST_CASE("eval --verdict: what the sentence alone would drop is refused", "[exercise][verdict]") {
+    const std::string step = source_path("examples/transformer_step.json");
+    auto r = run_cli({"eval", step, "-s", "layernorm=2", "--verdict", "--explain"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --verdict: prints the sentence alone, without --explain's arithmetic: give one of them\n");
+    r = run_cli({"eval", step, "-s", "layernorm=2", "--verdict", "--fleet", "100"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --verdict: prints the sentence alone, without --fleet's figures: give one of them\n");
+}
+
 TEST_CASE("exercise part 3 q1: a kernel 2% of one model and 40% of another, on 900 and 100 GPUs", "[exercise]") {
     const auto mix = json_of({"eval", "--mix", source_path("examples/mix/chat_decode.json") + "=900gpus", "--mix",
                               source_path("examples/mix/ranker.json") + "=100gpus", "-s", "topk_sampling=10"});

@@ -270,3 +270,27 @@ TEST_CASE("eval --mix: --explain writes the fleet's sum out, CSV has a row per w
     CHECK_THAT(rows.out, Catch::Matchers::EndsWith("\nfleet,,100,1.0409889394925178,3.9375,100\n"));
     CHECK_THAT(rows.err, Catch::Matchers::Contains("fleet speedup:    1.0410x"));
 }
+
+TEST_CASE("eval and rank --mix: a loss is carried by the workload that loses most", "[mix][cli]") {
+    // Found by a hostile tester: the largest signed part was taken, which for a loss is the
+    // workload that loses least, or one that gains. m1 loses: p 50 -> 100 of 100 ms, S = 2/3,
+    // w (1 - 1/S) = 0.5 x -0.5 = -0.25; m2 gains: r 50 -> 12.5, S = 100/62.5 = 1.6, 0.5 x 0.375 =
+    // 0.1875. The fleet loses 0.0625 (S = 1/1.0625 = 0.9412x), 400% of it in m1.
+    const std::string m1 = write_temp("m1.json", R"({"phases":{"p":50,"q":50}})");
+    const std::string m2 = write_temp("m2.json", R"({"phases":{"r":50,"q":50}})");
+    const RunResult r = run_cli({"eval", "--mix", m1 + "=0.5", "--mix", m2 + "=0.5", "-s", "p=0.5", "-s", "r=4"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Matchers::Contains("carried by:       " + m1 + " (400.0% of the fleet's loss)"));
+    const auto json = json_of(
+        run_cli({"eval", "--mix", m1 + "=0.5", "--mix", m2 + "=0.5", "-s", "p=0.5", "-s", "r=4", "--format", "json"}));
+    CHECK(json["main_workload"] == m1);
+    CHECK_THAT(json["saved_fraction"].get<double>(), WithinRel(-0.0625, 1e-12));
+    // rank: p at 0.5x is in m1 only; the summary and the table both say so.
+    const RunResult rank = run_cli({"rank", "--mix", m1 + "=0.5", "--mix", m2 + "=0.5", "-k", "0.5"});
+    REQUIRE(rank.exit_code == 0);
+    CHECK_THAT(rank.out, Catch::Matchers::Contains("mostly from " + m1 + ")"));
+    // One file given under two spellings is one workload given twice.
+    const std::string again = m1.substr(0, m1.rfind('/')) + "/./m1.json";
+    check_input_error({"eval", "--mix", m1 + "=0.5", "--mix", again + "=0.5", "-s", "p=2"},
+                      "error: --mix: workload '" + again + "' is given twice (as '" + m1 + "')\n");
+}

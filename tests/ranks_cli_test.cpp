@@ -126,6 +126,10 @@ TEST_CASE("ranks cli: a CSV without segments, and the input errors", "[ranks][cl
     check_input_error({"eval", "--ranks", a, "-s", "x=2", "--fleet", "100"},
                       "error: --fleet: does not apply to --ranks\n");
     check_input_error({"rank", "--ranks", a, "--fleet", "100"}, "error: --fleet: does not apply to --ranks\n");
+    // A bare --total was read in each rank's own unit (ms on one, us on another): refused.
+    check_input_error({"eval", "--ranks", a, "-s", "x=2", "--total", "40"},
+                      "error: --total: does not apply to --ranks\n");
+    check_input_error({"rank", "--ranks", a, "--total", "40ms"}, "error: --total: does not apply to --ranks\n");
 }
 
 TEST_CASE("ranks cli: a phase name with a colon is a selector, not a rank", "[ranks][cli]") {

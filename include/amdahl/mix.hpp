@@ -55,6 +55,11 @@ struct FleetOutcome {
 /// The fleet's outcome for time shares w_i and per-workload speedups S_i (infinite: no time left).
 FleetOutcome fleet_outcome(const std::vector<double>& time_shares, const std::vector<double>& speedups);
 
+/// The workload that carries most of a fleet's change: of those whose part of it (`saved[i]`,
+/// w_i (1 - 1/S_i)) has the sign of the whole (`total`), the largest in size; a loss is carried
+/// by the workload that loses most, not by one that loses least.
+std::size_t carrying_workload(const std::vector<double>& saved, double total);
+
 /// One workload's evaluation in a mix.
 struct WorkloadEvaluation {
     std::vector<std::size_t> speedups;  ///< the specs (indices) whose selectors pick phases here

@@ -152,6 +152,14 @@ void add_fleet_outcomes(MixEvalResult& result) {
     result.ceiling = fleet_outcome(shares, ceilings);
 }
 
+std::size_t carrying_workload(const std::vector<double>& saved, double total) {
+    const double sign = total < 0 ? -1.0 : 1.0;
+    std::size_t top = 0;
+    for (std::size_t i = 1; i < saved.size(); ++i)
+        if (sign * saved[i] > sign * saved[top]) top = i;
+    return top;
+}
+
 std::vector<MixTarget> rank_mix(const std::vector<std::vector<Candidate>>& candidates,
                                 const std::vector<double>& totals, const std::vector<double>& time_shares, RankBy by,
                                 const std::vector<double>& grid) {
@@ -206,8 +214,7 @@ std::vector<MixTarget> rank_mix(const std::vector<std::vector<Candidate>>& candi
         if (by == RankBy::effort && !target.effort)
             throw Error("'" + target.name +
                         "' has no effort; --by effort needs one on every proposal (SELECTOR=FACTOR@EFFORT)");
-        const auto largest = std::max_element(target.fleet.saved.begin(), target.fleet.saved.end());
-        target.main_workload = static_cast<std::size_t>(largest - target.fleet.saved.begin());
+        target.main_workload = carrying_workload(target.fleet.saved, target.fleet.saved_fraction);
     }
     const auto key = [by](const MixTarget& t) {
         switch (by) {

@@ -79,9 +79,9 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
 int run_eval(const EvalOptions& given, const CLI::App& command, Context& context) {
     EvalOptions options = given;
     if (!options.ranks.empty()) {
-        reject_with_ranks(command, {"--model", "--critical-path", "--queue-gap", "--phases", "--names", "--mix",
-                                    "--verdict", "--fleet", "--hours-per-year", "--cost-per-gpu-hour", "--currency",
-                                    "--cost-per-effort", "--effort-unit"});
+        reject_with_ranks(command, {"--total", "--model", "--critical-path", "--queue-gap", "--phases", "--names",
+                                    "--mix", "--verdict", "--fleet", "--hours-per-year", "--cost-per-gpu-hour",
+                                    "--currency", "--cost-per-effort", "--effort-unit"});
         return run_eval_ranks(options.ranks, options.profile, options.speedups, options.explain,
                               options.require_speedup, context);
     }
@@ -90,6 +90,11 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
     const bool replay = options.model == "replay";
     if (options.critical_path && !replay) throw Error("--critical-path", "applies to --model replay only");
     if (!options.mix.empty()) return run_eval_mix(options, context);
+    // --verdict prints the sentence alone: what else was asked for would be dropped unseen.
+    if (options.verdict && options.explain)
+        throw Error("--verdict", "prints the sentence alone, without --explain's arithmetic: give one of them");
+    if (options.verdict && options.fleet.gpus)
+        throw Error("--verdict", "prints the sentence alone, without --fleet's figures: give one of them");
     if (options.verdict && replay)
         throw Error("--verdict", "is built from the phase table's law; --model replay has no such sentence yet");
     if (options.verdict && output_format(options.profile.output.format) == OutputFormat::csv)

@@ -70,8 +70,8 @@ int run_rank_mix(const RankOptions& options, Context& context) {
 int run_rank(const RankOptions& given, const CLI::App& command, Context& context) {
     RankOptions options = given;
     if (!options.ranks.empty()) {
-        reject_with_ranks(command, {"--model", "--queue-gap", "--by", "--grid", "--explain", "-k", "-s", "--names",
-                                    "--effort-unit", "--only", "--mix", "--fleet", "--hours-per-year",
+        reject_with_ranks(command, {"--total", "--model", "--queue-gap", "--by", "--grid", "--explain", "-k", "-s",
+                                    "--names", "--effort-unit", "--only", "--mix", "--fleet", "--hours-per-year",
                                     "--cost-per-gpu-hour", "--currency", "--cost-per-effort"});
         return run_rank_ranks(options.ranks, options.profile, options.top, context);
     }

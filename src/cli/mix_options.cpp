@@ -1,5 +1,6 @@
 #include "cli/mix_options.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include "amdahl/error.hpp"
@@ -49,9 +50,15 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
                                      printable(text) + "')");
         MixWorkload workload;
         workload.name = text.substr(0, eq);
+        // One file under two spellings (k.json, ./k.json) is one workload given twice too.
+        const auto same_file = [](const std::string& a, const std::string& b) {
+            std::error_code ec;
+            return a == b || (a != "-" && b != "-" && std::filesystem::equivalent(a, b, ec));
+        };
         for (const MixWorkload& other : out.workloads)
-            if (other.name == workload.name)
-                throw Error("--mix", "workload '" + printable(workload.name) + "' is given twice");
+            if (same_file(other.name, workload.name))
+                throw Error("--mix", "workload '" + printable(workload.name) + "' is given twice" +
+                                         (other.name == workload.name ? "" : " (as '" + printable(other.name) + "')"));
         workload.weight = parse_option("--mix " + printable(text), parse_mix_weight, text.substr(eq + 1));
         weights.push_back(workload.weight);
         ProfileOptions one = options;

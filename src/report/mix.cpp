@@ -182,13 +182,12 @@ Document layout(const MixEvalResult& r, const ReportOptions& options) {
     s.push_back({"fleet time saved", format_share(r.fleet.saved_fraction, style) + " (Σ w_i (1 - 1/S_i))",
                  "saved_fraction", shortest(r.fleet.saved_fraction)});
     if (!r.fleet.win_share.empty()) {
-        std::size_t top = 0;
-        for (std::size_t i = 1; i < r.fleet.saved.size(); ++i)
-            if (r.fleet.saved[i] > r.fleet.saved[top]) top = i;
-        s.push_back({"carried by",
-                     fmt::format("{} ({} of the fleet's saving)", printable(r.workloads[top].name),
-                                 format_share(r.fleet.win_share[top], style)),
-                     "main_workload", r.workloads[top].name});
+        const std::size_t top = carrying_workload(r.fleet.saved, r.fleet.saved_fraction);
+        s.push_back(
+            {"carried by",
+             fmt::format("{} ({} of the fleet's {})", printable(r.workloads[top].name),
+                         format_share(r.fleet.win_share[top], style), r.fleet.saved_fraction < 0 ? "loss" : "saving"),
+             "main_workload", r.workloads[top].name});
     }
     s.push_back({"fleet ceiling",
                  std::isinf(r.ceiling.speedup)
@@ -246,7 +245,7 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
         row.emplace_back(format_share(t.fleet.saved_fraction, style), shortest(t.fleet.saved_fraction * 100));
         row.emplace_back(format_speedup(t.fleet.speedup, style), machine_number(t.fleet.speedup));
         row.emplace_back(format_speedup(t.ceiling, style), machine_number(t.ceiling));
-        row.emplace_back(t.fleet.saved_fraction > 0 ? main_label : "-", t.fleet.saved_fraction > 0 ? main : "");
+        row.emplace_back(t.fleet.saved_fraction != 0 ? main_label : "-", t.fleet.saved_fraction != 0 ? main : "");
         if (any_effort) {
             row.push_back(t.effort ? Cell(format_plain(*t.effort, style), shortest(*t.effort)) : Cell("-", ""));
             row.push_back(t.saved_per_effort
@@ -270,7 +269,9 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
             {what,
              fmt::format("{} ({}, {} of fleet time saved, {} for the fleet, mostly from {})", printable(top.name),
                          format_factor(top.factor, style), format_share(top.fleet.saved_fraction, style),
-                         format_speedup(top.fleet.speedup, style), printable(r.workloads[top.main_workload].name)),
+                         format_speedup(top.fleet.speedup, style),
+                         top.fleet.saved_fraction != 0 ? printable(r.workloads[top.main_workload].name)
+                                                       : std::string("no workload: it changes nothing")),
              "top", top.name});
         doc.headline =
             fmt::format("{} first ({} for the fleet)", printable(top.name), format_speedup(top.fleet.speedup, style));

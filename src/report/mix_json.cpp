@@ -43,8 +43,7 @@ void write_json(std::ostream& out, const MixEvalResult& r, const ReportOptions& 
     if (r.fleet.win_share.empty()) {
         json.key("main_workload").null();
     } else {
-        const auto top = std::max_element(r.fleet.saved.begin(), r.fleet.saved.end()) - r.fleet.saved.begin();
-        json.field("main_workload", r.workloads[static_cast<std::size_t>(top)].name);
+        json.field("main_workload", r.workloads[carrying_workload(r.fleet.saved, r.fleet.saved_fraction)].name);
     }
     json.key("speedups").begin_array();
     for (std::size_t s = 0; s < r.speedups.size(); ++s) {
@@ -112,7 +111,7 @@ void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions& 
         json.field("factor", t.factor).field("effort", t.effort).field("fleet_share", t.fleet_share);
         json.field("saved_fraction", t.fleet.saved_fraction).field("speedup", t.fleet.speedup);
         json.field("ceiling", t.ceiling).field("saved_per_effort", t.saved_per_effort);
-        if (t.fleet.saved_fraction > 0)
+        if (t.fleet.saved_fraction != 0)
             json.field("main_workload", r.workloads[t.main_workload].name);
         else
             json.key("main_workload").null();
