@@ -33,12 +33,7 @@ struct EvalOptions {
 };
 
 int run_eval_mix(const EvalOptions& options, Context& context) {
-    // The fleet's figures come from one end-to-end speedup; a mix's fleet speedup is not wired to them yet.
-    if (options.fleet.gpus)
-        throw Error("--fleet", "is not supported with --mix yet: give each workload's eval --fleet");
-    if (options.model == "replay")
-        throw Error("--model replay",
-                    "does not apply with --mix: the fleet is weighed from each workload's phase table");
+    refuse_with_mix(options.fleet, options.model);
     if (options.verdict) throw Error("--verdict", "is not supported with --mix yet");
     if (options.phases_given) throw Error("--phases", "does not apply with --mix: its rows are workloads, not phases");
     if (options.names_given) throw Error("--names", "does not apply with --mix: its rows are workloads, not phases");

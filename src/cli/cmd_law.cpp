@@ -179,8 +179,7 @@ std::vector<GivenFraction> given_fractions(const LawOptions& options, LawResult&
                                       printable(options.time) + ")");
         given.push_back(fraction);
     }
-    if (!options.time.empty())
-        note_bare(context, "--time", options.time, parse_time_arg(options.time, "--time", false));
+    if (!options.time.empty()) note_bare(context, "--time", options.time, *whole);  // whole is --time's
     double sum = 0;
     for (const auto& fraction : given) sum += fraction.fraction;
     if (given.size() > 1 && sum > 1 + 1e-12)

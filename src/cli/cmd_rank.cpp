@@ -35,12 +35,7 @@ struct RankOptions {
 };
 
 int run_rank_mix(const RankOptions& options, Context& context) {
-    // The fleet's figures come from one end-to-end speedup; a mix's fleet speedup is not wired to them yet.
-    if (options.fleet.gpus)
-        throw Error("--fleet", "is not supported with --mix yet: give each workload's eval --fleet");
-    if (options.model == "replay")
-        throw Error("--model replay",
-                    "does not apply with --mix: the fleet is weighed from each workload's phase table");
+    refuse_with_mix(options.fleet, options.model);
     if (options.names_given) throw Error("--names", "does not apply with --mix: its tables print names whole");
     MixRankResult result;
     const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);

@@ -8,6 +8,7 @@
 #include "amdahl/mix.hpp"
 #include "cli/candidate_options.hpp"
 #include "cli/common.hpp"
+#include "cli/fleet_options.hpp"
 
 namespace amdahl::cli {
 
@@ -15,6 +16,10 @@ namespace amdahl::cli {
 void add_mix_option(CLI::App& command, std::vector<std::string>& mix);
 /// For a command's callback (during parsing): CLI11's "PROFILE is required" when neither is
 /// given; an error when both are.
+/// The options eval and rank --mix refuse: --fleet (its figures come from one end-to-end speedup)
+/// and --model replay (a mix is weighed from each workload's phase table).
+void refuse_with_mix(const FleetFlags& fleet, const std::string& model);
+
 void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix);
 
 /// The workloads of --mix, loaded as PROFILE is (the same per-profile options), their notes on
