@@ -144,3 +144,22 @@ TEST_CASE("ranks cli: a phase name with a colon is a selector, not a rank", "[ra
     REQUIRE(named.exit_code == 0);
     CHECK_THAT(nlohmann::json::parse(named.out)["new_time"].get<double>(), WithinRel(2.0, 1e-12));
 }
+
+TEST_CASE("ranks cli: a glob the shell expanded is every rank, and PROFILE beside --ranks is refused", "[ranks][cli]") {
+    const std::string dir = source_path("examples/ranks");
+    // `--ranks rank*.csv` unquoted reaches amdahl as four paths: the same four ranks as the quoted glob.
+    const RunResult expanded = run_cli({"eval", "--ranks", dir + "/rank0.csv", dir + "/rank1.csv", dir + "/rank2.csv",
+                                        dir + "/rank3.csv", "-s", "@rank3:attention=2", "--format", "json"});
+    REQUIRE(expanded.exit_code == 0);
+    const auto json = nlohmann::json::parse(expanded.out);
+    CHECK(json["ranks"].size() == 4);
+    CHECK_THAT(json["new_time"].get<double>(), WithinRel(37.0, 1e-12));
+    check_input_error({"eval", dir + "/rank0.csv", "--ranks", dir + "/rank1.csv", "-s", "attention=2"},
+                      "error: --ranks: reads every rank's profile, so PROFILE ('" + dir +
+                          "/rank0.csv') cannot be given beside it; list it after --ranks if it is a rank\n");
+    // A bad factor behind a rank prefix names the whole argument, prefix included.
+    check_input_error({"eval", "--ranks", example_ranks(), "-s", "@rank3:attention=0"},
+                      "note: segments from the phases' \"segment\" fields: 4 segments on 4 ranks\n"
+                      "error: --speedup: speedup '@rank3:attention=0': bad factor '0': a speedup factor must be > 0 "
+                      "(0.5 is a 2x slowdown)\n");
+}

@@ -181,7 +181,15 @@ RankSpeedup parse_rank_speedup(std::string_view text) {
         out.rank = std::string(text.substr(1, colon - 1));
         rest = text.substr(colon + 1);
     }
-    out.spec = parse_speedup(rest);
+    try {
+        out.spec = parse_speedup(rest);
+    } catch (const Error& e) {
+        // parse_speedup names the part it read; name the whole argument, its rank prefix included.
+        std::string message = e.message();
+        const std::string read = "speedup '" + std::string(rest) + "'";
+        if (message.starts_with(read)) message.replace(0, read.size(), "speedup '" + printable(text) + "'");
+        throw Error(e.location(), message);
+    }
     out.spec.text = out.text;
     return out;
 }

@@ -51,8 +51,7 @@ void add_ranks_option(CLI::App& command, std::vector<std::string>& ranks) {
         .add_option("--ranks", ranks,
                     "A profile per rank instead of PROFILE: files or globs (rank*.json); each barrier segment lasts "
                     "as long as its slowest rank (docs/ranks.md)")
-        ->allow_extra_args(false)
-        ->excludes(profile);
+        ->allow_extra_args(true);
 }
 
 std::vector<std::string> expand_rank_files(const std::vector<std::string>& patterns) {
@@ -104,6 +103,9 @@ RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOption
 }
 
 void reject_with_ranks(const CLI::App& command, std::initializer_list<const char*> options) {
+    if (const CLI::Option* profile = command.get_option("PROFILE"); profile->count() > 0)
+        throw Error("--ranks", "reads every rank's profile, so PROFILE ('" + printable(profile->results().front()) +
+                                   "') cannot be given beside it; list it after --ranks if it is a rank");
     for (const char* name : options)
         if (command.count(name) > 0) throw Error(name, "does not apply to --ranks");
 }
