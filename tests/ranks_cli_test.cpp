@@ -163,3 +163,27 @@ TEST_CASE("ranks cli: a glob the shell expanded is every rank, and PROFILE besid
                       "error: --speedup: speedup '@rank3:attention=0': bad factor '0': a speedup factor must be > 0 "
                       "(0.5 is a 2x slowdown)\n");
 }
+
+TEST_CASE("ranks cli: a note every rank gives is printed once, with the count of the others", "[ranks][cli]") {
+    TempDir dir;
+    for (int r = 0; r < 3; ++r)
+        std::ofstream(dir / ("r" + std::to_string(r) + ".csv"))
+            << "name,time (ms)\na," << r + 1 << "\nb,2\nall," << r + 3 << "\n";
+    const RunResult r = run_cli({"eval", "--ranks", dir / "r*.csv", "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err == "note: " + dir / "r0.csv" +
+                       ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
+                       "'Total' to say so, or give the phase another name) (the same in 2 more ranks)\n"
+                       "note: no phase names a segment: every phase is its own barrier segment, matched by name "
+                       "across the ranks (3 ranks)\n");
+    // A rank that fails to load: the notes so far, then its error.
+    std::ofstream(dir / "r3.csv") << "name,time (ms)\na,x\n";
+    check_input_error({"eval", "--ranks", dir / "r*.csv", "-s", "a=2"},
+                      "note: " + dir / "r0.csv" +
+                          ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
+                          "'Total' to say so, or give the phase another name) (the same in 2 more ranks)\n"
+                          "error: " +
+                          dir / "r3.csv" +
+                          ":2: phase 'a': time must be a finite number >= 0 with an optional unit (got 'x': not a "
+                          "number)\n");
+}

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <ostream>
+#include <sstream>
 
 #include "amdahl/error.hpp"
 #include "report/ranks.hpp"
@@ -41,6 +42,43 @@ bool natural_less(const std::string& a, const std::string& b) {
     }
     return a.size() - i < b.size() - j;
 }
+
+// What loading the ranks said on stderr, each wording once: 1,024 ranks read alike would repeat a
+// note 1,024 times. Two lines are alike when they differ only in their rank's file name.
+class RankNotes {
+public:
+    void add(const std::string& file, const std::string& said) {
+        std::istringstream lines(said);
+        for (std::string line; std::getline(lines, line);) {
+            std::string wording = line;
+            for (auto at = wording.find(file); !file.empty() && at != std::string::npos; at = wording.find(file, at))
+                wording.replace(at, file.size(), "\x01");
+            const auto alike =
+                std::find_if(notes_.begin(), notes_.end(), [&](const Note& note) { return note.wording == wording; });
+            if (alike == notes_.end())
+                notes_.push_back({std::move(wording), std::move(line), 0});
+            else
+                ++alike->more_ranks;
+        }
+    }
+    void print(std::ostream& err) {
+        for (const Note& note : notes_) {
+            err << note.first;
+            if (note.more_ranks > 0)
+                err << fmt::format(" (the same in {} more rank{})", note.more_ranks, note.more_ranks == 1 ? "" : "s");
+            err << '\n';
+        }
+        notes_.clear();
+    }
+
+private:
+    struct Note {
+        std::string wording;  ///< the line with its file's name taken out
+        std::string first;    ///< the line as the first rank that said it said it
+        std::size_t more_ranks;
+    };
+    std::vector<Note> notes_;
+};
 
 }  // namespace
 
@@ -92,11 +130,21 @@ std::string rank_name(const std::string& path) {
 
 RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOptions& options, Context& context) {
     std::vector<RankProfile> ranks;
-    for (const std::string& file : expand_rank_files(patterns)) {
-        ProfileOptions one = options;
-        one.path = file;
-        ranks.push_back({rank_name(file), load_profile(one, context)});
+    RankNotes notes;
+    try {
+        for (const std::string& file : expand_rank_files(patterns)) {
+            ProfileOptions one = options;
+            one.path = file;
+            std::ostringstream said;
+            Context rank_context{context.in, context.out, said, context.arguments};
+            ranks.push_back({rank_name(file), load_profile(one, rank_context)});
+            notes.add(file, said.str());
+        }
+    } catch (const Error&) {
+        notes.print(context.err);
+        throw;
     }
+    notes.print(context.err);
     RankSet set = group_segments(std::move(ranks));
     print_notes(context, set.notes);
     return set;
