@@ -23,6 +23,9 @@ TEST_CASE("kernel classes: real kernel names, and the rule that put each in its 
         {"ampere_sgemm_128x64_tn", "kernel", "gemm", "'gemm' in the name"},
         {"ampere_sgemm_32x32_sliced1x4_tn", "kernel", "gemm", "'gemm' in the name"},
         {"ampere_gcgemm_64x64_nt", "kernel", "gemm", "'gemm' in the name"},
+        // cuBLAS on Hopper: no 'gemm' in the name (read as 'other' before).
+        {"nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NNT", "kernel", "gemm", "'nvjet' in the name"},
+        {"nvjet_hsh_256x128_64x4_2x1_v_bz_coopB_TNN", "kernel", "gemm", "'nvjet' in the name"},
         {"Cijk_Alik_Bljk_SB_MT64x64x8_SN_1LDSB0_APM1_ABV0_ACED0_AF0EM1_AF1EM1_AMAS3_ASE_ASGT_ASAE01_ASCE01", "kernel",
          "gemm", "'cijk_' in the name"},
         {"void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)",

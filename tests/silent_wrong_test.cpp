@@ -382,3 +382,55 @@ TEST_CASE("silent wrong: a summary's caveat survives import into eval, rank, pla
         }
     }
 }
+
+TEST_CASE("silent wrong: an --output-* file never replaces an input or another output", "[silent][cli]") {
+    test::TempDir dir;
+    const std::string profile = dir / "p.json", other = dir / "q.json", same = dir / "same.out";
+    const std::string content = R"({"phases": {"a": 60, "b": 40}})";
+    std::ofstream(profile) << content;
+    std::ofstream(other) << R"({"phases": {"a": 30, "b": 40}})";
+    auto r = test::run_cli({"eval", profile, "-s", "a=2", "--output-json", profile});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          "error: --output-json: '" + profile + "' is an input of this run; write the report to another file\n");
+    CHECK(test::read_file(profile) == content);
+    r = test::run_cli({"eval", profile, "-s", "a=2", "--output-json", same, "--output-md", same});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --output-md: '" + same + "' is also --output-json's file; one would replace the other\n");
+    CHECK_FALSE(std::filesystem::exists(same));
+    // compare reads two inputs; either is protected.
+    r = test::run_cli({"compare", profile, other, "--summary-csv", other});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err == "error: --summary-csv: '" + other + "' is an input of this run; write the report to another file\n");
+}
+
+TEST_CASE("silent wrong: --summary-csv /dev/stdout follows the report, it does not overwrite it", "[silent][cli]") {
+    if (!std::filesystem::exists("/dev/stdout")) return;
+    test::TempDir dir;
+    const std::string out = dir / "out.txt";
+    const auto r = test::run_shell("( '" + std::string(AMDAHL_BINARY) + "' eval " +
+                                   test::source_path("examples/transformer_step.json") +
+                                   " -s attention_softmax=2 --summary-csv /dev/stdout > '" + out + "' )");
+    REQUIRE(r.exit_code == 0);
+    const std::string written = test::read_file(out);
+    // The table first, then the key,value rows, both whole (opening /dev/stdout truncated the file).
+    CHECK_THAT(written, StartsWith("phase "));
+    CHECK_THAT(written, Contains("verdict:"));
+    CHECK_THAT(written, Contains("\nspeedup,1.11731843575418"));
+    CHECK(written.find("verdict:") < written.find("speedup,"));
+}
+
+TEST_CASE("silent wrong: --require-speedup met exactly, but for binary rounding, passes", "[silent][cli]") {
+    // 2.1 / (0.7 + 0.7) is 1.5 by hand and 1.4999999999999998 in doubles; compare's gates passed it,
+    // eval's failed it.
+    const std::string path = test::write_temp("gate_exact.json", R"({"phases": {"a": 0.7, "b": 1.4}})");
+    auto r = test::run_cli({"eval", path, "-s", "b=2", "--require-speedup", "1.5"});
+    CHECK(r.exit_code == 0);
+    r = test::run_cli({"eval", "--mix", path + "=1", "-s", "b=2", "--require-speedup", "1.5"});
+    CHECK(r.exit_code == 0);
+    r = test::run_cli({"eval", "--ranks", path, "-s", "b=2", "--require-speedup", "1.5"});
+    CHECK(r.exit_code == 0);
+    r = test::run_cli({"eval", path, "-s", "b=2", "--require-speedup", "1.5000001"});
+    CHECK(r.exit_code == 1);
+}

@@ -193,6 +193,10 @@ double parse_percentage(std::string_view text);
 /// "--fail-if-phase-slower NAME=5%": a selector and a percentage.
 Gate parse_phase_gate(std::string_view text);
 
+/// value >= threshold, but for binary rounding in the 16th digit: 2.1 / 1.4 = 1.4999999999999998
+/// meets a required 1.5. Every gate (--require-speedup, compare's gates) decides with this.
+bool meets_threshold(double value, double threshold);
+
 /// One phase a phase gate checked. Values as in GateResult: fractions of the phase's own before
 /// time (--fail-if-phase-slower; +inf for a phase new in AFTER) or of BEFORE's total (--fail-if-phase-costs).
 struct GatePhase {

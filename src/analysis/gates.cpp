@@ -367,6 +367,8 @@ void describe(const Comparison& c, const Gate& gate, std::vector<GatePhase> chec
 
 }  // namespace
 
+bool meets_threshold(double value, double threshold) { return at_least(value, threshold); }
+
 double parse_percentage(std::string_view text) {
     const std::string_view number = trim(text);
     Quantity q;

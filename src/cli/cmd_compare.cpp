@@ -197,6 +197,7 @@ LoadedSide load_side(const std::string& argument, const char* label, std::option
     loaded.sources = expand_side(argument, label);
     for (const auto& path : loaded.sources) {
         Profile profile = amdahl::load_profile(path, context.in, format, import);
+        context.inputs.push_back(path);
         for (const auto& note : profile.notes) notes.push_back(note);
         loaded.side.profiles.push_back(std::move(profile));
     }

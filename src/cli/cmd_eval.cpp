@@ -5,6 +5,7 @@
 #include <memory>
 #include <ostream>
 
+#include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/replay.hpp"
@@ -58,7 +59,7 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
     add_fleet_outcomes(result);
     print_notes(context, result.notes);
     result.required_speedup = options.require_speedup;
-    result.gate_passed = !options.require_speedup || result.fleet.speedup >= *options.require_speedup;
+    result.gate_passed = !options.require_speedup || meets_threshold(result.fleet.speedup, *options.require_speedup);
     const ReportOptions report = report_options(options.profile.output, options.explain);
     emit(context, result, options.profile.output, report);
     context.out.flush();
@@ -121,7 +122,7 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
     }
     if (fleet) result.fleet = fleet_figures(*fleet, result.speedup(), effort);
     result.required_speedup = options.require_speedup;
-    result.gate_passed = !options.require_speedup || result.speedup() >= *options.require_speedup;
+    result.gate_passed = !options.require_speedup || meets_threshold(result.speedup(), *options.require_speedup);
 
     ReportOptions report = report_options(options.profile.output, options.explain);
     report.verdict = options.verdict;

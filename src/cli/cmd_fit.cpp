@@ -50,6 +50,7 @@ int run_fit(const FitOptions& options, Context& context) {
 
     Measurements runs =
         load_measurements(options.path, context.in, {MeasuredQuantity::time, MeasuredQuantity::speedup});
+    context.inputs.push_back(options.path);
     if (runs.runs.size() < 2)
         throw Error(runs.source, fmt::format("too few runs: a fit needs at least 2 (got {})", runs.runs.size()));
     std::sort(runs.runs.begin(), runs.runs.end(), [](const auto& a, const auto& b) { return a.n < b.n; });

@@ -110,6 +110,7 @@ double service_speedup(const QueueOptions& options, QueueResult& result, Context
     }
     const std::string source = options.speedup_from == "-" ? "<stdin>" : options.speedup_from;
     const std::string content = read_input(options.speedup_from, context.in);
+    context.inputs.push_back(options.speedup_from);
     const ReportedSpeedup reported = read_eval_speedup(content, source);
     result.speedup_source = source;
     if (reported.key != "speedup")

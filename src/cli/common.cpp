@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -244,6 +245,7 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
     std::optional<Unit> unit;
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
     Profile profile = amdahl::load_profile(options.path, context.in, format, import);
+    context.inputs.push_back(options.path);
     print_notes(context, profile.notes);
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);
     return profile;
@@ -278,6 +280,37 @@ ReportOptions report_options(const OutputOptions& options, bool explain) {
     report.explain = explain;
     report.full_names = options.names == "full";
     return report;
+}
+
+void check_output_paths(const Context& context, const OutputOptions& options) {
+    namespace fs = std::filesystem;
+    const auto same = [](const std::string& a, const std::string& b) {
+        std::error_code ignored;
+        return a == b || (a != "-" && b != "-" && fs::equivalent(a, b, ignored));
+    };
+    const std::pair<const char*, const std::string*> outputs[] = {{"--output-json", &options.output_json},
+                                                                  {"--output-md", &options.output_markdown},
+                                                                  {"--output-csv", &options.output_csv},
+                                                                  {"--summary-csv", &options.summary_csv}};
+    for (std::size_t i = 0; i < std::size(outputs); ++i) {
+        const auto& [option, path] = outputs[i];
+        if (path->empty() || *path == "-" || names_standard_output(*path)) continue;
+        for (const std::string& input : context.inputs)
+            if (same(*path, input))
+                throw Error(option,
+                            "'" + printable(*path) + "' is an input of this run; write the report to another file");
+        for (std::size_t j = 0; j < i; ++j)
+            if (!outputs[j].second->empty() && same(*path, *outputs[j].second))
+                throw Error(option, "'" + printable(*path) + "' is also " + outputs[j].first +
+                                        "'s file; one would replace the other");
+    }
+}
+
+bool names_standard_output(const std::string& path) {
+    struct stat link = {}, target = {}, out = {};
+    if (::lstat(path.c_str(), &link) != 0 || S_ISREG(link.st_mode)) return false;
+    return ::stat(path.c_str(), &target) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 && target.st_dev == out.st_dev &&
+           target.st_ino == out.st_ino;
 }
 
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {

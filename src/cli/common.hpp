@@ -21,6 +21,7 @@ struct Context {
     std::ostream& out;
     std::ostream& err;
     std::vector<std::string> arguments;  ///< the command line after the program's name, for reports
+    std::vector<std::string> inputs;     ///< the files read so far, which no output may replace
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.
@@ -112,24 +113,41 @@ CLI::Validator positive_number();
 /// leaves half a file. Throws amdahl::Error naming the path and the system's reason.
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+/// Throws amdahl::Error when an --output-* or --summary-csv path names an input read (`context.inputs`,
+/// by inode) or another of those outputs: one would replace the other.
+void check_output_paths(const Context& context, const OutputOptions& options);
+
+/// True when `path` is not a regular file and opens the file this process's stdout writes to
+/// (/dev/stdout, /dev/fd/1, a FIFO or terminal stdout is attached to).
+bool names_standard_output(const std::string& path);
+
 /// Writes a command's result: stdout in --format (CSV's summary on stderr), then each
 /// --output-* file and --summary-csv.
 template <class Result>
 void emit(Context& context, const Result& result, const OutputOptions& options, const ReportOptions& report) {
+    check_output_paths(context, options);
     write_report(context.out, context.err, result, output_format(options.format), report);
     if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
         options.summary_csv.empty())
         return;                  // the usual case: no stream to build (start-up counts in CI loops)
     std::ostringstream discard;  // CSV's talk goes to stderr once, for stdout
+    // --summary-csv /dev/stdout goes after the report on stdout's own stream: opening the path
+    // would truncate a redirected file and write ahead of what the stream still buffers.
+    const auto write_to = [&](const std::string& path, const std::function<void(std::ostream&)>& write) {
+        if (names_standard_output(path))
+            write(context.out);
+        else
+            write_file(path, write);
+    };
     const auto file = [&](const std::string& path, OutputFormat format) {
         if (!path.empty())
-            write_file(path, [&](std::ostream& out) { write_report(out, discard, result, format, report); });
+            write_to(path, [&](std::ostream& out) { write_report(out, discard, result, format, report); });
     };
     file(options.output_json, OutputFormat::json);
     file(options.output_markdown, OutputFormat::markdown);
     file(options.output_csv, OutputFormat::csv);
     if (!options.summary_csv.empty())
-        write_file(options.summary_csv, [&](std::ostream& out) { write_summary_csv(out, layout(result, report)); });
+        write_to(options.summary_csv, [&](std::ostream& out) { write_summary_csv(out, layout(result, report)); });
 }
 
 }  // namespace amdahl::cli

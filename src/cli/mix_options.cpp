@@ -73,8 +73,9 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
         one.path = workload.name;
         // Each note names its workload: "note: B.json: ...".
         std::ostringstream talk;
-        Context quiet{context.in, context.out, talk, context.arguments};
+        Context quiet{context.in, context.out, talk, context.arguments, {}};
         out.profiles.push_back(load_profile(one, quiet));
+        context.inputs.push_back(workload.name);
         std::string line;
         for (std::istringstream lines(talk.str()); std::getline(lines, line);)
             context.err << (line.starts_with("note: ") ? "note: " + printable(workload.name) + ": " + line.substr(6)

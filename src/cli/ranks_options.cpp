@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
 #include "report/ranks.hpp"
 
@@ -136,8 +137,9 @@ RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOption
             ProfileOptions one = options;
             one.path = file;
             std::ostringstream said;
-            Context rank_context{context.in, context.out, said, context.arguments};
+            Context rank_context{context.in, context.out, said, context.arguments, {}};
             ranks.push_back({rank_name(file), load_profile(one, rank_context)});
+            context.inputs.push_back(file);
             notes.add(file, said.str());
         }
     } catch (const Error&) {
@@ -170,7 +172,7 @@ int run_eval_ranks(const std::vector<std::string>& ranks, const ProfileOptions& 
     print_notes(context, result.evaluation.notes);
     print_notes(context, no_gain_notes(result, report.numbers));
     result.required_speedup = require_speedup;
-    result.gate_passed = !require_speedup || result.evaluation.speedup >= *require_speedup;
+    result.gate_passed = !require_speedup || meets_threshold(result.evaluation.speedup, *require_speedup);
     emit(context, result, options.output, report);
     context.out.flush();
     if (!result.gate_passed) {

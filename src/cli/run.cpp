@@ -131,7 +131,7 @@ void define_program(CLI::App& app, Action& action, std::string_view only) {
 std::string version_line() { return "amdahl " AMDAHL_VERSION " (git " AMDAHL_GIT_COMMIT ")"; }
 
 int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-    Context context{in, out, err, {}};
+    Context context{in, out, err, {}, {}};
     for (int i = 1; i < argc; ++i) context.arguments.emplace_back(argv[i]);
     try {
         CLI::App app;

@@ -25,7 +25,7 @@ const std::vector<ClassKeywords>& class_keywords() {
         {"conv",
          {"conv1d", "conv2d", "conv3d", "convolution", "convolve", "fprop", "dgrad", "wgrad", "winograd", "im2col",
           "scudnn"}},
-        {"gemm", {"cutlass", "cublas", "cijk_", "gemm", "gemv", "matmul"}},
+        {"gemm", {"cutlass", "cublas", "cijk_", "nvjet", "gemm", "gemv", "matmul"}},
         {"reduction", {"reduce", "reduction", "triton_red_", "triton_per_"}},
         {"elementwise", {"elementwise", "element_wise", "pointwise", "triton_poi_"}},
     };
@@ -38,7 +38,8 @@ namespace {
 // (`cublasLtEpilogue_t`, `ncclDevKernelArgs`): words like "reduce" appear there for other reasons
 // (cudnn's FFT kernels take a `cudnn::reduced_divisor`).
 bool library_name(std::string_view keyword) {
-    return keyword == "nccl" || keyword == "rccl" || keyword == "cublas" || keyword == "cutlass" || keyword == "cijk_";
+    return keyword == "nccl" || keyword == "rccl" || keyword == "cublas" || keyword == "cutlass" ||
+           keyword == "cijk_" || keyword == "nvjet";
 }
 
 std::optional<KernelClass> by_keyword(const std::string& text, bool libraries_only, const char* where) {
