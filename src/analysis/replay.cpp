@@ -522,9 +522,12 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
         if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
         if (with_critical_path) {
             const double scale = convert(1.0, deps.unit, profile.unit);
-            outcome.path_before =
-                path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(factor.size(), 1.0)));
             outcome.path_after = path_shares(deps, deps.graph, result);
+            // The recorded path: this replay's when nothing was sped up (rank's baseline).
+            const bool recorded = std::all_of(factor.begin(), factor.end(), [](double f) { return f == 1; });
+            outcome.path_before =
+                recorded ? outcome.path_after
+                         : path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(factor.size(), 1.0)));
             for (auto* path : {&outcome.path_before, &outcome.path_after})
                 for (PathShare& share : *path) share.time *= scale;
         }
