@@ -77,6 +77,7 @@ PreparedReplay prepare_replay(const ReplayGraph& graph) {
         for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
             if (--in_degree[next[k]] == 0) p.order.push_back(next[k]);
     }
+    for (auto* done : {&in_degree, &first, &next, &fill}) std::vector<std::uint32_t>().swap(*done);  // lower the peak
     // The checks of the recorded times, in dependency order as a replay meets them.
     std::vector<double> awaited_end(n, 0);  // per waiting call: A, else its start
     for (const std::uint32_t v : p.order) {
