@@ -87,8 +87,10 @@ struct ReplayedCandidates {
     std::vector<std::vector<double>> grid;  ///< per candidate: at each grid factor
     std::vector<bool> on_critical_path;     ///< per candidate: the recorded critical path runs through it
 };
+/// The replays run on `threads` workers (0: two, or one on a one-core machine); the result is the
+/// same, to the bit, whatever their number.
 ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
-                                     const std::vector<double>& grid);
+                                     const std::vector<double>& grid, unsigned threads = 0);
 
 /// `plan --model replay`: the cheapest set of candidates whose replay together reaches
 /// `request.target_time`. Replayed savings do not add up, so sets are tried in order of cost

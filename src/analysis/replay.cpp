@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,23 +54,21 @@ PreparedReplay prepare_replay(const ReplayGraph& graph) {
     for (const ReplayEdge& e : graph.edges) next[fill[e.from]++] = e.to;
     for (const ReplayWait& w : graph.waits) next[fill[w.awaited]++] = w.call;
     // Each event's incoming edges and waits, to read when it is visited.
-    PreparedReplay p;
-    p.edges_in_first.assign(n + 1, 0);
-    p.waits_in_first.assign(n + 1, 0);
-    for (const ReplayEdge& e : graph.edges) ++p.edges_in_first[e.to + 1];
-    for (const ReplayWait& w : graph.waits) ++p.waits_in_first[w.call + 1];
+    std::vector<std::uint32_t> edges_in_first(n + 1, 0), waits_in_first(n + 1, 0);
+    for (const ReplayEdge& e : graph.edges) ++edges_in_first[e.to + 1];
+    for (const ReplayWait& w : graph.waits) ++waits_in_first[w.call + 1];
     for (std::size_t i = 0; i < n; ++i) {
-        p.edges_in_first[i + 1] += p.edges_in_first[i];
-        p.waits_in_first[i + 1] += p.waits_in_first[i];
+        edges_in_first[i + 1] += edges_in_first[i];
+        waits_in_first[i + 1] += waits_in_first[i];
     }
-    p.edges_in.resize(graph.edges.size());
-    p.waits_in.resize(graph.waits.size());
+    std::vector<std::uint32_t> edges_in(graph.edges.size()), waits_in(graph.waits.size());
     {
-        std::vector<std::uint32_t> e_fill(p.edges_in_first.begin(), p.edges_in_first.end() - 1);
-        for (std::uint32_t k = 0; k < graph.edges.size(); ++k) p.edges_in[e_fill[graph.edges[k].to]++] = k;
-        std::vector<std::uint32_t> w_fill(p.waits_in_first.begin(), p.waits_in_first.end() - 1);
-        for (std::uint32_t k = 0; k < graph.waits.size(); ++k) p.waits_in[w_fill[graph.waits[k].call]++] = k;
+        std::vector<std::uint32_t> e_fill(edges_in_first.begin(), edges_in_first.end() - 1);
+        for (std::uint32_t k = 0; k < graph.edges.size(); ++k) edges_in[e_fill[graph.edges[k].to]++] = k;
+        std::vector<std::uint32_t> w_fill(waits_in_first.begin(), waits_in_first.end() - 1);
+        for (std::uint32_t k = 0; k < graph.waits.size(); ++k) waits_in[w_fill[graph.waits[k].call]++] = k;
     }
+    PreparedReplay p;
     p.order.reserve(n);
     for (std::uint32_t i = 0; i < n; ++i)
         if (in_degree[i] == 0) p.order.push_back(i);
@@ -78,125 +77,197 @@ PreparedReplay prepare_replay(const ReplayGraph& graph) {
         for (std::uint32_t k = first[v]; k < first[v + 1]; ++k)
             if (--in_degree[next[k]] == 0) p.order.push_back(next[k]);
     }
+    for (auto* done : {&in_degree, &first, &next, &fill}) std::vector<std::uint32_t>().swap(*done);  // lower the peak
     // The checks of the recorded times, in dependency order as a replay meets them.
-    p.awaited_end.assign(n, 0);
+    std::vector<double> awaited_end(n, 0);  // per waiting call: A, else its start
     for (const std::uint32_t v : p.order) {
         const ReplayEvent& event = events[v];
-        for (std::uint32_t k = p.edges_in_first[v]; k < p.edges_in_first[v + 1]; ++k) {
-            const ReplayEdge& e = graph.edges[p.edges_in[k]];
+        for (std::uint32_t k = edges_in_first[v]; k < edges_in_first[v + 1]; ++k) {
+            const ReplayEdge& e = graph.edges[edges_in[k]];
             const double anchor = e.from_start ? events[e.from].start : events[e.from].end;
             if ((event.start - anchor) - e.delay < 0)
                 throw Error(event_name(v), "an edge asks for more delay than the trace recorded");
         }
-        double awaited_end = event.start;
-        for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
-            const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
+        double latest = event.start;
+        for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
+            const std::uint32_t a = graph.waits[waits_in[k]].awaited;
             if (events[a].end > event.end)
                 throw Error(event_name(v), "a waiting call ends before the work it waits for");
-            awaited_end = std::max(awaited_end, events[a].end);
+            latest = std::max(latest, events[a].end);
         }
-        p.awaited_end[v] = awaited_end;
+        awaited_end[v] = latest;
     }
     if (p.order.size() != n) throw Error("replay", "the trace's dependencies form a cycle");
+
+    // The flat layout, in dependency order.
+    p.position.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) p.position[p.order[i]] = i;
+    p.start.resize(n);
+    p.end.resize(n);
+    p.phase.resize(n);
+    p.keeps_start.resize(n);
+    p.edge_first.assign(n + 1, 0);
+    p.wait_first.assign(n + 1, 0);
+    p.edge_source.reserve(graph.edges.size());
+    p.edge_index.reserve(graph.edges.size());
+    p.edge_slack.reserve(graph.edges.size());
+    p.wait_source.reserve(graph.waits.size());
+    p.wait_lag.reserve(graph.waits.size());
+    p.wait_own.assign(graph.waits.size(), 0);
+    p.wait_waited.assign(graph.waits.size(), 0);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t v = p.order[i];
+        const ReplayEvent& event = events[v];
+        p.start[i] = event.start;
+        p.end[i] = event.end;
+        p.phase[i] = event.phase;
+        bool explained = false;
+        for (std::uint32_t k = edges_in_first[v]; k < edges_in_first[v + 1]; ++k) {
+            const ReplayEdge& e = graph.edges[edges_in[k]];
+            const ReplayEvent& from = events[e.from];
+            const double anchor = e.from_start ? from.start : from.end;
+            const double slack = (event.start - anchor) - e.delay;
+            explained = explained || slack == 0;
+            p.edge_source.push_back(2 * p.position[e.from] + (e.from_start ? 0 : 1));
+            p.edge_index.push_back(edges_in[k]);
+            p.edge_slack.push_back(slack);
+        }
+        p.edge_first[i + 1] = static_cast<std::uint32_t>(p.edge_source.size());
+        p.keeps_start[i] = event.released || !explained;
+        for (std::uint32_t k = waits_in_first[v]; k < waits_in_first[v + 1]; ++k) {
+            const std::uint32_t a = graph.waits[waits_in[k]].awaited;
+            p.wait_source.push_back(p.position[a]);
+            p.wait_lag.push_back(awaited_end[v] - events[a].end);
+        }
+        if (waits_in_first[v] != waits_in_first[v + 1]) {
+            const std::uint32_t row = p.wait_first[i];
+            p.wait_own[row] = event.end - awaited_end[v];  // the part that did not wait
+            p.wait_waited[row] = (event.end - event.start) - p.wait_own[row];
+        }
+        p.wait_first[i + 1] = static_cast<std::uint32_t>(p.wait_source.size());
+    }
+    if (n > 0) {
+        p.before = *std::max_element(p.end.begin(), p.end.end()) - *std::min_element(p.start.begin(), p.start.end());
+    }
     return p;
 }
+
+namespace {
+
+// Times move by shifts from the recorded ones: with every factor 1 each shift is exactly 0.
+// An edge u -> v with recorded gap g = start(v) - anchor(u) and delay d <= g has slack g - d:
+//   shift_start(v) = max over edges (shift_anchor(u) - slack), or 0 when v is released or
+//   nothing explains its start (no edge without slack): it keeps its recorded start.
+//   shift_end(v) = shift_start(v) + (d(v) / f - d(v)) for a plain event. A waiting call with
+//   own part o = end - max(start, A) (A: the latest recorded end it awaits) ends at
+//   max(new start + o / f, max over awaited (new end(a) + A - end(a)) + o), in shifts
+//   max(shift_start - waited + (o / f - o), max over awaited (shift_end(a) - (A - end(a)))).
+// `shift` holds position i's start shift at 2i and its end shift at 2i + 1. With `Why`, the
+// edge that set each new start (start_by) and the awaited event that set a call's new end
+// (end_by) are kept, per position. Returns the new makespan.
+template <bool Why>
+double replay_pass(const PreparedReplay& p, const std::vector<double>& factor, double* shift, std::uint32_t* start_by,
+                   std::uint32_t* end_by) {
+    const std::size_t n = p.order.size();
+    if (n == 0) return 0;
+    double first_after = std::numeric_limits<double>::infinity();
+    double last_after = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+        double start_shift = -std::numeric_limits<double>::infinity();
+        std::uint32_t binding = none;  // the edge that sets the new start
+        for (std::uint32_t k = p.edge_first[i]; k < p.edge_first[i + 1]; ++k) {
+            const double candidate = shift[p.edge_source[k]] - p.edge_slack[k];
+            if constexpr (Why)
+                if (candidate > start_shift || binding == none) binding = p.edge_index[k];
+            start_shift = std::max(start_shift, candidate);
+        }
+        if (p.keeps_start[i] && start_shift < 0) {
+            start_shift = 0;
+            binding = none;  // it keeps its recorded start: nothing before it holds it
+        }
+        const std::uint32_t phase = p.phase[i];
+        const double f = phase < factor.size() ? factor[phase] : 1.0;
+        const bool waits = p.wait_first[i] != p.wait_first[i + 1];
+        // What the factor shortens: the event's duration, or a waiting call's own part. Exactly
+        // 0 for f = 1 (d / 1 - d), so it is only computed for the events sped up.
+        const double own = !waits ? p.end[i] - p.start[i] : p.wait_own[p.wait_first[i]];
+        const double gained = f == 1 ? 0.0 : scaled(own, f) - own;
+        double end_shift = start_shift + gained;
+        if (waits) {
+            // After the awaited work ends, the call still takes its own part (the return): the
+            // new end is the awaited work's new end plus that part. A call that started after the
+            // work had ended did not wait, and its own part is all of it. Its own part is its
+            // own work: the factor shortens it after a wait too.
+            double awaited_shift = -std::numeric_limits<double>::infinity();
+            for (std::uint32_t k = p.wait_first[i]; k < p.wait_first[i + 1]; ++k)
+                awaited_shift = std::max(awaited_shift, shift[2 * p.wait_source[k] + 1] - p.wait_lag[k]);
+            const double by_itself = start_shift - p.wait_waited[p.wait_first[i]] + gained;
+            awaited_shift += gained;
+            end_shift = std::max(by_itself, awaited_shift);
+            if constexpr (Why) {
+                if (awaited_shift > by_itself) {
+                    for (std::uint32_t k = p.wait_first[i]; k < p.wait_first[i + 1]; ++k)
+                        if (shift[2 * p.wait_source[k] + 1] - p.wait_lag[k] + gained == awaited_shift)
+                            end_by[i] = p.order[p.wait_source[k]];
+                }
+            }
+        }
+        if constexpr (Why) start_by[i] = binding;
+        shift[2 * i] = start_shift;
+        shift[2 * i + 1] = end_shift;
+        first_after = std::min(first_after, p.start[i] + start_shift);
+        last_after = std::max(last_after, p.end[i] + end_shift);
+    }
+    return last_after - first_after;
+}
+
+// replay() refuses a factor that is not > 0, naming the first event it would shorten.
+void check_factors(const ReplayGraph& graph, const std::vector<double>& factor) {
+    const auto factor_of = [&](std::uint32_t phase) { return phase < factor.size() ? factor[phase] : 1.0; };
+    for (const double f : factor)
+        if (!(f > 0)) {
+            for (std::uint32_t i = 0; i < graph.events.size(); ++i)
+                if (!(factor_of(graph.events[i].phase) > 0))
+                    throw Error(event_name(i), "its phase's factor must be > 0");
+        }
+}
+
+}  // namespace
 
 ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor) {
     return replay(prepare_replay(graph), graph, factor);
 }
 
 ReplayResult replay(const PreparedReplay& p, const ReplayGraph& graph, const std::vector<double>& factor) {
-    const std::vector<ReplayEvent>& events = graph.events;
-    const std::size_t n = events.size();
-    const auto factor_of = [&](std::uint32_t phase) { return phase < factor.size() ? factor[phase] : 1.0; };
-    for (const double f : factor)
-        if (!(f > 0)) {
-            for (std::uint32_t i = 0; i < n; ++i)
-                if (!(factor_of(events[i].phase) > 0)) throw Error(event_name(i), "its phase's factor must be > 0");
-        }
-
-    // Times move by shifts from the recorded ones: with every factor 1 each shift is exactly 0.
-    // An edge u -> v with recorded gap g = start(v) - anchor(u) and delay d <= g has slack g - d:
-    //   shift_start(v) = max over edges (shift_anchor(u) - slack), or 0 when v is released or
-    //   nothing explains its start (no edge without slack): it keeps its recorded start.
-    //   shift_end(v) = shift_start(v) + (d(v) / f - d(v)) for a plain event. A waiting call with
-    //   own part o = end - max(start, A) (A: the latest recorded end it awaits) ends at
-    //   max(new start + o / f, max over awaited (new end(a) + A - end(a)) + o), in shifts
-    //   max(shift_start - waited + (o / f - o), max over awaited (shift_end(a) - (A - end(a)))).
-    std::vector<double> shift_start(n, 0), shift_end(n, 0);
-    std::vector<std::uint32_t> start_by(n, none), end_by(n, none);
-    for (const std::uint32_t v : p.order) {
-        const ReplayEvent& event = events[v];
-        bool explained = false;
-        double shift = -std::numeric_limits<double>::infinity();
-        std::uint32_t binding = none;  // the edge that sets the new start
-        for (std::uint32_t k = p.edges_in_first[v]; k < p.edges_in_first[v + 1]; ++k) {
-            const ReplayEdge& e = graph.edges[p.edges_in[k]];
-            const ReplayEvent& from = events[e.from];
-            const double anchor = e.from_start ? from.start : from.end;
-            const double slack = (event.start - anchor) - e.delay;
-            explained = explained || slack == 0;
-            const double candidate = (e.from_start ? shift_start[e.from] : shift_end[e.from]) - slack;
-            if (candidate > shift || binding == none) binding = p.edges_in[k];
-            shift = std::max(shift, candidate);
-        }
-        if ((event.released || !explained) && shift < 0) {
-            shift = 0;
-            binding = none;  // it keeps its recorded start: nothing before it holds it
-        }
-        shift_start[v] = shift;
-        start_by[v] = binding;
-
-        const double f = factor_of(event.phase);
-        const double duration = event.end - event.start;
-        if (p.waits_in_first[v] == p.waits_in_first[v + 1]) {
-            shift_end[v] = shift + (scaled(duration, f) - duration);
-        } else {
-            // After the awaited work ends, the call still takes its own part (the return): the
-            // new end is the awaited work's new end plus that part. A call that started after the
-            // work had ended did not wait, and its own part is all of it.
-            const double awaited_end = p.awaited_end[v];
-            double awaited_shift = -std::numeric_limits<double>::infinity();
-            for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
-                const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
-                awaited_shift = std::max(awaited_shift, shift_end[a] - (awaited_end - events[a].end));
-            }
-            const double own = event.end - awaited_end;  // the part that did not wait
-            const double waited = duration - own;
-            // Its own part is its own work: the factor shortens it after a wait too.
-            const double by_itself = shift - waited + (scaled(own, f) - own);
-            awaited_shift += scaled(own, f) - own;
-            shift_end[v] = std::max(by_itself, awaited_shift);
-            if (awaited_shift > by_itself) {
-                for (std::uint32_t k = p.waits_in_first[v]; k < p.waits_in_first[v + 1]; ++k) {
-                    const std::uint32_t a = graph.waits[p.waits_in[k]].awaited;
-                    if (shift_end[a] - (awaited_end - events[a].end) + (scaled(own, f) - own) == awaited_shift)
-                        end_by[v] = a;
-                }
-            }
-        }
-    }
-
+    check_factors(graph, factor);
+    const std::size_t n = graph.events.size();
+    std::vector<double> shift(2 * n, 0);
+    std::vector<std::uint32_t> start_by(n, none), end_by(n, none);  // per position, then per event
     ReplayResult result;
+    result.before = p.before;
+    result.after = replay_pass<true>(p, factor, shift.data(), start_by.data(), end_by.data());
     result.start.resize(n);
     result.end.resize(n);
-    if (n == 0) return result;
-    double first_before = events[0].start, last_before = events[0].end;
-    double first_after = events[0].start + shift_start[0], last_after = events[0].end + shift_end[0];
+    result.start_by.resize(n);
+    result.end_by.resize(n);
+    result.first_start = std::numeric_limits<double>::infinity();
     for (std::uint32_t i = 0; i < n; ++i) {
-        result.start[i] = events[i].start + shift_start[i];
-        result.end[i] = events[i].end + shift_end[i];
-        first_before = std::min(first_before, events[i].start);
-        last_before = std::max(last_before, events[i].end);
-        first_after = std::min(first_after, result.start[i]);
-        last_after = std::max(last_after, result.end[i]);
+        const std::uint32_t v = p.order[i];
+        result.start[v] = p.start[i] + shift[2 * i];
+        result.end[v] = p.end[i] + shift[2 * i + 1];
+        result.start_by[v] = start_by[i];
+        result.end_by[v] = end_by[i];
+        result.first_start = std::min(result.first_start, result.start[v]);
     }
-    result.before = last_before - first_before;
-    result.after = last_after - first_after;
-    result.first_start = first_after;
-    result.start_by = std::move(start_by);
-    result.end_by = std::move(end_by);
+    if (n == 0) result.first_start = 0;
     return result;
+}
+
+double replayed_makespan(const PreparedReplay& p, const ReplayGraph& graph, const std::vector<double>& factor,
+                         std::vector<double>& shift) {
+    check_factors(graph, factor);
+    shift.resize(2 * p.order.size());
+    return replay_pass<false>(p, factor, shift.data(), nullptr, nullptr);
 }
 
 std::vector<PathPart> critical_path(const ReplayGraph& graph, const ReplayResult& result) {
@@ -312,13 +383,15 @@ std::vector<PathShare> path_shares(const Dependencies& deps, const detail::Repla
 // Each step's recorded and replayed time (Dependencies::Step): its CPU span and GPU copy move
 // with the events they enclose, each end by the shift of the event that sets it; the step lasts
 // the longer of the two. In the graph's unit.
-std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const detail::ReplayResult& result) {
+// `new_start(v)` and `new_end(v)` give event v's replayed times.
+template <class NewStart, class NewEnd>
+std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const NewStart& new_start, const NewEnd& new_end) {
     const auto& events = deps.graph.events;
     // Where a recorded instant `t` inside event v goes: as far into its new run as it was into
     // its recorded one (at most to its new end).
     const auto inside = [&](std::uint32_t v, double t) {
-        if (result.start[v] == events[v].start && result.end[v] == events[v].end) return t;  // exact when unmoved
-        return result.start[v] + std::min(t - events[v].start, result.end[v] - result.start[v]);
+        if (new_start(v) == events[v].start && new_end(v) == events[v].end) return t;  // exact when unmoved
+        return new_start(v) + std::min(t - events[v].start, new_end(v) - new_start(v));
     };
     // A boundary before an event keeps its lead to it, one after an event its tail; one inside an
     // event moves with it. Over several tracks, the earliest start and the latest end.
@@ -326,9 +399,9 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const detail:
         if (in.empty()) return end - start;
         double from = INFINITY, to = -INFINITY;
         for (const auto& [a, b] : in) {
-            from = std::min(from,
-                            events[a].start < start ? inside(a, start) : start + (result.start[a] - events[a].start));
-            to = std::max(to, events[b].end > end ? inside(b, end) : end + (result.end[b] - events[b].end));
+            from =
+                std::min(from, events[a].start < start ? inside(a, start) : start + (new_start(a) - events[a].start));
+            to = std::max(to, events[b].end > end ? inside(b, end) : end + (new_end(b) - events[b].end));
         }
         return std::max(to - from, 0.0);
     };
@@ -347,6 +420,32 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const detail:
         out.push_back(std::move(replayed));
     }
     return out;
+}
+
+// An outcome's times from a replay's makespans (in the graph's unit): the makespans, and with
+// --window the mean of the steps (`steps()` gives them, in the graph's unit); the speedup.
+template <class Steps>
+void set_times(ReplayOutcome& outcome, const Profile& profile, double before, double after, const Steps& steps) {
+    const Dependencies& deps = *profile.dependencies;
+    outcome.makespan_before = convert(before, deps.unit, profile.unit);
+    outcome.makespan_after = convert(after, deps.unit, profile.unit);
+    if (deps.steps.empty()) {
+        outcome.before = outcome.makespan_before;
+        outcome.after = outcome.makespan_after;
+    } else {
+        outcome.steps = steps();
+        Summation before_sum, after_sum;
+        for (ReplayedStep& step : outcome.steps) {
+            step.time = convert(step.time, deps.unit, profile.unit);
+            step.new_time = convert(step.new_time, deps.unit, profile.unit);
+            before_sum.add(step.time);
+            after_sum.add(step.new_time);
+        }
+        const auto n = static_cast<double>(outcome.steps.size());
+        outcome.before = before_sum.value() / n;
+        outcome.after = after_sum.value() / n;
+    }
+    outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace
@@ -419,88 +518,56 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
         }
         factor[found->second] = factors[i];
     }
-    const detail::ReplayResult result = replay_of(deps, factor);
-    if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
-    if (with_critical_path) {
-        const double scale = convert(1.0, deps.unit, profile.unit);
-        outcome.path_before = path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(factor.size(), 1.0)));
-        outcome.path_after = path_shares(deps, deps.graph, result);
-        for (auto* path : {&outcome.path_before, &outcome.path_after})
-            for (PathShare& share : *path) share.time *= scale;
-    }
-    outcome.makespan_before = convert(result.before, deps.unit, profile.unit);
-    outcome.makespan_after = convert(result.after, deps.unit, profile.unit);
-    if (deps.steps.empty()) {
-        outcome.before = outcome.makespan_before;
-        outcome.after = outcome.makespan_after;
+    if (touched || with_critical_path || with_busy_time) {
+        const detail::ReplayResult result = replay_of(deps, factor);
+        if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
+        if (with_critical_path) {
+            const double scale = convert(1.0, deps.unit, profile.unit);
+            outcome.path_after = path_shares(deps, deps.graph, result);
+            // The recorded path: this replay's when nothing was sped up (rank's baseline).
+            const bool recorded = std::all_of(factor.begin(), factor.end(), [](double f) { return f == 1; });
+            outcome.path_before =
+                recorded ? outcome.path_after
+                         : path_shares(deps, deps.graph, replay_of(deps, std::vector<double>(factor.size(), 1.0)));
+            for (auto* path : {&outcome.path_before, &outcome.path_after})
+                for (PathShare& share : *path) share.time *= scale;
+        }
+        if (with_busy_time) {
+            std::vector<double> starts, ends;
+            for (const detail::ReplayEvent& event : deps.graph.events) {
+                starts.push_back(event.start);
+                ends.push_back(event.end);
+            }
+            outcome.gpu_busy_before = convert(busy_time(starts, ends, deps.first_gpu_event), deps.unit, profile.unit);
+            outcome.gpu_busy_after =
+                convert(busy_time(result.start, result.end, deps.first_gpu_event), deps.unit, profile.unit);
+        }
+        set_times(outcome, profile, result.before, result.after, [&] {
+            return replayed_steps(
+                deps, [&](std::uint32_t v) { return result.start[v]; }, [&](std::uint32_t v) { return result.end[v]; });
+        });
     } else {
-        outcome.steps = replayed_steps(deps, result);
-        Summation before, after;
-        for (ReplayedStep& step : outcome.steps) {
-            step.time = convert(step.time, deps.unit, profile.unit);
-            step.new_time = convert(step.new_time, deps.unit, profile.unit);
-            before.add(step.time);
-            after.add(step.new_time);
-        }
-        const auto n = static_cast<double>(outcome.steps.size());
-        outcome.before = before.value() / n;
-        outcome.after = after.value() / n;
-    }
-    outcome.speedup = outcome.after > 0 ? outcome.before / outcome.after : std::numeric_limits<double>::infinity();
-    if (with_busy_time) {
-        std::vector<double> starts, ends;
-        for (const detail::ReplayEvent& event : deps.graph.events) {
-            starts.push_back(event.start);
-            ends.push_back(event.end);
-        }
-        outcome.gpu_busy_before = convert(busy_time(starts, ends, deps.first_gpu_event), deps.unit, profile.unit);
-        outcome.gpu_busy_after =
-            convert(busy_time(result.start, result.end, deps.first_gpu_event), deps.unit, profile.unit);
+        // rank and plan replay one graph many times: the makespan (and steps) alone, in scratch
+        // arrays this thread keeps from one replay to the next.
+        thread_local std::vector<double> shift;
+        std::optional<detail::PreparedReplay> own;
+        if (!deps.prepared) own = detail::prepare_replay(deps.graph);
+        const detail::PreparedReplay& prepared = deps.prepared ? *deps.prepared : *own;
+        const double after = detail::replayed_makespan(prepared, deps.graph, factor, shift);
+        set_times(outcome, profile, prepared.before, after, [&] {
+            return replayed_steps(
+                deps,
+                [&](std::uint32_t v) { return prepared.start[prepared.position[v]] + shift[2 * prepared.position[v]]; },
+                [&](std::uint32_t v) {
+                    return prepared.end[prepared.position[v]] + shift[2 * prepared.position[v] + 1];
+                });
+        });
     }
     outcome.events = deps.graph.events.size();
     outcome.edges = deps.graph.edges.size();
     outcome.waits = deps.graph.waits.size();
     outcome.assumptions = deps.sources;
     return outcome;
-}
-
-ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
-                                     const std::vector<double>& grid) {
-    ReplayedCandidates out;
-    const std::vector<double> ones(profile.phases.size(), 1.0);
-    const ReplayOutcome recorded = replay_phases(profile, ones, true);
-    out.baseline = recorded.before;
-    std::unordered_set<std::string_view> on_path;
-    for (const PathShare& share : recorded.path_before)
-        if (share.phase) on_path.insert(share.name);
-    const auto alone_at = [&](const Candidate& c, double k) {  // the candidate alone at factor k
-        std::vector<double> factors = ones;
-        for (std::size_t p : c.phases) factors[p] = k;
-        return replay_phases(profile, factors, false, nullptr, false);
-    };
-    const std::vector<bool> moves = phases_with_events(profile);
-    for (Candidate& c : candidates) {
-        // A target with no event to move (annotations, time the sweep adds) gains nothing: no
-        // replay needed, so that many such targets cost nothing.
-        if (std::none_of(c.phases.begin(), c.phases.end(), [&](std::size_t p) { return moves[p]; })) {
-            c.saved = 0;
-            out.ceiling.push_back(1);
-            out.grid.emplace_back(grid.size(), 1.0);
-            out.on_critical_path.push_back(false);
-            continue;
-        }
-        const ReplayOutcome at_factor = alone_at(c, c.factor);
-        c.saved = at_factor.before - at_factor.after;
-        const ReplayOutcome at_inf = alone_at(c, std::numeric_limits<double>::infinity());
-        out.ceiling.push_back(at_inf.speedup);
-        std::vector<double> at_grid;
-        for (double k : grid) at_grid.push_back(alone_at(c, k).speedup);
-        out.grid.push_back(std::move(at_grid));
-        bool path = false;
-        for (std::size_t p : c.phases) path = path || on_path.count(profile.phases[p].name) > 0;
-        out.on_critical_path.push_back(path);
-    }
-    return out;
 }
 
 }  // namespace amdahl

@@ -75,19 +75,38 @@ std::vector<PathPart> critical_path(const ReplayGraph& graph, const ReplayResult
 /// is no DAG or an edge asks for more delay than the trace recorded.
 ReplayResult replay(const ReplayGraph& graph, const std::vector<double>& factor);
 
-/// What every replay of one graph shares, computed once: the events in dependency order, each
-/// event's incoming edges and waits, and each waiting call's latest awaited recorded end.
+/// What every replay of one graph shares, computed once and laid out flat in dependency order
+/// (position i is event `order[i]`), so that a replay is one pass over arrays: no hashing, no
+/// allocation, each arc's source found by index. Arcs keep their order in the graph.
 struct PreparedReplay {
-    std::vector<std::uint32_t> order;                     ///< a topological order of the events
-    std::vector<std::uint32_t> edges_in_first, edges_in;  ///< per event, its incoming edges
-    std::vector<std::uint32_t> waits_in_first, waits_in;  ///< per event, the waits it makes
-    std::vector<double> awaited_end;                      ///< per waiting call: A, else its start
+    std::vector<std::uint32_t> order;       ///< per position: its event (a topological order)
+    std::vector<std::uint32_t> position;    ///< per event: its position
+    std::vector<double> start, end;         ///< per position: the recorded times
+    std::vector<std::uint32_t> phase;       ///< per position: its event's phase
+    std::vector<std::uint8_t> keeps_start;  ///< per position: released, or no edge explains its start
+    /// Incoming edges per position (compressed rows): each edge's source shift, an index into
+    /// the interleaved shifts (2 × position, + 1 for its end), its slack (recorded gap - delay),
+    /// and its index in ReplayGraph::edges.
+    std::vector<std::uint32_t> edge_first, edge_source, edge_index;
+    std::vector<double> edge_slack;
+    /// Awaited events per waiting call (compressed rows): the awaited position, and its lag
+    /// A - end(awaited), A the latest recorded end the call awaits. At a call's first row, its
+    /// own part o = end - max(start, A) (what its factor shortens) and the rest of it, `waited`.
+    std::vector<std::uint32_t> wait_first, wait_source;
+    std::vector<double> wait_lag, wait_own, wait_waited;
+    double before = 0;  ///< the recorded makespan (first start to last end)
 };
 /// Checks `graph` (the same errors as replay()) and prepares its replays: linear in events and edges.
 PreparedReplay prepare_replay(const ReplayGraph& graph);
 /// replay() over a graph prepared by prepare_replay(): the same result, without redoing the
 /// work every replay shares (rank and plan replay one graph many times).
 ReplayResult replay(const PreparedReplay& prepared, const ReplayGraph& graph, const std::vector<double>& factor);
+
+/// The replayed makespan alone (ReplayResult::after, to the bit), without the result's arrays:
+/// `shift` is scratch, resized to 2 × events and left holding each position's new start minus its
+/// recorded one at 2i and the same for its end at 2i + 1. `factor` as replay() takes it.
+double replayed_makespan(const PreparedReplay& prepared, const ReplayGraph& graph, const std::vector<double>& factor,
+                         std::vector<double>& shift);
 
 }  // namespace amdahl::detail
 

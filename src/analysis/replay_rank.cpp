@@ -1,0 +1,100 @@
+// `rank --model replay` (include/amdahl/replay.hpp): each candidate alone, replayed at its factor,
+// at infinity and at each grid factor. The replays are independent, so workers take them in turn,
+// each replay writing its own slot: the answer is the same whatever the number of workers.
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <limits>
+#include <string_view>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "amdahl/replay.hpp"
+
+namespace amdahl {
+
+namespace {
+
+// Runs `job(0)` to `job(count - 1)` on `workers` threads (this one among them), each index once.
+// The first exception (by worker) is rethrown once every worker is done.
+template <class Job>
+void run_jobs(std::size_t count, unsigned workers, const Job& job) {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> failures(workers);
+    const auto work = [&](unsigned w) {
+        try {
+            for (std::size_t i = next++; i < count; i = next++) job(i);
+        } catch (...) {
+            failures[w] = std::current_exception();
+            next = count;  // the others stop at their next job
+        }
+    };
+    std::vector<std::thread> others;
+    for (unsigned w = 1; w < workers; ++w) others.emplace_back(work, w);
+    work(0);
+    for (std::thread& other : others) other.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candidate>& candidates,
+                                     const std::vector<double>& grid, unsigned threads) {
+    ReplayedCandidates out;
+    const std::vector<double> ones(profile.phases.size(), 1.0);
+    const ReplayOutcome recorded = replay_phases(profile, ones, true, nullptr, false);
+    out.baseline = recorded.before;
+    std::unordered_set<std::string_view> on_path;
+    for (const PathShare& share : recorded.path_before)
+        if (share.phase) on_path.insert(share.name);
+
+    // The replays to make: per candidate with an event to move, its factor, infinity, then the
+    // grid. A target with no event to move (annotations, time the sweep adds) gains nothing: no
+    // replay needed, so that many such targets cost nothing.
+    const std::vector<bool> moves = phases_with_events(profile);
+    const std::size_t per_candidate = 2 + grid.size();
+    std::vector<std::size_t> replayed;  // the candidates replayed
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        const std::vector<std::size_t>& phases = candidates[c].phases;
+        if (std::any_of(phases.begin(), phases.end(), [&](std::size_t p) { return moves[p]; })) replayed.push_back(c);
+    }
+    std::vector<ReplayOutcome> outcomes(replayed.size() * per_candidate);
+    const auto replay_one = [&](std::size_t job) {
+        const Candidate& c = candidates[replayed[job / per_candidate]];
+        const std::size_t slot = job % per_candidate;
+        const double k = slot == 0 ? c.factor : slot == 1 ? std::numeric_limits<double>::infinity() : grid[slot - 2];
+        std::vector<double> factors = ones;
+        for (std::size_t p : c.phases) factors[p] = k;
+        outcomes[job] = replay_phases(profile, factors, false, nullptr, false);
+    };
+    // Two workers by default: this is tuned on a two-core machine, and each worker keeps scratch
+    // of 16 bytes per event.
+    const unsigned workers = std::max(1u, threads > 0 ? threads : std::min(2u, std::thread::hardware_concurrency()));
+    run_jobs(outcomes.size(), static_cast<unsigned>(std::min<std::size_t>(workers, outcomes.size())), replay_one);
+
+    std::size_t next_replayed = 0;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        Candidate& candidate = candidates[c];
+        if (next_replayed == replayed.size() || replayed[next_replayed] != c) {
+            candidate.saved = 0;
+            out.ceiling.push_back(1);
+            out.grid.emplace_back(grid.size(), 1.0);
+            out.on_critical_path.push_back(false);
+            continue;
+        }
+        const ReplayOutcome* at = &outcomes[next_replayed++ * per_candidate];
+        candidate.saved = at[0].before - at[0].after;
+        out.ceiling.push_back(at[1].speedup);
+        std::vector<double> at_grid;
+        for (std::size_t g = 0; g < grid.size(); ++g) at_grid.push_back(at[2 + g].speedup);
+        out.grid.push_back(std::move(at_grid));
+        bool path = false;
+        for (std::size_t p : candidate.phases) path = path || on_path.count(profile.phases[p].name) > 0;
+        out.on_critical_path.push_back(path);
+    }
+    return out;
+}
+
+}  // namespace amdahl
