@@ -158,9 +158,9 @@ TEST_CASE("uncertainty cli: errors", "[uncertainty][cli][errors]") {
         check_error(run_cli({"eval", profile("reversed.json", "\"70..50 ms\""), "-s", "attention=10"}),
                     "error: " + profile("reversed.json", "\"70..50 ms\"") +
                         ": phases[0].time: time '70..50 ms': the range is reversed (write the smaller end first)\n");
-        check_error(run_cli({"eval", profile("half.json", "\"50.. ms\""), "-s", "attention=10"}),
-                    "error: " + profile("half.json", "\"50.. ms\"") +
-                        ": phases[0].time: time '50.. ms': a range needs both ends, such as \"19..23 ms\"\n");
+        check_error(run_cli({"eval", profile("half.json", "\"50..\""), "-s", "attention=10"}),
+                    "error: " + profile("half.json", "\"50..\"") +
+                        ": phases[0].time: time '50..': a range needs both ends, such as \"19..23 ms\"\n");
     }
     SECTION("--conservative without a range, or with --by") {
         check_error(run_cli({"rank", step, "--conservative"}),
@@ -190,4 +190,41 @@ TEST_CASE("uncertainty cli: law -k 8..12 bounds the speedup by the ends", "[unce
     check_error(run_cli({"law", "-k", "8..12", "--target", "1.5"}),
                 "error: --factor: a range (8..12) applies when solving for the speedup (-f with -k); solving for the "
                 "fraction needs a point factor\n");
+}
+
+TEST_CASE("uncertainty cli: the README's example profile of time ranges", "[uncertainty][cli][readme]") {
+    const nlohmann::json report = json_of(
+        run_cli({"eval", ranges_example(), "-s", "attention_softmax=8..12", "--phases", "none", "--format", "json"}));
+    CHECK(report["baseline_time"].get<double>() == Approx(100));
+    const nlohmann::json& u = report["uncertainty"];
+    CHECK(u["time_ranges"] == true);
+    CHECK(u["spreads"] == true);
+    // Low end: k = 8, attention_softmax at 19 ms, every other range at its high end (101 ms in all).
+    CHECK(u["speedup_low"].get<double>() == Approx(101 / (19 / 8.0 + 82)));
+    // High end: k = 12, attention_softmax at 23 ms, every other range at its low end (99 ms in all).
+    CHECK(u["speedup_high"].get<double>() == Approx(99 / (23 / 12.0 + 76)));
+    CHECK(u["time_saved_low"].get<double>() == Approx(19 * (1 - 1 / 8.0)));
+    CHECK(u["time_saved_high"].get<double>() == Approx(23 * (1 - 1 / 12.0)));
+    // Only untouched phases have a spread: the saving's sd is 0.
+    CHECK(u["time_saved_sd"].get<double>() == Approx(0));
+
+    const RunResult text = run_cli({"eval", ranges_example(), "-s", "attention_softmax=8..12", "--phases", "none"});
+    CHECK_THAT(text.out, Contains("speedup range:     1.1970x to 1.2706x\n"));
+    CHECK_THAT(text.out, Contains("time saved range:  16.625 to 21.0833 ms\n"));
+    const RunResult csv =
+        run_cli({"eval", ranges_example(), "-s", "attention_softmax=8..12", "--phases", "none", "--format", "csv"});
+    CHECK_THAT(csv.out, Contains("\nspeedup_interval_low,1.1970"));
+    CHECK_THAT(csv.out, Contains("\ntime_saved_interval_high_ms,21.08333"));
+    const RunResult md =
+        run_cli({"eval", ranges_example(), "-s", "attention_softmax=8..12", "--phases", "none", "--format", "md"});
+    CHECK_THAT(md.out, Contains("| speedup range | 1.1970x to 1.2706x |\n"));
+}
+
+TEST_CASE("uncertainty cli: rank's table and CSV rows carry each target's bounds", "[uncertainty][cli]") {
+    const RunResult csv = run_cli({"rank", step_example(), "-k", "8..12", "--only", "gemm_qkv", "--format", "csv"});
+    REQUIRE(csv.exit_code == 0);
+    CHECK_THAT(csv.out, Contains(",speedup_low,speedup_high"));
+    const RunResult md = run_cli({"rank", step_example(), "-k", "8..12", "--only", "gemm_qkv", "--format", "md"});
+    CHECK_THAT(md.out, Contains("speedup low"));
+    CHECK_THAT(md.out, Contains("1.4235x"));  // 100 / (66 + 34 / 8)
 }

@@ -79,8 +79,8 @@ std::vector<std::string> explain_uncertainty(const Uncertainty& u, const std::st
     }
     if (u.speedup_sd)
         lines.push_back(fmt::format(
-            "spread:   sd(S) = sqrt(sum_g ((1 - S/k_g) / T')^2 sd_g^2) = {}; sd(T - T') = sqrt(sum_g (1 - 1/k_g)^2 "
-            "sd_g^2) = {}",
+            "spread:   sd(S) = sqrt(sum_i ((1 - S/k_i) / T')^2 sd_i^2) = {}; sd(T - T') = sqrt(sum_i (1 - 1/k_i)^2 "
+            "sd_i^2) = {}",
             format_speedup(*u.speedup_sd, style), t(*u.time_saved_sd)));
     return lines;
 }
