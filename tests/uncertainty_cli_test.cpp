@@ -228,3 +228,19 @@ TEST_CASE("uncertainty cli: rank's table and CSV rows carry each target's bounds
     CHECK_THAT(md.out, Contains("speedup low"));
     CHECK_THAT(md.out, Contains("1.4235x"));  // 100 / (66 + 34 / 8)
 }
+
+TEST_CASE("uncertainty cli: rank with one range among point proposals", "[uncertainty][cli]") {
+    const std::vector<std::string> args = {"rank", step_example(), "-s", "gemm_qkv=2..20", "-s", "attention_softmax=9"};
+    const nlohmann::json report =
+        json_of(run_cli({args[0], args[1], args[2], args[3], args[4], args[5], "--format", "json"}));
+    // The point proposal's bounds are its point.
+    const nlohmann::json& point = report["targets"][1];
+    REQUIRE(point["name"] == "attention_softmax=9");
+    CHECK(point["uncertainty"]["factor_ranges"] == false);
+    CHECK(point["uncertainty"]["speedup_low"].get<double>() == Approx(point["speedup"].get<double>()));
+    const RunResult conservative =
+        run_cli({args[0], args[1], args[2], args[3], args[4], args[5], "--conservative", "--format", "csv"});
+    REQUIRE(conservative.exit_code == 0);
+    // attention_softmax=9 (1.2295x for sure) before gemm_qkv=2..20 (1.2048x at k = 2).
+    CHECK_THAT(conservative.out, Contains("\n1,attention_softmax=9,"));
+}

@@ -70,14 +70,14 @@ bool has_spread(const Profile& profile) {
                        [](const Phase& p) { return p.spread.has_value(); });
 }
 
-std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups) {
+std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups, bool even_without) {
     Uncertainty out;
     for (const PhaseGroup& g : groups) {
         out.factor_ranges = out.factor_ranges || g.range.low < g.range.high;
         out.time_ranges = out.time_ranges || g.time_low < g.time_high;
         out.spreads = out.spreads || g.variance > 0;
     }
-    if (!out.any_range() && !out.spreads) return std::nullopt;
+    if (!out.any_range() && !out.spreads && !even_without) return std::nullopt;
 
     // S is increasing in every factor (T' = sum t / k falls as any k grows), so for any times
     // S(t, k_low) <= S(t, k) <= S(t, k_high): the lowest S has every factor at its low end and
@@ -168,7 +168,7 @@ std::vector<std::optional<Uncertainty>> each_candidate_uncertainty(const Profile
     const PhaseGroup whole = whole_profile(profile);
     out.reserve(candidates.size());
     for (std::size_t c = 0; c < candidates.size(); ++c)
-        out.push_back(speedup_uncertainty(candidate_groups(profile, candidates, {c}, whole)));
+        out.push_back(speedup_uncertainty(candidate_groups(profile, candidates, {c}, whole), true));
     return out;
 }
 

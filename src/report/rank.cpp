@@ -41,10 +41,17 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
     // With ranges or spreads: each target's bounds beside its point speedup.
-    const RankedTarget* uncertain = nullptr;
-    for (const RankedTarget& t : r.ranked) uncertain = uncertain ? uncertain : t.uncertainty ? &t : nullptr;
-    const bool ranges = uncertain && uncertain->uncertainty->any_range();
-    const bool spreads = uncertain && uncertain->uncertainty->spreads;
+    // What any target is unsure of (every target has bounds when one has).
+    std::optional<Uncertainty> uncertain;
+    for (const RankedTarget& t : r.ranked) {
+        if (!t.uncertainty) continue;
+        if (!uncertain) uncertain = Uncertainty{};
+        uncertain->factor_ranges = uncertain->factor_ranges || t.uncertainty->factor_ranges;
+        uncertain->time_ranges = uncertain->time_ranges || t.uncertainty->time_ranges;
+        uncertain->spreads = uncertain->spreads || t.uncertainty->spreads;
+    }
+    const bool ranges = uncertain && uncertain->any_range();
+    const bool spreads = uncertain && uncertain->spreads;
     if (ranges) {
         table.columns.push_back({"speedup low", "speedup_low", true});
         table.columns.push_back({"speedup high", "speedup_high", true});
@@ -126,7 +133,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                                "model", "replay"});
     }
     if (uncertain) {
-        doc.summary.push_back({"uncertainty", uncertainty_assumption(*uncertain->uncertainty), "", ""});
+        doc.summary.push_back({"uncertainty", uncertainty_assumption(*uncertain), "", ""});
         if (options.explain && r.ranked.front().uncertainty)
             doc.sections.push_back({"Both ends, for " + printable(shown_name(0)),
                                     explain_uncertainty(*r.ranked.front().uncertainty, unit, style), false, true});
