@@ -68,9 +68,8 @@ struct Uncertainty {
 };
 
 /// The uncertainty of S = sum time / sum time / k over `groups`; none when no factor is a range
-/// and no time is a range or has a spread (the point answer is then all there is), unless
-/// `even_without`: then the bounds are the point.
-std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups, bool even_without = false);
+/// and no time is a range or has a spread (the point answer is then all there is).
+std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups);
 
 /// Adds `phase`'s times (point, range ends, variance) to `group`.
 void add_phase(PhaseGroup& group, const Phase& phase);
@@ -84,8 +83,7 @@ std::optional<Uncertainty> candidates_uncertainty(const Profile& profile, const 
                                                   const std::vector<std::size_t>& chosen);
 
 /// The uncertainty of each candidate done alone, parallel to `candidates`; empty when nothing is
-/// uncertain, else one for every candidate (a candidate sure of its figures has its point as bounds). Linear in the
-/// phases and the candidates' phases, however many candidates.
+/// uncertain. Linear in the phases and the candidates' phases, however many candidates.
 std::vector<std::optional<Uncertainty>> each_candidate_uncertainty(const Profile& profile,
                                                                    const std::vector<Candidate>& candidates);
 

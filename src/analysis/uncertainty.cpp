@@ -70,7 +70,10 @@ bool has_spread(const Profile& profile) {
                        [](const Phase& p) { return p.spread.has_value(); });
 }
 
-std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups, bool even_without) {
+namespace {
+
+// speedup_uncertainty; with `even_without`, the point's bounds when nothing is uncertain.
+std::optional<Uncertainty> uncertainty_of(const std::vector<PhaseGroup>& groups, bool even_without) {
     Uncertainty out;
     for (const PhaseGroup& g : groups) {
         out.factor_ranges = out.factor_ranges || g.range.low < g.range.high;
@@ -114,6 +117,12 @@ std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& gr
         out.time_saved_sd = std::sqrt(saved_variance.value());
     }
     return out;
+}
+
+}  // namespace
+
+std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups) {
+    return uncertainty_of(groups, false);
 }
 
 namespace {
@@ -168,7 +177,8 @@ std::vector<std::optional<Uncertainty>> each_candidate_uncertainty(const Profile
     const PhaseGroup whole = whole_profile(profile);
     out.reserve(candidates.size());
     for (std::size_t c = 0; c < candidates.size(); ++c)
-        out.push_back(speedup_uncertainty(candidate_groups(profile, candidates, {c}, whole), true));
+        // Every candidate gets bounds when one is unsure: a sure one's are its point (rank orders by them).
+        out.push_back(uncertainty_of(candidate_groups(profile, candidates, {c}, whole), true));
     return out;
 }
 
