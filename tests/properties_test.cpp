@@ -113,15 +113,15 @@ SpeedupSpec speedup(const Selector& selector, double factor) {
 }
 
 // Speedups for a profile, and the factor each phase should get from them (none: untouched).
-struct Proposal {
+struct RandomProposal {
     std::vector<SpeedupSpec> specs;
     std::vector<std::optional<double>> factor_of;  // parallel to the profile's phases
 };
 
 // A quarter of the kinds are sped up as one (kind:KIND, one factor); then each phase left, by
 // name, half of the time. Bookkeeping phases (overlapped, idle) take only name selectors.
-Proposal random_proposal(std::mt19937_64& rng, const Profile& profile, bool slowdowns) {
-    Proposal proposal;
+RandomProposal random_proposal(std::mt19937_64& rng, const Profile& profile, bool slowdowns) {
+    RandomProposal proposal;
     proposal.factor_of.assign(profile.phases.size(), std::nullopt);
     std::set<std::string> kinds;
     for (const Phase& phase : profile.phases)
@@ -189,7 +189,7 @@ TEST_CASE("properties: the speedup is the law summed phase by phase and never pa
     for (int round = 0; round < law_profiles; ++round) {
         INFO("round " << round);
         const Profile profile = random_profile(rng);
-        const Proposal proposal = random_proposal(rng, profile, true);
+        const RandomProposal proposal = random_proposal(rng, profile, true);
         const Evaluation result = evaluate(profile, proposal.specs);
         const Law law = law_of(profile, proposal.factor_of);
         CHECK(result.speedup <= result.ceiling * (1 + rounding));
@@ -231,7 +231,7 @@ TEST_CASE("properties: raising any one factor never lowers the speedup", "[prope
     int raised_count = 0;
     for (int round = 0; round < monotone_profiles; ++round) {
         const Profile profile = random_profile(rng);
-        const Proposal proposal = random_proposal(rng, profile, true);
+        const RandomProposal proposal = random_proposal(rng, profile, true);
         const Evaluation base = evaluate(profile, proposal.specs);
         for (std::size_t j = 0; j < proposal.specs.size(); ++j) {
             std::vector<SpeedupSpec> raised = proposal.specs;
@@ -270,7 +270,7 @@ TEST_CASE("properties: factor 1 everywhere changes nothing and infinity on a set
         }
 
         // Infinity on a random set by name (empty, some or every phase), and on one kind.
-        Proposal gone;
+        RandomProposal gone;
         gone.factor_of.assign(profile.phases.size(), std::nullopt);
         std::bernoulli_distribution take(0.5);
         for (std::size_t i = 0; i < profile.phases.size(); ++i) {
@@ -278,7 +278,7 @@ TEST_CASE("properties: factor 1 everywhere changes nothing and infinity on a set
             gone.specs.push_back(speedup(name_selector(profile.phases[i].name), infinity));
             gone.factor_of[i] = infinity;
         }
-        Proposal kind_gone;
+        RandomProposal kind_gone;
         const Phase& sample =
             profile.phases[std::uniform_int_distribution<std::size_t>(0, profile.phases.size() - 1)(rng)];
         kind_gone.factor_of.assign(profile.phases.size(), std::nullopt);
@@ -287,7 +287,7 @@ TEST_CASE("properties: factor 1 everywhere changes nothing and infinity on a set
             for (std::size_t i = 0; i < profile.phases.size(); ++i)
                 if (profile.phases[i].kind == sample.kind) kind_gone.factor_of[i] = infinity;
         }
-        for (const Proposal& proposal : {gone, kind_gone}) {
+        for (const RandomProposal& proposal : {gone, kind_gone}) {
             const Evaluation limit = evaluate(profile, proposal.specs);
             const Law law = law_of(profile, proposal.factor_of);
             CHECK(limit.speedup == near(law.ceiling));
@@ -312,7 +312,7 @@ TEST_CASE("properties: speedups applied together equal the same speedups applied
         const int steps = step_count(rng);
         int taken = 0;
         for (; taken < steps && current.total() > 0; ++taken) {  // at zero time there is nothing left to speed up
-            const Proposal step = random_proposal(rng, current, true);
+            const RandomProposal step = random_proposal(rng, current, true);
             const Evaluation result = evaluate(current, step.specs);
             speedup_product *= result.speedup;
             for (std::size_t i = 0; i < product.size(); ++i)
@@ -341,7 +341,7 @@ TEST_CASE(
     for (int round = 0; round < compare_profiles; ++round) {
         INFO("round " << round);
         const Profile before = random_profile(rng);
-        const Proposal proposal = random_proposal(rng, before, true);
+        const RandomProposal proposal = random_proposal(rng, before, true);
         const Evaluation result = evaluate(before, proposal.specs);
         const Profile after = updated(before, result);
         const Comparison comparison = compare(CompareSide{{before}}, CompareSide{{after}}, CompareOptions{});

@@ -226,6 +226,14 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
 
     corpus.run("eval.schema.json", "eval " + step + " -s attention_softmax=10 --verdict --format json");
 
+    // Ranges and spreads: an uncertainty object in eval, in each rank target and in the plan; law's ends.
+    const std::string ranges = shell_quoted(source_path("examples/transformer_step_ranges.json"));
+    corpus.run("eval.schema.json", "eval " + ranges + " -s attention_softmax=8..12 --format json --explain");
+    corpus.run("rank.schema.json",
+               "rank " + ranges + " -s gemm_qkv=2..20 -s attention_softmax=9 --conservative --format json");
+    corpus.run("plan.schema.json", "plan " + ranges + " --target 1.3 -k 8..12 --only kind:kernel --format json");
+    corpus.run("law.schema.json", "law -f 0.21 -k 8..12 --format json");
+
     // --mix: shares, GPUs and rates; a trace's overlap range; a gate; nothing saved (null win shares).
     const std::string chat = shell_quoted(source_path("examples/mix/chat_decode.json"));
     const std::string ranker = shell_quoted(source_path("examples/mix/ranker.json"));

@@ -10,13 +10,14 @@
 namespace amdahl {
 
 struct Candidate {
-    std::string name;                 ///< the phase name, or the proposal's name
-    std::string kind;                 ///< the phase's kind; for several phases, their common kind or ""
-    std::vector<std::size_t> phases;  ///< indices into Profile::phases
-    double time = 0;                  ///< baseline time of those phases
-    double factor = 1;                ///< local speedup k (may be infinite)
-    std::optional<double> effort;     ///< in the user's effort unit
-    double saved = 0;                 ///< time - time / k
+    std::string name;                         ///< the phase name, or the proposal's name
+    std::string kind;                         ///< the phase's kind; for several phases, their common kind or ""
+    std::vector<std::size_t> phases;          ///< indices into Profile::phases
+    double time = 0;                          ///< baseline time of those phases
+    double factor = 1;                        ///< local speedup k (may be infinite)
+    std::optional<FactorRange> factor_range;  ///< "8..12": k lies in it (factor is its midpoint)
+    std::optional<double> effort;             ///< in the user's effort unit
+    double saved = 0;                         ///< time - time / k
 };
 
 /// A proposal as rank and plan take it: a speedup spec and a display name.

@@ -5,6 +5,7 @@
 
 #include "amdahl/profile.hpp"
 #include "amdahl/speedup.hpp"
+#include "amdahl/uncertainty.hpp"
 
 namespace amdahl {
 
@@ -36,6 +37,9 @@ struct Evaluation {
     std::vector<PhaseOutcome> phases;           ///< parallel to Profile::phases
     std::optional<OverlapRange> overlap_range;  ///< when an affected phase has overlapped time
     std::vector<std::string> notes;             ///< what the selectors assumed (an exact name over a glob)
+    /// When a factor is a range or a phase time has a run-to-run range or spread: the bounds
+    /// (and sd) of speedup and time_saved, which are then the point's (midpoints) figures.
+    std::optional<Uncertainty> uncertainty;
 };
 
 /// Resolves each spec to phases; throws amdahl::Error when a spec selects nothing or two specs

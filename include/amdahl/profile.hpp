@@ -23,6 +23,16 @@ enum class Origin : std::uint8_t {
     json_key,    ///< "step.json: phases.gemm": a key of the JSON shorthand object
 };
 
+/// A phase time's run-to-run uncertainty, in the profile's unit: a range low..high (the phase's
+/// time is then its midpoint) and a standard deviation (0 when none was given). Read only from
+/// what says it is run-to-run ("19..23 ms", "21 ms ± 1.5", time_sd); a profiler's per-call
+/// statistics (nsys's StdDev (ns), min and max per call) are never read as this.
+struct TimeSpread {
+    double low = 0;
+    double high = 0;
+    double sd = 0;
+};
+
 struct Phase {
     std::string name;
     std::string kind;  ///< free text: kernel, copy, overhead, ...; may be empty
@@ -40,6 +50,7 @@ struct Phase {
     /// The barrier segment it runs in on its rank (a "segment" field or column; eval --ranks):
     /// empty when the input says none.
     std::string segment = {};
+    std::optional<TimeSpread> spread = {};  ///< run-to-run range or spread of `time`; none: a point
 };
 
 /// Time when several phases of a trace ran at once (the `overlapped` phase, broken down).

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "amdahl/candidate.hpp"
+#include "amdahl/uncertainty.hpp"
 
 namespace amdahl {
 
@@ -15,6 +16,8 @@ struct RankedTarget {
     double ceiling = 1;         ///< end-to-end, this candidate alone at infinity: T / (T - time)
     std::optional<double> saved_per_effort;
     std::vector<double> grid;  ///< end-to-end speedup at each grid factor
+    /// With a factor range or phase times with a range or spread: the bounds of speedup and saving.
+    std::optional<Uncertainty> uncertainty;
 };
 
 /// Ranks candidates by `by` (largest first; ties keep input order). `by == effort` needs every

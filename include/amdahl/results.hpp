@@ -53,6 +53,9 @@ struct LawResult {
     /// --fleet: what S frees on the fleet; none when S is impossible (`fleet_given` says it was asked).
     std::optional<FleetFigures> fleet;
     bool fleet_given = false;
+    /// -k 8..12 (solving for the speedup): S with every factor at its range's low and high end;
+    /// `solution` then holds the point (each range's geometric midpoint).
+    std::optional<Interval> speedup_range;
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
     /// The time of part `part` (as given, else f_i x time); none without a time or an f (an
     /// impossible solve for f). Without `part`: all the parts together, f x time.
@@ -118,6 +121,7 @@ struct RankResult {
     std::vector<bool> on_critical_path;
     std::optional<Fleet> fleet;               ///< --fleet
     std::vector<FleetFigures> fleet_figures;  ///< with --fleet: one per ranked target, in order
+    bool conservative = false;                ///< --conservative: ordered by the speedup's lower bound
 };
 
 /// `amdahl plan`: the cheapest set of candidates that reaches a target.
@@ -143,6 +147,9 @@ struct PlanReport {
     /// none when no plan reaches the target (`fleet_given` says it was asked).
     std::optional<FleetFigures> fleet;
     bool fleet_given = false;
+    /// With a factor range or phase times with a range or spread: the bounds of the plan's
+    /// speedup and saving (the plan itself is chosen at the point factors and times).
+    std::optional<Uncertainty> uncertainty;
 };
 
 /// `amdahl compare`: two sides, the change attributed to each phase, and the gates.

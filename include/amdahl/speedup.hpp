@@ -42,12 +42,32 @@ struct Factor {
 /// Throws amdahl::Error for zero, negative, NaN or text.
 Factor parse_factor(std::string_view text);
 
+/// A factor known only to lie in a range ("8..12"): finite ends, 1 <= low <= high.
+struct FactorRange {
+    double low = 1;
+    double high = 1;
+};
+
+/// Parses "8..12" (each end as parse_factor reads it); none when `text` has no "..". The point
+/// factor of a range is its geometric midpoint sqrt(low * high): factors multiply, so 8..12 is
+/// as far from 9.80 one way as the other. Throws amdahl::Error for a missing end, a reversed
+/// range, an end <= 0, an infinite end or a slowdown (an end below 1).
+std::optional<FactorRange> parse_factor_range(std::string_view text);
+
+/// A factor as written, a point or a range: "10" is {10, none}; "8..12" is {sqrt(8 x 12), 8..12}.
+struct RangedFactor {
+    Factor point;
+    std::optional<FactorRange> range;
+};
+RangedFactor parse_ranged_factor(std::string_view text);
+
 /// One proposed speedup: a selector, a factor and an optional effort.
 struct SpeedupSpec {
     Selector selector;
-    Factor factor;
-    std::optional<double> effort;  ///< in the user's effort unit, > 0
-    std::string text;              ///< as the user wrote it, for messages
+    Factor factor;                     ///< the point: a range's geometric midpoint
+    std::optional<FactorRange> range;  ///< "8..12": the factor lies in it
+    std::optional<double> effort;      ///< in the user's effort unit, > 0
+    std::string text;                  ///< as the user wrote it, for messages
 };
 
 /// Parses "SELECTOR=FACTOR[@EFFORT]".

@@ -96,6 +96,7 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
         }
         out.push_back(make_candidate(profile, proposal.name, std::move(phases), proposal.spec.factor.value,
                                      proposal.spec.effort));
+        out.back().factor_range = proposal.spec.range;
     }
     return out;
 }
@@ -107,7 +108,9 @@ std::vector<Proposal> profile_proposals(const Profile& profile) {
         proposal.name = stored.name.empty() ? stored.target + "=" + stored.factor : stored.name;
         try {
             proposal.spec.selector = parse_selector(stored.target);
-            proposal.spec.factor = parse_factor(stored.factor);
+            const RangedFactor factor = parse_ranged_factor(stored.factor);
+            proposal.spec.factor = factor.point;
+            proposal.spec.range = factor.range;
         } catch (const Error& e) {
             throw Error(stored.where, e.message());
         }

@@ -1,5 +1,6 @@
 #include "amdahl/evaluate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -39,6 +40,26 @@ std::vector<int> assign_speedups(const Profile& profile, const std::vector<Speed
     return owner;
 }
 
+namespace {
+
+// The phases grouped by the speedup that touches them (the last group: those left alone).
+std::optional<Uncertainty> evaluation_uncertainty(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                                  const std::vector<int>& owner) {
+    const bool ranges = std::any_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.range; });
+    if (!ranges && !has_spread(profile)) return std::nullopt;
+    std::vector<PhaseGroup> groups(specs.size() + 1);
+    for (std::size_t s = 0; s < specs.size(); ++s) {
+        groups[s].factor = specs[s].factor.value;
+        groups[s].range = specs[s].range.value_or(FactorRange{groups[s].factor, groups[s].factor});
+    }
+    groups.back().range = {1, 1};
+    for (std::size_t i = 0; i < profile.phases.size(); ++i)
+        add_phase(owner[i] >= 0 ? groups[static_cast<std::size_t>(owner[i])] : groups.back(), profile.phases[i]);
+    return speedup_uncertainty(groups);
+}
+
+}  // namespace
+
 Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& specs) {
     Evaluation out;
     const std::vector<int> owner = assign_speedups(profile, specs, &out.notes);
@@ -74,6 +95,7 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     out.ceiling = untouched.value() > 0 ? out.baseline_time / untouched.value()
                                         : (affected.value() > 0 ? std::numeric_limits<double>::infinity() : 1.0);
     if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
+    out.uncertainty = evaluation_uncertainty(profile, specs, owner);
 
     // Overlap (imported traces): a phase's active time also covers time it shared with others.
     Summation high, overlapped;

@@ -15,7 +15,8 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options) {
         ->allow_extra_args(false);
     options.factor_option =
         command
-            .add_option("-k,--factor", options.factor, "Local speedup each candidate phase gets: 10, 10x, inf or -30%")
+            .add_option("-k,--factor", options.factor,
+                        "Local speedup each candidate phase gets: 10, 10x, inf, -30% or a range 8..12")
             ->default_str("10");
     command
         .add_option("-s,--speedup", options.proposals,
@@ -57,12 +58,14 @@ CandidateSet build_candidates(const Profile& profile, const CandidateOptions& op
         }
         return set;
     }
-    const Factor factor = parse_option("--factor", parse_factor, options.factor);
+    // -k 8..12: every candidate's factor lies in the range; its point is the geometric midpoint.
+    const auto [factor, range] = parse_option("--factor", parse_ranged_factor, options.factor);
     set.factor = factor.value;
     std::vector<Selector> only;
     for (const auto& text : options.only) only.push_back(parse_option("--only", parse_selector, text));
     try {
         set.candidates = phase_candidates(profile, only, factor, &set.notes);
+        for (Candidate& candidate : set.candidates) candidate.factor_range = range;
     } catch (const Error& e) {
         throw Error(profile.source, "--only: " + e.message());
     }

@@ -13,6 +13,7 @@
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
 #include "cli/ranks_options.hpp"
+#include "cli/uncertainty_options.hpp"
 #include "report/mix.hpp"
 
 namespace amdahl::cli {
@@ -42,6 +43,8 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
     const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
     result.workloads = loaded.workloads;
     for (const auto& text : options.speedups) result.speedups.push_back(parse_option("--speedup", parse_speedup, text));
+    refuse_factor_ranges(result.speedups, "--mix");
+    for (const Profile& workload : loaded.profiles) refuse_time_spreads(workload, "--mix");
     result.evaluations = evaluate_workloads(loaded.pointers(), loaded.names(), result.speedups, result.notes);
     for (std::size_t w = 0; w < result.workloads.size(); ++w) {
         const std::string& name = result.workloads[w].name;
@@ -104,6 +107,11 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
     const std::optional<double> effort = speedups_effort(result.speedups, fleet);
     const Profile profile = load_profile(options.profile, context);
     result.profile = &profile;
+    for (const auto& [refused, with] : {std::pair{replay, "--model replay"}, std::pair{fleet.has_value(), "--fleet"}}) {
+        if (!refused) continue;
+        refuse_factor_ranges(result.speedups, with);
+        refuse_time_spreads(profile, with);
+    }
     try {
         result.evaluation = evaluate(profile, result.speedups);
     } catch (const Error& e) {
@@ -123,6 +131,10 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
     if (fleet) result.fleet = fleet_figures(*fleet, result.speedup(), effort);
     result.required_speedup = options.require_speedup;
     result.gate_passed = !options.require_speedup || meets_threshold(result.speedup(), *options.require_speedup);
+    if (options.require_speedup && e.uncertainty && e.uncertainty->any_range())
+        print_notes(context,
+                    {fmt::format("--require-speedup checks the point speedup {}; at the ranges' low end it is {}",
+                                 format_speedup(e.speedup), format_speedup(e.uncertainty->speedup.low))});
 
     ReportOptions report = report_options(options.profile.output, options.explain);
     report.verdict = options.verdict;

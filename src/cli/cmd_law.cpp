@@ -226,9 +226,28 @@ int run_law(const LawOptions& options, Context& context) {
         result.time = time.value;
         result.time_unit = time.unit;
     }
-    const auto factor = [&](std::size_t i) { return parse_option("--factor", parse_factor, options.factors[i]).value; };
+    // -k 8..12: the point is the range's geometric midpoint, and S is bounded by the ends (S grows with k).
+    std::vector<RangedFactor> ranged;
+    for (const std::string& text : options.factors)
+        ranged.push_back(parse_option("--factor", parse_ranged_factor, text));
+    const auto factor = [&](std::size_t i) { return ranged[i].point.value; };
+    const bool any_range = std::any_of(ranged.begin(), ranged.end(), [](const RangedFactor& k) { return k.range; });
+    if (any_range && !(has_f && has_k))
+        throw Error("--factor",
+                    "a range (8..12) applies when solving for the speedup (-f with -k); solving for the "
+                    "fraction needs a point factor");
     if (has_f && has_k) {
         result.solved_for = LawResult::Solved::speedup;
+        // The speedup with every factor at its range's low (or high) end.
+        const auto at_end = [&](bool high) {
+            std::vector<LawPart> parts;
+            for (std::size_t i = 0; i < fractions.size(); ++i) {
+                const std::optional<FactorRange>& range = ranged[i].range;
+                parts.push_back({fractions[i].fraction, range ? (high ? range->high : range->low) : factor(i)});
+            }
+            return solve_for_speedup(parts).speedup;
+        };
+        if (any_range) result.speedup_range = Interval{at_end(false), at_end(true)};
         if (fractions.size() == 1) {
             result.solution = solve_for_speedup(fractions[0].fraction, factor(0));
         } else {
@@ -263,9 +282,10 @@ void setup_law(CLI::App& app, Action& action) {
                          "Fraction of the time affected: 0.6, 60% or times 900ms/1500ms; several parts: -f F -k K "
                          "in pairs")
             ->allow_extra_args(false);
-    options->factor_option =
-        command->add_option("-k,--factor", options->factors, "Local speedup of that part: 4, 4x, inf or -30%")
-            ->allow_extra_args(false);
+    options->factor_option = command
+                                 ->add_option("-k,--factor", options->factors,
+                                              "Local speedup of that part: 4, 4x, inf, -30% or a range 8..12")
+                                 ->allow_extra_args(false);
     options->target_option = command->add_option("--target", options->target, "End-to-end speedup wanted: 2 or 2x");
     options->part_option =
         command->add_option("--part", options->parts, "Time of the part affected (900ms), a fraction of --time")

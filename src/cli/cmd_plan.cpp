@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
+#include "cli/uncertainty_options.hpp"
 
 namespace amdahl::cli {
 
@@ -123,10 +124,19 @@ int run_plan(const PlanOptions& given, Context& context) {
         result.ceiling = speedup_from_saving(result.baseline_time, touched);
         result.time_outside = result.baseline_time - touched;
     }
+    if (replay) {
+        refuse_factor_ranges(candidates, "--model replay");
+        refuse_time_spreads(profile, "--model replay");
+    } else {
+        // The plan is chosen at the point factors and times; the ranges bound what it reaches.
+        result.uncertainty = candidates_uncertainty(profile, candidates, result.plan.chosen);
+    }
     result.required = options.require;
     if (const std::optional<Fleet> fleet =
             fleet_option(options.fleet, result.set.effort_unit, any_effort(result.set))) {
         result.fleet_given = true;
+        refuse_factor_ranges(candidates, "--fleet");
+        refuse_time_spreads(profile, "--fleet");
         // The plan's effort: the sum of its steps', when each has one.
         std::optional<double> effort = 0.0;
         for (std::size_t c : result.plan.chosen)

@@ -1,6 +1,7 @@
 // amdahl rank PROFILE: which single target is worth it, by saving, saving per effort or ceiling.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
 #include "cli/ranks_options.hpp"
+#include "cli/uncertainty_options.hpp"
 #include "report/mix.hpp"
 
 namespace amdahl::cli {
@@ -31,6 +33,8 @@ struct RankOptions {
     FleetFlags fleet;
     std::vector<std::string> mix;
     bool names_given = false;  // --names: --mix tables print names whole
+    bool conservative = false;
+    bool by_given = false;
     std::vector<std::string> ranks;
 };
 
@@ -42,6 +46,9 @@ int run_rank_mix(const RankOptions& options, Context& context) {
     result.workloads = loaded.workloads;
     CandidateSet set;
     const auto candidates = mix_candidates(loaded, options.candidates, set);
+    if (options.conservative) throw Error("--conservative", "is not supported with --mix yet");
+    for (const auto& workload : candidates) refuse_factor_ranges(workload, "--mix");
+    for (const Profile& workload : loaded.profiles) refuse_time_spreads(workload, "--mix");
     result.notes.insert(result.notes.end(), set.notes.begin(), set.notes.end());
     print_notes(context, result.notes);
     result.from_proposals = set.from_proposals;
@@ -62,12 +69,39 @@ int run_rank_mix(const RankOptions& options, Context& context) {
     return exit_ok;
 }
 
+// Each target's bounds when a factor is a range or a phase time has a range or spread, and
+// --conservative's order: by the speedup's low end.
+void add_uncertainty(RankResult& result, const RankOptions& options, bool replay) {
+    const Profile& profile = *result.profile;
+    if (replay || options.fleet.gpus) {
+        const char* with = replay ? "--model replay" : "--fleet";
+        refuse_factor_ranges(result.set.candidates, with);
+        refuse_time_spreads(profile, with);
+    }
+    const auto uncertainties = each_candidate_uncertainty(profile, result.set.candidates);
+    for (RankedTarget& target : result.ranked)
+        if (!uncertainties.empty()) target.uncertainty = uncertainties[target.candidate];
+    if (!options.conservative) return;
+    if (options.by_given)
+        throw Error("--conservative", "orders by each speedup's low end; --by sets another order: give one of them");
+    const bool ranges = std::any_of(uncertainties.begin(), uncertainties.end(),
+                                    [](const std::optional<Uncertainty>& u) { return u && u->any_range(); });
+    if (!ranges)
+        throw Error("--conservative",
+                    "orders by the low end of each speedup's range, and no factor or phase time here is a range "
+                    "(give -k 8..12, -s NAME=8..12, or times such as \"19..23 ms\")");
+    result.conservative = true;
+    std::stable_sort(result.ranked.begin(), result.ranked.end(), [](const RankedTarget& a, const RankedTarget& b) {
+        return a.uncertainty->speedup.low > b.uncertainty->speedup.low;
+    });
+}
+
 int run_rank(const RankOptions& given, const CLI::App& command, Context& context) {
     RankOptions options = given;
     if (!options.ranks.empty()) {
-        reject_with_ranks(command, {"--total", "--model", "--queue-gap", "--by", "--grid", "--explain", "-k", "-s",
-                                    "--names", "--effort-unit", "--only", "--mix", "--fleet", "--hours-per-year",
-                                    "--cost-per-gpu-hour", "--currency", "--cost-per-effort"});
+        reject_with_ranks(command, {"--total", "--model", "--queue-gap", "--by", "--conservative", "--grid",
+                                    "--explain", "-k", "-s", "--names", "--effort-unit", "--only", "--mix", "--fleet",
+                                    "--hours-per-year", "--cost-per-gpu-hour", "--currency", "--cost-per-effort"});
         return run_rank_ranks(options.ranks, options.profile, options.top, context);
     }
     if (!options.mix.empty()) return run_rank_mix(options, context);
@@ -108,6 +142,7 @@ int run_rank(const RankOptions& given, const CLI::App& command, Context& context
                              [](const RankedTarget& a, const RankedTarget& b) { return a.ceiling > b.ceiling; });
         }
     }
+    add_uncertainty(result, options, replay);
     if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
     result.fleet = fleet_option(options.fleet, result.set.effort_unit, any_effort(result.set));
     if (result.fleet)
@@ -137,9 +172,13 @@ void setup_rank(CLI::App& app, Action& action) {
     add_fleet_options(*command, options->fleet, true);
     add_mix_option(*command, options->mix);
     add_ranks_option(*command, options->ranks);
+    command->add_flag(
+        "--conservative", options->conservative,
+        "Order by each target's end-to-end speedup at its ranges' low end (needs a factor or time range)");
     command->callback([options, command, &action] {
         if (options->ranks.empty()) check_profile_or_mix(options->profile, options->mix);
         options->names_given = command->count("--names") > 0;
+        options->by_given = command->count("--by") > 0;
         action = [options, command](Context& c) { return run_rank(*options, *command, c); };
     });
 }

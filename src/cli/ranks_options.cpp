@@ -1,4 +1,5 @@
 #include "cli/ranks_options.hpp"
+#include "cli/uncertainty_options.hpp"
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -166,7 +167,11 @@ int run_eval_ranks(const std::vector<std::string>& ranks, const ProfileOptions& 
     const RankSet set = load_ranks(ranks, options, context);
     RanksEvalResult result;
     result.set = &set;
-    for (const auto& text : speedups) result.speedups.push_back(parse_option("--speedup", parse_rank_speedup, text));
+    for (const auto& text : speedups) {
+        result.speedups.push_back(parse_option("--speedup", parse_rank_speedup, text));
+        refuse_factor_ranges({result.speedups.back().spec}, "--ranks");
+    }
+    for (const Profile& rank : set.profiles) refuse_time_spreads(rank, "--ranks");
     result.evaluation = evaluate_ranks(set, result.speedups);
     const ReportOptions report = report_options(options.output, explain);
     print_notes(context, result.evaluation.notes);

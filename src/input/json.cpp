@@ -25,8 +25,9 @@ std::string where(const std::string& source, const std::string& path) { return s
 
 // The readers below take the value's JSON path as a callable, built only for a message: a
 // profile of a million phases would otherwise build millions of path strings.
+// `uncertain`: a phase's time, which may be a run-to-run range ("19..23 ms") or spread ("21 ms ± 1.5").
 template <std::invocable Path>
-RawTime read_time(const Json& value, const std::string& source, Path&& path, const char* what) {
+RawTime read_time(const Json& value, const std::string& source, Path&& path, const char* what, bool uncertain = false) {
     if (value.is_number()) {
         const double v = value.get<double>();
         if (!std::isfinite(v) || v < 0)
@@ -36,7 +37,9 @@ RawTime read_time(const Json& value, const std::string& source, Path&& path, con
     }
     if (value.is_string()) {
         try {
-            return parse_time_text(value.get_ref<const std::string&>(), std::string(), what);
+            const std::string& text = value.get_ref<const std::string&>();
+            return uncertain ? parse_uncertain_time_text(text, std::string(), what)
+                             : parse_time_text(text, std::string(), what);
         } catch (const Error& e) {
             throw Error(where(source, path()), e.message());
         }
@@ -45,9 +48,10 @@ RawTime read_time(const Json& value, const std::string& source, Path&& path, con
                 std::string(what) + " must be a number or a string such as \"21 ms\" (got " + describe(value) + ")");
 }
 
-RawTime read_time(const Json& value, const std::string& source, const std::string& path, const char* what) {
+RawTime read_time(const Json& value, const std::string& source, const std::string& path, const char* what,
+                  bool uncertain = false) {
     return read_time(
-        value, source, [&] { return path; }, what);
+        value, source, [&] { return path; }, what, uncertain);
 }
 
 template <std::invocable Path>
@@ -111,6 +115,8 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
     phase.at = at;
     bool named = false;
     std::vector<std::string> former;
+    std::optional<RawTime> time_sd;  // a run-to-run standard deviation of "time"
+    std::string time_sd_path;
     for (const auto& item : object.items()) {
         // Not a structured binding: clang 14 cannot capture one in a lambda.
         const std::string& key = item.key();
@@ -120,7 +126,10 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
             phase.name = read_string(value, source, key_path);
             named = true;
         } else if (key == "time") {
-            phase.time = read_time(value, source, key_path, "time");
+            phase.time = read_time(value, source, key_path, "time", true);
+        } else if (key == "time_sd") {
+            time_sd = read_time(value, source, key_path, "time_sd");
+            time_sd_path = key_path();
         } else if (key == "share") {
             phase.share = read_share(value, source, key_path);
         } else if (key == "kind") {
@@ -138,6 +147,10 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
     if (name) phase.name = std::move(*name);
     for (auto& old_name : former) out.renamed_from.emplace_back(std::move(old_name), phase.name);
     if (!name && !named) throw Error(where(source, path), "phase has no \"name\"");
+    if (time_sd) {
+        if (!phase.time) throw Error(where(source, time_sd_path), "time_sd needs a \"time\" beside it");
+        add_time_sd(*phase.time, *time_sd, where(source, time_sd_path) + ": ");
+    }
     if (!phase.time && !phase.share)
         throw Error(where(source, path), "phase '" + printable(phase.name) + "' has no \"time\" (or \"share\")");
     return phase;
@@ -167,7 +180,7 @@ void read_named_phase(const std::string& name, const Json& value, const std::str
         value.get_ref<const std::string&>().back() == '%')
         phase.share = read_share(value, source, path);
     else
-        phase.time = read_time(value, source, path, "time");
+        phase.time = read_time(value, source, path, "time", true);
     out.add(std::move(phase));
 }
 

@@ -65,7 +65,7 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
                 double calls = 0;
                 if (!scan.number(calls) || calls < 0 || calls != std::floor(calls) || calls > 9.0e15) return false;
                 phase.calls = static_cast<std::uint64_t>(calls);
-            } else if (key == "renamed_from") {  // the full reader's: it is kept, not skipped
+            } else if (key == "renamed_from" || key == "time_sd") {  // the full reader's: kept, not skipped
                 return false;
             } else if (!scan.skip_value(text) || !Json::accept(text)) {  // a field amdahl ignores
                 return false;

@@ -605,6 +605,53 @@ RawTime parse_time_text(std::string_view text, const std::string& where, const s
     return RawTime{q.value, q.unit};
 }
 
+RawTime parse_uncertain_time_text(std::string_view text, const std::string& where, const std::string& what) {
+    const std::string shown = printable(text);
+    std::string_view separator;
+    std::size_t at = std::string_view::npos;
+    for (std::string_view candidate : {"..", "\xc2\xb1", "+/-", "+-"}) {
+        at = text.find(candidate);
+        if (at != std::string_view::npos) {
+            separator = candidate;
+            break;
+        }
+    }
+    if (at == std::string_view::npos) return parse_time_text(text, where, what);
+    const bool range = separator == "..";
+    const std::string_view left = trim(text.substr(0, at)), right = trim(text.substr(at + separator.size()));
+    if (left.empty() || right.empty())
+        throw Error(where,
+                    what + " '" + shown + "': " +
+                        (range ? "a range needs both ends, such as \"19..23 ms\""
+                               : "a spread needs a time and a standard deviation, such as \"21 ms \xc2\xb1 1.5\""));
+    RawTime first = parse_time_text(left, where, what), second = parse_time_text(right, where, what);
+    // One unit for both: "19..23 ms" and "21 ms \xc2\xb1 1.5" write it once.
+    const std::optional<Unit> unit = first.unit ? first.unit : second.unit;
+    if (first.unit && second.unit) second.value = convert(second.value, *second.unit, *first.unit);
+    RawTime out{first.value, unit};
+    if (range) {
+        if (first.value > second.value)
+            throw Error(where, what + " '" + shown + "': the range is reversed (write the smaller end first)");
+        // The point is the range's midpoint; the range is kept as the spread's ends.
+        out.value = first.value + (second.value - first.value) / 2;
+        out.spread = TimeSpread{first.value, second.value, 0};
+    } else {
+        out.spread = TimeSpread{first.value, first.value, second.value};
+    }
+    return out;
+}
+
+void add_time_sd(RawTime& time, RawTime sd, const std::string& where) {
+    if (time.spread && time.spread->sd > 0)
+        throw Error(where + "the time already has a spread (written with \xc2\xb1): give it once");
+    if (sd.unit && time.unit)
+        sd.value = convert(sd.value, *sd.unit, *time.unit);
+    else if (sd.unit)
+        throw Error(where + "time_sd has a unit and the time has none: give both a unit, or neither");
+    if (!time.spread) time.spread = TimeSpread{time.value, time.value, 0};
+    time.spread->sd = sd.value;
+}
+
 double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what) {
     Quantity q;
     try {

@@ -17,7 +17,8 @@ inline constexpr double rounding_tolerance = 0.005;
 
 struct RawTime {
     double value = 0;
-    std::optional<Unit> unit;  ///< none: the profile's unit
+    std::optional<Unit> unit;               ///< none: the profile's unit
+    std::optional<TimeSpread> spread = {};  ///< "19..23 ms", "21 ms ± 1.5": in `unit`, as value
 };
 
 /// A phase as a reader hands it over.
@@ -78,6 +79,12 @@ Profile finish_profile(RawProfile raw);
 
 /// Parses a time cell ("18.0", "21 ms", "2,357,053"); `what` names it in errors.
 RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what);
+/// parse_time_text, and a phase time's run-to-run range ("19..23 ms": the midpoint, with the
+/// range as its spread) or spread ("21 ms ± 1.5", "21 +- 1.5 ms": a standard deviation).
+RawTime parse_uncertain_time_text(std::string_view text, const std::string& where, const std::string& what);
+/// Gives a phase's `time` the run-to-run standard deviation `sd` (a "time_sd" field or column),
+/// in the time's unit. `where` begins the message ("step.json: phases[1].time_sd: ").
+void add_time_sd(RawTime& time, RawTime sd, const std::string& where);
 /// Parses a share ("21%", "0.21"); `percent_scale` tells whether a bare number is a percentage.
 double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what);
 

@@ -46,10 +46,13 @@ bool is_name_header(std::string_view h) {
 
 // A time cell: plain decimal numbers (nearly every cell) skip the general parser.
 template <class At, class Label>
-RawTime read_time_cell(std::string_view text, At&& at, Label&& label, const std::string& what = "time") {
+RawTime read_time_cell(std::string_view text, At&& at, Label&& label, const std::string& what = "time",
+                       bool uncertain = false) {
     double value = 0;
     if (parse_double(trim(text), value) && value >= 0) return RawTime{value, std::nullopt};
-    return parse_time_text(text, at(), label() + what);
+    // A phase's time may be a run-to-run range ("19..23 ms") or spread ("21 ms ± 1.5").
+    return uncertain ? parse_uncertain_time_text(text, at(), label() + what)
+                     : parse_time_text(text, at(), label() + what);
 }
 
 struct Row {
@@ -87,6 +90,8 @@ public:
                 unit_ = i;
             } else if (!segment_ && h == "segment") {
                 segment_ = i;
+            } else if (!time_sd_ && header_key(header[i]) == "time sd") {
+                time_sd_ = i;  // a run-to-run standard deviation of the time, never a profiler's per-call one
             } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
                 name_ = i;
             } else if (!kind_ && is_kind_header(h)) {
@@ -244,7 +249,7 @@ public:
         if (filled(start_)) start = with_unit(read_time_cell(cells[*start_], at, label, "start"), start_unit_);
         switch (source_kind_) {
             case TimeSource::column:
-                if (filled(time_)) phase.time = read_time_cell(cells[*time_], at, label);
+                if (filled(time_)) phase.time = read_time_cell(cells[*time_], at, label, "time", true);
                 break;
             case TimeSource::per_call:
             case TimeSource::average_x_calls:
@@ -279,6 +284,8 @@ public:
                                           "' (expected ns, us, ms, s, min or h)");
             }
             if (!phase.time->unit) phase.time->unit = time_unit_;
+            if (filled(time_sd_))
+                add_time_sd(*phase.time, read_time_cell(cells[*time_sd_], at, label, "time_sd"), at() + ": " + label());
             if (start && !total_row) {
                 const Unit unit = bare_unit();
                 const double begin = convert(start->value, start->unit.value_or(unit), unit);
@@ -591,6 +598,7 @@ private:
     std::vector<std::string> header_;
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
+    std::optional<std::size_t> time_sd_;
     std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;

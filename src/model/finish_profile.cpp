@@ -72,6 +72,7 @@ void RawProfile::add(RawPhase phase) {
     out.segment = std::move(phase.segment);
     if (phase.time) {
         out.time = phase.time->value;
+        out.spread = phase.time->spread;
         more.time_unit = phase.time->unit;
         more.has_time = true;
     }
@@ -193,6 +194,10 @@ Profile finish_profile(RawProfile raw) {
             if (!std::isfinite(phase.time))
                 throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time is too large");
             time_sum.add(phase.time);
+            if (phase.spread)
+                *phase.spread = {in_unit(phase.spread->low, more.time_unit),
+                                 in_unit(phase.spread->high, more.time_unit),
+                                 in_unit(phase.spread->sd, more.time_unit)};
         } else if (more.share) {
             any_share_only = true;
             share_sum.add(*more.share);

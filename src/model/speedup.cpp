@@ -66,6 +66,39 @@ Factor parse_factor(std::string_view text) {
     return Factor{value};
 }
 
+std::optional<FactorRange> parse_factor_range(std::string_view text) {
+    const auto dots = text.find("..");
+    if (dots == std::string_view::npos) return std::nullopt;
+    const std::string original(trim(text));
+    const auto bad = [&](const std::string& why) { return Error("bad factor range '" + original + "': " + why); };
+    const std::string_view low_text = trim(text.substr(0, dots)), high_text = trim(text.substr(dots + 2));
+    if (low_text.empty() || high_text.empty()) throw bad("a range needs both ends, such as 8..12");
+    const auto end = [&](std::string_view end_text) {
+        try {
+            return parse_factor(end_text).value;
+        } catch (const Error& e) {
+            const std::string& why = e.message();
+            throw bad("end '" + std::string(end_text) + "': " + why.substr(why.find("': ") + 3));
+        }
+    };
+    const FactorRange range{end(low_text), end(high_text)};
+    if (std::isinf(range.low) || std::isinf(range.high))
+        throw bad("its ends must be finite (write inf alone for a phase that takes no time)");
+    if (range.low > range.high)
+        throw bad("reversed (write the smaller end first: " + std::string(high_text) + ".." + std::string(low_text) +
+                  ")");
+    if (range.low < 1) throw bad("a range of slowdowns (an end below 1) is not supported; give a point factor");
+    return range;
+}
+
+RangedFactor parse_ranged_factor(std::string_view text) {
+    RangedFactor out;
+    out.range = parse_factor_range(text);
+    // A range's point is its geometric midpoint: k = sqrt(k_low k_high).
+    out.point = out.range ? Factor{std::sqrt(out.range->low * out.range->high)} : parse_factor(text);
+    return out;
+}
+
 Selector parse_selector(std::string_view text) {
     const std::string_view original = text;
     text = trim(text);
@@ -116,7 +149,9 @@ SpeedupSpec parse_speedup(std::string_view text) {
         factor = factor.substr(0, at);
     }
     try {
-        spec.factor = parse_factor(factor);
+        const RangedFactor ranged = parse_ranged_factor(factor);
+        spec.factor = ranged.point;
+        spec.range = ranged.range;
     } catch (const Error& e) {
         throw Error("speedup '" + spec.text + "': " + e.message());
     }

@@ -7,6 +7,7 @@
 #include "report/explain.hpp"
 #include "report/fleet.hpp"
 #include "report/report.hpp"
+#include "report/uncertainty.hpp"
 #include "report/verdict.hpp"
 
 namespace amdahl {
@@ -233,6 +234,8 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     if (options.phases != PhaseRows::none) doc.table = phase_table(r, options);
     if (options.explain)
         doc.sections.push_back({"The arithmetic", explain_eval(*r.profile, r.speedups, e, style), true, true});
+    if (options.explain && e.uncertainty)
+        doc.sections.push_back({"Both ends", explain_uncertainty(*e.uncertainty, unit, style), true, true});
     if (options.explain && !r.profile->class_members.empty())
         doc.sections.push_back(
             {"Kernel classes (--group-by class, the first rule that holds)", explain_classes(*r.profile), true, true});
@@ -260,6 +263,7 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     }
     s.push_back({"time saved", t(e.time_saved) + " (" + format_share(e.saved_fraction, style) + " of baseline)",
                  "time_saved_" + unit, shortest(e.time_saved)});
+    if (e.uncertainty) add_uncertainty_summary(s, *e.uncertainty, unit, style);
     s.push_back({"affected fraction", format_share(e.affected_fraction, style) + " (f)", "affected_fraction",
                  shortest(e.affected_fraction)});
     s.push_back({"ceiling",

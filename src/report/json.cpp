@@ -10,6 +10,7 @@
 #include "report/fleet.hpp"
 #include "report/profile_json.hpp"
 #include "report/report.hpp"
+#include "report/uncertainty.hpp"
 #include "report/verdict.hpp"
 
 namespace amdahl {
@@ -65,6 +66,7 @@ void write_json(std::ostream& out, const EvalResult& result, const ReportOptions
     } else {
         json.key("speedup_range").null().key("time_saved_range").null();
     }
+    if (r.uncertainty) write_uncertainty_json(json, *r.uncertainty);
     json.field("model", result.replay ? "replay" : "amdahl");
     if (result.replay) {
         const ReplayOutcome& p = *result.replay;
@@ -218,6 +220,8 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
     if (const auto note = law_note(result, options.numbers)) json.field("note", note->text);
     if (!s.possible) json.field("reason", s.reason);
     if (s.possible) json.field("saved_fraction", result.saved_fraction());
+    if (result.speedup_range)
+        json.field("speedup_low", result.speedup_range->low).field("speedup_high", result.speedup_range->high);
     if (result.parts.size() > 1) {
         json.key("parts").begin_array();
         for (std::size_t i = 0; i < result.parts.size(); ++i) {
@@ -248,6 +252,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
     begin_report(json, "rank");
     json.field("unit", unit_name(profile.unit)).field("baseline_time", result.baseline_time);
     json.field("by", result.by == RankBy::effort ? "effort" : result.by == RankBy::ceiling ? "ceiling" : "saving");
+    if (result.conservative) json.field("conservative", true);
     json.field("model", result.replayed ? "replay" : "amdahl");
     if (set.from_proposals)
         json.key("factor").null();
@@ -281,6 +286,7 @@ void write_json(std::ostream& out, const RankResult& result, const ReportOptions
         if (result.replayed)
             json.field("on_critical_path", static_cast<bool>(result.on_critical_path[target.candidate]));
         json.field("saved_per_effort", target.saved_per_effort);
+        if (target.uncertainty) write_uncertainty_json(json, *target.uncertainty);
         if (result.fleet) {
             json.key("fleet").begin_object(true);
             write_fleet_figures_json(json, result.fleet_figures[r]);
@@ -360,6 +366,7 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     json.end_array();
     json.field("best_possible", result.best_possible).field("ceiling", result.ceiling);
     json.field("time_outside_candidates", result.time_outside);
+    if (result.uncertainty) write_uncertainty_json(json, *result.uncertainty);
     write_lines(json, "notes", all_notes(result.profile->notes, set.notes));
     if (options.explain) write_lines(json, "explanation", explain_plan(result, options.numbers));
     if (result.required) {

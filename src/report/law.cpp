@@ -74,6 +74,19 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     const bool speedup_solved = r.solved_for == Solved::speedup;
     lines.push_back({speedup_solved ? "speedup S" : "target S", format_speedup(s.speedup, style),
                      speedup_solved ? "speedup" : "target", machine_number(s.speedup)});
+    if (r.speedup_range) {
+        lines.push_back({"speedup range",
+                         format_speedup(r.speedup_range->low, style) + " to " +
+                             format_speedup(r.speedup_range->high, style) +
+                             " (every factor at its range's ends; the point takes each range's geometric midpoint)",
+                         "speedup_interval_low", machine_number(r.speedup_range->low)});
+        lines.push_back({"", "", "speedup_interval_high", machine_number(r.speedup_range->high)});
+        if (r.time)
+            lines.push_back({"time saved range",
+                             format_time(*r.time * (1 - 1 / r.speedup_range->low), style) + " to " +
+                                 format_time(*r.time * (1 - 1 / r.speedup_range->high), style) + " " + unit,
+                             "", ""});
+    }
     if (!(r.solved_for == Solved::fraction && !s.possible)) {
         lines.push_back({"ceiling",
                          std::isinf(s.ceiling) ? "none (f = 1)" : format_speedup(s.ceiling, style) + " (1 / (1 - f))",

@@ -6,6 +6,7 @@
 #include "report/explain.hpp"
 #include "report/fleet.hpp"
 #include "report/report.hpp"
+#include "report/uncertainty.hpp"
 
 namespace amdahl {
 
@@ -106,6 +107,19 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
         doc.headline = "unreachable";
     }
     s.push_back({"", "", "reachable", plan.reachable ? "true" : "false"});
+    if (r.uncertainty) {
+        add_uncertainty_summary(s, *r.uncertainty, unit, style);
+        if (r.uncertainty->any_range())
+            s.push_back({"at the low end",
+                         r.uncertainty->speedup.low >= r.target_speedup
+                             ? "the plan reaches the target at every range's worst end too"
+                             : fmt::format("the plan misses the target at the ranges' worst end ({} < {})",
+                                           format_speedup(r.uncertainty->speedup.low, style),
+                                           format_speedup(r.target_speedup, style)),
+                         "", ""});
+        if (options.explain)
+            doc.sections.push_back({"Both ends", explain_uncertainty(*r.uncertainty, unit, style), true, true});
+    }
     if (r.replayed) {
         s.push_back(
             {"model",

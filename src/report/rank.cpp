@@ -8,6 +8,7 @@
 #include "report/explain.hpp"
 #include "report/fleet.hpp"
 #include "report/report.hpp"
+#include "report/uncertainty.hpp"
 
 namespace amdahl {
 
@@ -39,6 +40,23 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (calls) table.columns.insert(table.columns.begin() + 3, Column{"calls", "calls", true});
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    // With ranges or spreads: each target's bounds beside its point speedup.
+    // What any target is unsure of (every target has bounds when one has).
+    std::optional<Uncertainty> uncertain;
+    for (const RankedTarget& t : r.ranked) {
+        if (!t.uncertainty) continue;
+        if (!uncertain) uncertain = Uncertainty{};
+        uncertain->factor_ranges = uncertain->factor_ranges || t.uncertainty->factor_ranges;
+        uncertain->time_ranges = uncertain->time_ranges || t.uncertainty->time_ranges;
+        uncertain->spreads = uncertain->spreads || t.uncertainty->spreads;
+    }
+    const bool ranges = uncertain && uncertain->any_range();
+    const bool spreads = uncertain && uncertain->spreads;
+    if (ranges) {
+        table.columns.push_back({"speedup low", "speedup_low", true});
+        table.columns.push_back({"speedup high", "speedup_high", true});
+    }
+    if (spreads) table.columns.push_back({"speedup sd", "speedup_sd", true});
     if (r.fleet) add_fleet_columns(table, *r.fleet);
     if (r.replayed) table.columns.push_back({"on critical path", "on_critical_path"});
     // The names as printed: short names never alike within the table (--names short).
@@ -51,7 +69,7 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     };
     // Rows made as they are written: ranking a million phases must not hold them as text too.
     table.generated_rows = r.ranked.size();
-    table.make_row = [&r, any_effort, calls, style, shown](std::size_t i, std::vector<Cell>& row) {
+    table.make_row = [&r, any_effort, calls, style, shown, ranges, spreads](std::size_t i, std::vector<Cell>& row) {
         const RankedTarget& t = r.ranked[i];
         const Candidate& c = r.set.candidates[t.candidate];
         row.emplace_back(std::to_string(i + 1));
@@ -71,6 +89,16 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                               : Cell("-", ""));
         }
         for (double s : t.grid) row.emplace_back(format_speedup(s, style), machine_number(s));
+        if (ranges) {
+            row.emplace_back(format_speedup(t.uncertainty->speedup.low, style),
+                             machine_number(t.uncertainty->speedup.low));
+            row.emplace_back(format_speedup(t.uncertainty->speedup.high, style),
+                             machine_number(t.uncertainty->speedup.high));
+        }
+        if (spreads) {
+            const std::optional<double> sd = t.uncertainty->speedup_sd;
+            row.push_back(sd ? Cell(format_speedup(*sd, style), machine_number(*sd)) : Cell("-", ""));
+        }
         if (r.fleet) add_fleet_cells(row, r.fleet_figures[i], style);
         if (r.replayed) {
             const bool on_path = r.on_critical_path[t.candidate];
@@ -82,7 +110,8 @@ Document layout(const RankResult& r, const ReportOptions& options) {
     if (!r.ranked.empty()) {
         const RankedTarget& top = r.ranked.front();
         const Candidate& first = set.candidates[top.candidate];
-        const char* what = r.by == RankBy::effort    ? "most time saved per unit of effort"
+        const char* what = r.conservative            ? "highest speedup at its range's low end"
+                           : r.by == RankBy::effort  ? "most time saved per unit of effort"
                            : r.by == RankBy::ceiling ? "highest ceiling"
                                                      : "largest saving";
         std::string text = fmt::format("{} ({}, {} {} saved, {} {}", printable(shown_name(0)),
@@ -103,6 +132,15 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                                            format_time(r.baseline_time, style), unit),
                                "model", "replay"});
     }
+    if (uncertain) {
+        doc.summary.push_back({"uncertainty", uncertainty_assumption(*uncertain), "", ""});
+        if (options.explain && r.ranked.front().uncertainty)
+            doc.sections.push_back({"Both ends, for " + printable(shown_name(0)),
+                                    explain_uncertainty(*r.ranked.front().uncertainty, unit, style), false, true});
+    }
+    if (r.conservative)
+        doc.summary.push_back(
+            {"order", "--conservative: by each target's speedup at its ranges' low end", "order", "conservative"});
     add_boundary(doc.summary, r.profile->boundary, r.profile->summary_only);
     if (r.fleet) {
         add_fleet_inputs_summary(doc.summary, *r.fleet, style);
