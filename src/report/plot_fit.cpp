@@ -62,7 +62,7 @@ std::string plot_svg(const FitResult& result, const NumberStyle& style) {
                     result.model == Overhead::Model::none
                         ? std::string(", no overhead")
                         : fmt::format(", with a {} overhead c = {}", overhead_model_name(result.model),
-                                      shortest(result.fit.coefficient)),
+                                      format_plain(result.fit.coefficient, style)),
                     format_fixed(result.fit.rmse, style))};
     notes.push_back(fmt::format("Source: {}. The N = 1 run is the baseline; {} with N > 1 were fitted.", result.source,
                                 count_of(result.fit.used, "point")));

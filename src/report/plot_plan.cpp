@@ -87,16 +87,16 @@ std::string plot_svg(const PlanReport& result, const NumberStyle& style) {
                       {.size = 11, .anchor = svg::Anchor::middle, .bold = true, .css_class = "value"});
         document.end_group();
         document.text(centre, area.bottom() + 16, plot::shortened(bar.label, label_chars),
-                      {.size = 11, .anchor = svg::Anchor::middle, .css_class = "tick"});
+                      {.size = 11, .anchor = svg::Anchor::middle, .css_class = "step-label"});
         document.text(centre, area.bottom() + 30, bar.detail,
-                      {.size = 10, .anchor = svg::Anchor::middle, .fill = svg::muted_ink, .css_class = "tick"});
+                      {.size = 10, .anchor = svg::Anchor::middle, .fill = svg::muted_ink, .css_class = "step-detail"});
     }
     // The target, and when it is out of reach the gap above the best every candidate gives.
     document.line(area.left, y(result.target_speedup), area.right(), y(result.target_speedup),
                   {.stroke = svg::palette[5], .stroke_width = 2, .dash = "6 4", .css_class = "target"});
-    document.text(area.right() - 4, y(result.target_speedup) - 5,
+    document.text(area.left + 6, y(result.target_speedup) - 5,
                   fmt::format("target {}", format_speedup(result.target_speedup, style)),
-                  {.size = 11, .anchor = svg::Anchor::end, .fill = svg::palette[5], .css_class = "target-label"});
+                  {.size = 11, .fill = svg::palette[5], .css_class = "target-label"});
     if (!reachable && std::isfinite(result.best_possible)) {
         const double centre = area.left + slot * (static_cast<double>(bars.size()) - 0.5);
         document.rect(centre - bar_width / 2, y(result.target_speedup), bar_width,
