@@ -100,9 +100,10 @@ double heading(svg::Document& document, const std::string& title, const std::str
 }
 
 void draw(svg::Document& document, double top, const LineChart& chart) {
-    constexpr double legend_width = 190;
-    const svg::PlotArea area{
-        .left = 80, .top = top + 12, .width = width - 80 - legend_width - 20, .height = line_chart_height - 12 - 60};
+    const svg::PlotArea area{.left = 80,
+                             .top = top + 12,
+                             .width = width - 80 - chart.legend_width - 20,
+                             .height = line_chart_height - 12 - 60};
     // The data's extent: every point, asymptote and callout is inside the axes.
     double x_low = INFINITY, x_high = -INFINITY, y_high = 0, y_lowest = INFINITY;
     for (const Series& series : chart.series)

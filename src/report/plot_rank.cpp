@@ -29,7 +29,7 @@ std::string plot_svg(const RankResult& result, const NumberStyle& style) {
     chart.y_title = "end-to-end speedup S (x)";
     chart.log_x = true;
     chart.from_zero = false;
-    chart.legend_width = 300;
+    chart.legend_width = 320;
     for (std::size_t i = 0; i < shown; ++i) {
         const RankedTarget& target = result.ranked[i];
         const Candidate& candidate = result.set.candidates[target.candidate];
@@ -37,9 +37,8 @@ std::string plot_svg(const RankResult& result, const NumberStyle& style) {
         const double fraction = total > 0 ? candidate.time / total : 0;  // f = t / T
         // The legend carries the numbers: labels beside curves this close would overlap.
         chart.series.push_back(
-            {fmt::format("{}. {}: {} at {}, ceiling {}", i + 1, plot::shortened(candidate.name, 16),
-                         format_speedup(target.speedup, style), format_factor(candidate.factor, style),
-                         format_speedup(target.ceiling, style)),
+            {fmt::format("{}. {}: {} (ceiling {})", i + 1, plot::shortened(candidate.name, 16),
+                         format_speedup(target.speedup, style), format_speedup(target.ceiling, style)),
              colour, plot::speedup_curve(fraction, k_low, k_high)});
         chart.asymptotes.push_back({target.ceiling, "", colour});
         if (std::isfinite(candidate.factor)) chart.callouts.push_back({candidate.factor, target.speedup, "", colour});
