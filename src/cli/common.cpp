@@ -35,6 +35,8 @@ void add_output_options(CLI::App& command, OutputOptions& options, bool phase_ro
     command.add_option("--output-md", options.output_markdown, "Also write the report as Markdown to FILE");
     command.add_option("--output-csv", options.output_csv, "Also write the report's rows as CSV to FILE");
     command.add_option("--summary-csv", options.summary_csv, "Write the summary as key,value CSV to FILE");
+    command.add_option("--plot", options.plot,
+                       "Also draw the result as a chart, an SVG file, to FILE (README: Charts)");
 }
 
 void add_model_options(CLI::App& command, std::string& model, ProfileOptions& options, const std::string& what) {
@@ -291,7 +293,8 @@ void check_output_paths(const Context& context, const OutputOptions& options) {
     const std::pair<const char*, const std::string*> outputs[] = {{"--output-json", &options.output_json},
                                                                   {"--output-md", &options.output_markdown},
                                                                   {"--output-csv", &options.output_csv},
-                                                                  {"--summary-csv", &options.summary_csv}};
+                                                                  {"--summary-csv", &options.summary_csv},
+                                                                  {"--plot", &options.plot}};
     for (std::size_t i = 0; i < std::size(outputs); ++i) {
         const auto& [option, path] = outputs[i];
         if (path->empty() || *path == "-" || names_standard_output(*path)) continue;

@@ -12,6 +12,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/report.hpp"
+#include "report/chart.hpp"
 #include "report/report.hpp"
 
 namespace amdahl::cli {
@@ -51,6 +52,7 @@ struct OutputOptions {
     std::string phases = "all";
     std::string names = "short";
     std::string output_json, output_markdown, output_csv, summary_csv;
+    std::string plot;  ///< --plot FILE.svg: the result's chart
 };
 
 struct ProfileOptions {
@@ -121,12 +123,26 @@ void check_output_paths(const Context& context, const OutputOptions& options);
 /// (/dev/stdout, /dev/fd/1, a FIFO or terminal stdout is attached to).
 bool names_standard_output(const std::string& path);
 
+/// --plot's chart of `result` (report/chart.hpp); throws amdahl::Error for a result that has none.
+template <class Result>
+std::string chart(const Result& result, const ReportOptions& report) {
+    if constexpr (requires { plot_svg(result, report.numbers); })
+        return plot_svg(result, report.numbers);
+    else
+        throw Error("--plot",
+                    "this report has no chart: charts are drawn by eval, law, rank, plan, scale, fit and compare of "
+                    "two profiles (not with --mix or --ranks, nor by queue or compare of benchmark results)");
+}
+
 /// Writes a command's result: stdout in --format (CSV's summary on stderr), then each
-/// --output-* file and --summary-csv.
+/// --output-* file, --summary-csv and --plot's chart.
 template <class Result>
 void emit(Context& context, const Result& result, const OutputOptions& options, const ReportOptions& report) {
     check_output_paths(context, options);
+    // The chart first: a result it cannot draw is an error before anything is written.
+    const std::string svg = options.plot.empty() ? std::string() : chart(result, report);
     write_report(context.out, context.err, result, output_format(options.format), report);
+    if (!options.plot.empty()) write_file(options.plot, [&](std::ostream& out) { out << svg; });
     if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
         options.summary_csv.empty())
         return;                  // the usual case: no stream to build (start-up counts in CI loops)
