@@ -382,3 +382,55 @@ TEST_CASE("silent wrong: a summary's caveat survives import into eval, rank, pla
         }
     }
 }
+
+TEST_CASE("silent wrong: a pasted row's numbers must fit the header's number columns", "[silent][text_rows]") {
+    // Numbers with their digits grouped by spaces were read as a name and a number: phases '2',
+    // '1' and '44' of 357, 205 and 242 ns.
+    const std::string grouped = test::write_temp("grouped.txt",
+                                                 "Device activity Duration (ns)\n"
+                                                 "MEMORY_COPY_HOST_TO_DEVICE 2 357 053\n"
+                                                 "MEMORY_COPY_DEVICE_TO_HOST 1 205 206\n"
+                                                 "vector_add kernel dispatch 44 242\n");
+    const auto g = test::run_cli({"eval", grouped});
+    CHECK(g.exit_code == 2);
+    CHECK(g.out.empty());
+    CHECK(g.err == "error: " + grouped +
+                       ":2: the row has 3 numbers ('2 357 053') and the header has 1 number column ('Duration "
+                       "(ns)'); if they are one number with its digits grouped by spaces, write it without the "
+                       "spaces (2357053) or with commas (2,357,053)\n");
+    // Before: alpha = 1 ms, the rest dropped.
+    const std::string dropped = test::write_temp("dropped.txt", "Phase Time (ms)\nalpha 1 234 567\nbeta 2 345 678\n");
+    const auto d = test::run_cli({"eval", dropped});
+    CHECK(d.exit_code == 2);
+    CHECK(d.err == "error: " + dropped +
+                       ":2: the row has 3 numbers ('1 234 567') and the header has 1 number column ('Time (ms)'); "
+                       "if they are one number with its digits grouped by spaces, write it without the spaces "
+                       "(1234567) or with commas (1,234,567)\n");
+    // A row that leaves out a column: 'stage 2 60' was read as phase 'stage' = 2 ms at 60%.
+    const std::string missing = test::write_temp("missing.txt", "Phase Time (ms) Share\nstage 1 40 40%\nstage 2 60\n");
+    const auto m = test::run_cli({"eval", missing, "-s", "stage 1=2"});
+    CHECK(m.exit_code == 2);
+    CHECK(m.err == "error: " + missing +
+                       ":3: the row has 2 numbers ('2 60') and the header has 2 number columns ('Time (ms)', "
+                       "'Share'), but line 2 reads 'stage 1' as a name that ends in a number: is this 'stage 2' "
+                       "with a column left out? Give every row every column\n");
+    // A row with fewer numbers than the header has columns is not padded.
+    const std::string short_row = test::write_temp("short_row.txt", "Phase Time (ms) Share\na 30 30%\nb 70\n");
+    const auto s = test::run_cli({"eval", short_row});
+    CHECK(s.exit_code == 2);
+    CHECK(s.err == "error: " + short_row +
+                       ":3: the row has 1 number ('70') and the header has 2 number columns ('Time (ms)', "
+                       "'Share'); give every row every column\n");
+    // A header without the words to label every number is not padded with empty labels.
+    const std::string unlabelled = test::write_temp("unlabelled.txt", "Phase x\na 1 2 3\nb 4 5 6\n");
+    const auto u = test::run_cli({"eval", unlabelled});
+    CHECK(u.exit_code == 2);
+    CHECK(u.err == "error: " + unlabelled +
+                       ":1: the header 'Phase x' has too few words to label the name and 3 numbers of line 2\n");
+    // Rows that differ in how many numbers they have, under a header that cannot say which is which.
+    const std::string ragged = test::write_temp("ragged.txt", "Kernel Grid Block Time\na 1 2 3\nb 4 5\n");
+    const auto rg = test::run_cli({"eval", ragged});
+    CHECK(rg.exit_code == 2);
+    CHECK(rg.err ==
+          "error: " + ragged + ":3: the row has 2 numbers ('4 5') and line 2 has 3; give every row every column\n");
+}

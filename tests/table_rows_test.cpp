@@ -145,3 +145,10 @@ TEST_CASE("table rows: a Total row with a bare share is no phase (found by fuzz_
     CHECK(doc["phases"].size() == 2);
     CHECK(doc["speedup"].get<double>() == Approx(100.0 / 60.0));
 }
+
+TEST_CASE("text table: columns the header names in words it does not know are still read", "[table_rows]") {
+    const Profile p = text("Kernel Grid Block Time (us)\ngemm 128 256 5.0\nsoftmax 64 128 3.0\n");
+    CHECK(names(p) == std::vector<std::string>{"gemm", "softmax"});
+    CHECK(p.phases[0].time == Approx(5));
+    CHECK(p.total() == Approx(8));
+}

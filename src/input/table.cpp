@@ -697,7 +697,7 @@ std::optional<std::vector<std::string>> split_text_row(std::string_view line) {
     return numbers;
 }
 
-// Splits a header line into `count` labels from the right: each numeric column's label is one
+// Splits a header line into at most `count` labels from the right: each numeric column's label is one
 // word, with a parenthesised unit attached ("Time (ms)"); the rest names the name column.
 std::vector<std::string> split_text_header(std::string_view line, std::size_t count) {
     std::vector<std::string> tokens = split_whitespace(line);
@@ -715,8 +715,7 @@ std::vector<std::string> split_text_header(std::string_view line, std::size_t co
     std::string name;
     for (std::size_t i = 0; i < end; ++i) name += (i ? " " : "") + tokens[i];
     labels.insert(labels.begin(), name.empty() ? "name" : name);
-    while (labels.size() < count) labels.push_back("");
-    return labels;
+    return labels;  // fewer than `count` when the line has too few words: never padded
 }
 
 // A pasted header read from the right when its labels say what they are: the number columns'
@@ -762,15 +761,69 @@ bool is_whole_number(std::string_view token) {
     return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+std::string plural(std::size_t count, const std::string& word) {
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+}
+
+// A row's numbers as written: "2 357 053".
+std::string numbers_of(const Row& row) {
+    std::string out;
+    for (std::size_t i = 1; i < row.cells.size(); ++i) out += (i > 1 ? " " : "") + row.cells[i];
+    return out;
+}
+
+// The first `count` numbers of a row look like one number with its digits grouped by spaces: a
+// group of 1 to 3 digits, then groups of exactly 3 ("2 357 053").
+bool digit_groups(const Row& row, std::size_t count) {
+    if (count < 2 || row.cells.size() < count + 1) return false;
+    const std::string& first = row.cells[1];
+    if (!is_whole_number(first) || first.size() > 3) return false;
+    for (std::size_t i = 2; i <= count; ++i)
+        if (!is_whole_number(row.cells[i]) || row.cells[i].size() != 3) return false;
+    return true;
+}
+
+// "the row has 3 numbers ('2 357 053') and the header has 1 number column ('Duration (ns)')"
+std::string numbers_and_columns(const Row& row, const TextHeader& header) {
+    std::string labels;
+    for (const std::string& label : header.numbers) labels += (labels.empty() ? "'" : ", '") + printable(label) + "'";
+    return "the row has " + plural(row.cells.size() - 1, "number") + " ('" + printable(numbers_of(row)) +
+           "') and the header has " + plural(header.numbers.size(), "number column") + " (" + labels + ")";
+}
+
+// A row whose numbers do not fit the header's number columns: never padded or cut, as that moves
+// the name column or drops numbers unsaid.
+Error numbers_do_not_fit(const Row& row, const TextHeader& header, const std::string& source) {
+    const std::size_t count = row.cells.size() - 1, columns = header.numbers.size();
+    std::string message = numbers_and_columns(row, header);
+    const std::size_t grouped = count - columns + 1;
+    if (count > columns && digit_groups(row, grouped)) {
+        std::string digits, commas;
+        for (std::size_t i = 1; i <= grouped; ++i) {
+            digits += row.cells[i];
+            commas += (i > 1 ? "," : "") + row.cells[i];
+        }
+        message += "; if they are one number with its digits grouped by spaces, write it without the spaces (" +
+                   digits + ") or with commas (" + commas + ")";
+    } else {
+        message += "; give every row every column";
+    }
+    return Error(source + ":" + std::to_string(row.line), message);
+}
+
 // Rows read against a header whose labels say what they are: a row with one number more than the
 // header has number columns has a name that ends in a number ("resblock 1  12.5"), when that is
 // plainly so (a whole number, and rows that differ in count or a one-word name label); a Kind
-// column takes the name's last word. False, rows untouched, when the header cannot say.
+// column takes the name's last word. Any other row whose numbers do not fit is an error, unless
+// the header may have number columns whose labels it does not know (more numbers than it
+// knows of, none of them digit groups): false, rows untouched, to be read by the header's words.
 bool fit_rows_to_header(const TextHeader& header, std::vector<Row>& rows, const std::string& source) {
     const std::size_t numbers = header.numbers.size();
     bool longer = false, shorter = false;
     for (const Row& row : rows) {
         const std::size_t count = row.cells.size() - 1;
+        if (count < numbers || (count > numbers && digit_groups(row, count - numbers + 1)))
+            throw numbers_do_not_fit(row, header, source);
         if (count > numbers + 1) return false;
         if (count == numbers + 1) {
             if (!is_whole_number(row.cells[1])) return false;
@@ -780,6 +833,23 @@ bool fit_rows_to_header(const TextHeader& header, std::vector<Row>& rows, const 
         }
     }
     if (longer && !shorter && header.name_words > 1 && !is_name_header(lower(header.name))) return false;
+    // "stage 1  40 40%" then "stage 2  60": is the second 'stage' at 2 ms and 60%, or 'stage 2'
+    // with its share left out? A row that fits only when its name is cut where another row's name
+    // ends in a number cannot say.
+    if (longer && numbers > 1) {
+        for (const Row& row : rows) {
+            if (row.cells.size() - 1 != numbers || !is_whole_number(row.cells[1])) continue;
+            for (const Row& other : rows) {
+                if (other.cells.size() - 1 != numbers + 1 || other.cells[0] != row.cells[0]) continue;
+                throw Error(source + ":" + std::to_string(row.line),
+                            numbers_and_columns(row, header) + ", but line " + std::to_string(other.line) + " reads '" +
+                                printable(other.cells[0] + " " + other.cells[1]) +
+                                "' as a name that ends in a number: is this '" +
+                                printable(row.cells[0] + " " + row.cells[1]) +
+                                "' with a column left out? Give every row every column");
+            }
+        }
+    }
     for (Row& row : rows) {
         if (row.cells.size() - 1 == numbers + 1) {
             row.cells[0] += " " + row.cells[1];
@@ -957,12 +1027,23 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         }
         return reader.finish();
     }
-    TableReader reader(source, split_text_header(lines[header], width), header + 1);
-    for (auto& row : rows) {
-        // A row may leave out trailing columns (a share, say): pad it.
-        row.cells.resize(width);
-        reader.add_row(row.cells, row.line);
+    // Read by the header's words, one label a column: every row must have every column, and the
+    // header a word for each, or a column would move unsaid.
+    for (const Row& row : rows) {
+        if (row.cells.size() == rows.front().cells.size()) continue;
+        throw Error(source + ":" + std::to_string(row.line),
+                    "the row has " + plural(row.cells.size() - 1, "number") + " ('" + printable(numbers_of(row)) +
+                        "') and line " + std::to_string(rows.front().line) + " has " +
+                        std::to_string(rows.front().cells.size() - 1) + "; give every row every column");
     }
+    const std::vector<std::string> labels = split_text_header(lines[header], width);
+    if (labels.size() < width) {
+        throw Error(source + ":" + std::to_string(header + 1),
+                    "the header '" + printable(trim(lines[header])) + "' has too few words to label the name and " +
+                        plural(width - 1, "number") + " of line " + std::to_string(rows.front().line));
+    }
+    TableReader reader(source, labels, header + 1);
+    for (auto& row : rows) reader.add_row(row.cells, row.line);
     return reader.finish();
 }
 
