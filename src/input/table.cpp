@@ -95,12 +95,17 @@ public:
                 share_ = i;
                 share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
                 share_fraction_ = contains(h, "fraction");
+            } else if (is_share_header(h)) {
+                // A second share ("CPU total %" after "Self CPU %") is no time either.
             } else {
                 std::optional<std::size_t>* slot = nullptr;
                 roles[i] = column_role(header[i]);
                 switch (roles[i]) {
                     case ColumnRole::duration:
                         slot = time_ ? &other_time_ : &time_;
+                        break;
+                    case ColumnRole::self:
+                        slot = self_ ? &other_self_ : &self_;
                         break;
                     case ColumnRole::unit_only:
                         slot = unit_only_ ? &other_unit_only_ : &unit_only_;
@@ -137,6 +142,7 @@ public:
         }
         raw_.source = source_;
         raw_.origin = Origin::line;
+        if (self_) take_self_time(header, at);
         // The phase time: a duration column; else end - start; else a column only a unit calls
         // a time ("DispatchNs" may be a time stamp); else average x calls; else an average alone,
         // said to be one call. Never a time stamp, never a minimum or a maximum.
@@ -386,9 +392,10 @@ private:
                          std::to_string(std::min(line, first_line)) + ")");
     }
 
-    // The total: a "Total" row anywhere; else a last row that sounds like a total ("Sum",
-    // "Overall") when its time is the sum of the rows before it. Any other name is a phase: "all
-    // reduce" or "Sum (reduction)" last in a table is work, not a total.
+    // The total: a "Total" row anywhere; else a last row whose time is the sum of the rows before
+    // it, whatever its name ("Grand total", "Wall clock"), but for a row with a kind or a name used
+    // before, said in a note (issue 16). A name that
+    // sounds like a total is its sum to rounding; any other to the precision it was written.
     void take_total_row() {
         if (total_row_) {
             raw_.total_where = amdahl::where(source_, Origin::line, total_row_->line, total_row_->name);
@@ -399,8 +406,27 @@ private:
                                      "' is read as the total, not a phase, though it is not the last row");
             return;
         }
+        if (raw_.phases.empty()) return;
         const std::size_t last = raw_.phases.size() - 1;
-        if (raw_.phases.size() < 3 || !sounds_like_total_row_name(raw_.phases[last].name)) return;
+        const bool sounds_like_total = sounds_like_total_row_name(raw_.phases[last].name);
+        // A row with a kind, or the name of a row before it, is work: a total has neither.
+        const auto is_work = [&] {
+            const Phase& phase = raw_.phases[last];
+            return !phase.kind.empty() || std::any_of(raw_.phases.begin(), raw_.phases.end() - 1,
+                                                      [&](const Phase& p) { return p.name == phase.name; });
+        };
+        if ((sounds_like_total || !is_work()) &&
+            is_sum_of_the_others(raw_, last, sounds_like_total ? SumPrecision::rounded : SumPrecision::written)) {
+            raw_.total_where = raw_.where(last);
+            if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
+            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
+                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
+                                 "to say so; if it is a phase, add a row 'Total' after it)");
+            RawPhase total = raw_.pop_back();
+            raw_.total = total.time;
+            return;
+        }
+        if (!sounds_like_total || raw_.phases.size() < 3 || !raw_.extra[last].has_time) return;
         const Unit bare = raw_.unit.value_or(Unit::ms);
         const auto in_ns = [&](std::size_t i) {
             return convert(raw_.phases[i].time, raw_.extra[i].time_unit.value_or(bare), Unit::ns);
@@ -410,22 +436,34 @@ private:
             if (!raw_.extra[i].has_time) return;
             others.add(in_ns(i));
         }
-        if (!raw_.extra[last].has_time) return;
-        const double time = in_ns(last);
-        if (std::fabs(time - others.value()) <= rounding_tolerance * time) {
-            raw_.total_where = raw_.where(last);
-            if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
-            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
-                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
-                                 "to say so, or give the phase another name)");
-            RawPhase total = raw_.pop_back();
-            raw_.total = total.time;
-        } else if (time > others.value()) {
+        if (in_ns(last) > others.value()) {
             raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
                                  "' is read as a phase: it is not the sum of the rows before it, and only a row "
                                  "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
                                  "if it is one");
         }
+    }
+
+    // A self (exclusive) time column is the phase time: an inclusive one ("CPU total") holds a
+    // nested op's time in its caller's too, and the sum counts it twice. Self times on two
+    // timelines (PyTorch's "Self CPU" and "Self CUDA") are two different profiles: refused.
+    void take_self_time(const std::vector<std::string>& header, const std::string& at) {
+        if (other_self_) {
+            const std::string_view first = column_timeline(header[*self_]),
+                                   second = column_timeline(header[*other_self_]);
+            if (!first.empty() && !second.empty() && first != second)
+                throw Error(at, "columns '" + printable(header[*self_]) + "' and '" + printable(header[*other_self_]) +
+                                    "' are self times on two timelines (the " + std::string(first) + "'s and the " +
+                                    std::string(second) +
+                                    "'s): keep the columns of the one to analyse and remove the other's");
+        }
+        if (time_)
+            raw_.notes.push_back(at + ": column '" + printable(header[*self_]) +
+                                 "' (self time) is read as the phase time, not '" + printable(header[*time_]) +
+                                 "' (inclusive: a nested op's time is in its caller's too, so their sum counts it "
+                                 "twice)");
+        time_ = self_;
+        other_time_ = other_self_;
     }
 
     // The header's columns for a message: the first 20, then how many more (a file that is no
@@ -591,6 +629,7 @@ private:
     std::vector<std::string> header_;
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
+    std::optional<std::size_t> self_, other_self_;  // self (exclusive) time columns
     std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;
