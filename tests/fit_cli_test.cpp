@@ -202,3 +202,22 @@ TEST_CASE("fit: speedups without N = 1 say the model assumes S = 1 there", "[fit
     CHECK(fit({"-"}, "N,speedup\n1,1\n2,1.8\n4,3.1\n").err.empty());
     CHECK(fit({source_path("examples/scaling_runs.csv")}).err.empty());
 }
+
+TEST_CASE("fit: superlinear runs (negative Karp-Flatt e) are said to be superlinear, not growing overhead",
+          "[fit][silent]") {
+    // Speedup above N at every N: e = -0.100, -0.040, -0.017. Before: "rises ... overhead grows
+    // with N (synchronization, communication, stragglers)".
+    const std::string path = amdahl::test::write_temp("superlinear.csv", "n,time_ms\n1,1000\n2,450\n4,220\n8,110\n");
+    const RunResult r = run_cli({"fit", path});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("Karp-Flatt e:      negative, -0.1000 at N = 2 to -0.0171 at N = 8: the speedup is "
+                               "above N (superlinear: the data fits in cache or memory once split), which Amdahl's "
+                               "law cannot produce; its P does not describe these runs\n"));
+    CHECK_THAT(r.out, !Contains("overhead grows"));
+    CHECK_THAT(r.err, Contains("note: the speedup is above N at N = 2, 4, 8 (Karp-Flatt e < 0): superlinear scaling, "
+                               "which Amdahl's law cannot produce (it allows at most N); the fitted P and ceiling do "
+                               "not describe these runs\n"));
+    const RunResult j = run_cli({"fit", path, "--format", "json"});
+    REQUIRE(j.exit_code == 0);
+    CHECK_THAT(j.out, Contains("\"trend\": \"superlinear\""));
+}

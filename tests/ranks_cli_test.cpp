@@ -173,17 +173,18 @@ TEST_CASE("ranks cli: a note every rank gives is printed once, with the count of
     REQUIRE(r.exit_code == 0);
     CHECK(r.err == "note: " + dir / "r0.csv" +
                        ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
-                       "'Total' to say so, or give the phase another name) (the same in 2 more ranks)\n"
+                       "'Total' to say so; if it is a phase, add a row 'Total' after it) (the same in 2 more ranks)\n"
                        "note: no phase names a segment: every phase is its own barrier segment, matched by name "
                        "across the ranks (3 ranks)\n");
     // A rank that fails to load: the notes so far, then its error.
     std::ofstream(dir / "r3.csv") << "name,time (ms)\na,x\n";
-    check_input_error({"eval", "--ranks", dir / "r*.csv", "-s", "a=2"},
-                      "note: " + dir / "r0.csv" +
-                          ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
-                          "'Total' to say so, or give the phase another name) (the same in 2 more ranks)\n"
-                          "error: " +
-                          dir / "r3.csv" +
-                          ":2: phase 'a': time must be a finite number >= 0 with an optional unit (got 'x': not a "
-                          "number)\n");
+    check_input_error(
+        {"eval", "--ranks", dir / "r*.csv", "-s", "a=2"},
+        "note: " + dir / "r0.csv" +
+            ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
+            "'Total' to say so; if it is a phase, add a row 'Total' after it) (the same in 2 more ranks)\n"
+            "error: " +
+            dir / "r3.csv" +
+            ":2: phase 'a': time must be a finite number >= 0 with an optional unit (got 'x': not a "
+            "number)\n");
 }

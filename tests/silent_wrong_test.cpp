@@ -433,4 +433,163 @@ TEST_CASE("silent wrong: --require-speedup met exactly, but for binary rounding,
     CHECK(r.exit_code == 0);
     r = test::run_cli({"eval", path, "-s", "b=2", "--require-speedup", "1.5000001"});
     CHECK(r.exit_code == 1);
+
+TEST_CASE("silent wrong: a pasted row's numbers must fit the header's number columns", "[silent][text_rows]") {
+    // Numbers with their digits grouped by spaces were read as a name and a number: phases '2',
+    // '1' and '44' of 357, 205 and 242 ns.
+    const std::string grouped = test::write_temp("grouped.txt",
+                                                 "Device activity Duration (ns)\n"
+                                                 "MEMORY_COPY_HOST_TO_DEVICE 2 357 053\n"
+                                                 "MEMORY_COPY_DEVICE_TO_HOST 1 205 206\n"
+                                                 "vector_add kernel dispatch 44 242\n");
+    const auto g = test::run_cli({"eval", grouped});
+    CHECK(g.exit_code == 2);
+    CHECK(g.out.empty());
+    CHECK(g.err == "error: " + grouped +
+                       ":2: the row has 3 numbers ('2 357 053') and the header has 1 number column ('Duration "
+                       "(ns)'); if they are one number with its digits grouped by spaces, write it without the "
+                       "spaces (2357053) or with commas (2,357,053)\n");
+    // Before: alpha = 1 ms, the rest dropped.
+    const std::string dropped = test::write_temp("dropped.txt", "Phase Time (ms)\nalpha 1 234 567\nbeta 2 345 678\n");
+    const auto d = test::run_cli({"eval", dropped});
+    CHECK(d.exit_code == 2);
+    CHECK(d.err == "error: " + dropped +
+                       ":2: the row has 3 numbers ('1 234 567') and the header has 1 number column ('Time (ms)'); "
+                       "if they are one number with its digits grouped by spaces, write it without the spaces "
+                       "(1234567) or with commas (1,234,567)\n");
+    // A row that leaves out a column: 'stage 2 60' was read as phase 'stage' = 2 ms at 60%.
+    const std::string missing = test::write_temp("missing.txt", "Phase Time (ms) Share\nstage 1 40 40%\nstage 2 60\n");
+    const auto m = test::run_cli({"eval", missing, "-s", "stage 1=2"});
+    CHECK(m.exit_code == 2);
+    CHECK(m.err == "error: " + missing +
+                       ":3: the row has 2 numbers ('2 60') and the header has 2 number columns ('Time (ms)', "
+                       "'Share'), but line 2 reads 'stage 1' as a name that ends in a number: is this 'stage 2' "
+                       "with a column left out? Give every row every column\n");
+    // A row with fewer numbers than the header has columns is not padded.
+    const std::string short_row = test::write_temp("short_row.txt", "Phase Time (ms) Share\na 30 30%\nb 70\n");
+    const auto s = test::run_cli({"eval", short_row});
+    CHECK(s.exit_code == 2);
+    CHECK(s.err == "error: " + short_row +
+                       ":3: the row has 1 number ('70') and the header has 2 number columns ('Time (ms)', "
+                       "'Share'); give every row every column\n");
+    // A header without the words to label every number is not padded with empty labels.
+    const std::string unlabelled = test::write_temp("unlabelled.txt", "Phase x\na 1 2 3\nb 4 5 6\n");
+    const auto u = test::run_cli({"eval", unlabelled});
+    CHECK(u.exit_code == 2);
+    CHECK(u.err == "error: " + unlabelled +
+                       ":1: the header 'Phase x' has too few words to label the name and 3 numbers of line 2\n");
+    // Rows that differ in how many numbers they have, under a header that cannot say which is which.
+    const std::string ragged = test::write_temp("ragged.txt", "Kernel Grid Block Time\na 1 2 3\nb 4 5\n");
+    const auto rg = test::run_cli({"eval", ragged});
+    CHECK(rg.exit_code == 2);
+    CHECK(rg.err ==
+          "error: " + ragged + ":3: the row has 2 numbers ('4 5') and line 2 has 3; give every row every column\n");
+}
+
+TEST_CASE("silent wrong: a last row that is the sum of the others is the total whatever its name", "[silent][totals]") {
+    // 'Grand total' was a phase: baseline 200 ms and 1.1765x; the truth is 100 / 70 = 1.4286x.
+    for (const std::string last : {"Grand total", "Step total", "Σ", "Wall clock"}) {
+        INFO(last);
+        const std::string path =
+            test::write_temp("grand_total.csv", "name,time_ms\ngemm,60\nattn,30\nother,10\n" + last + ",100\n");
+        const auto r = test::run_cli({"eval", path, "-s", "gemm=2", "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        const auto report = nlohmann::json::parse(r.out);
+        CHECK(report["baseline_time"].get<double>() == Approx(100));
+        CHECK(report["speedup"].get<double>() == Approx(100.0 / 70));
+        CHECK(r.err == "note: " + path + ":5: row '" + last +
+                           "' is read as the total: its time is the sum of the rows before it (name it 'Total' to "
+                           "say so; if it is a phase, add a row 'Total' after it)\n");
+        // Pasted as text, the same.
+        const std::string pasted =
+            test::write_temp("grand_total.txt", "Phase Time (ms)\ngemm 60\nattn 30\nother 10\n" + last + " 100\n");
+        const auto t = test::run_cli({"eval", pasted, "-s", "gemm=2", "--format", "json"});
+        REQUIRE(t.exit_code == 0);
+        CHECK(nlohmann::json::parse(t.out)["speedup"].get<double>() == Approx(100.0 / 70));
+    }
+    // At the precision the numbers were written: 33.3 x 3 is 99.9, and '100' is 99.5 to 100.5.
+    const std::string rounded =
+        test::write_temp("rounded_total.csv", "name,time_ms\na,33.3\nb,33.3\nc,33.3\nStep,100\n");
+    const auto r = test::run_cli({"eval", rounded, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["baseline_time"].get<double>() == Approx(100));
+    // Not the sum: a phase, as before.
+    const std::string phase = test::write_temp("not_total.csv", "name,time_ms\na,60\nb,30\nStep,91\n");
+    const auto p = test::run_cli({"eval", phase, "--format", "json"});
+    REQUIRE(p.exit_code == 0);
+    CHECK(nlohmann::json::parse(p.out)["baseline_time"].get<double>() == Approx(181));
+}
+
+TEST_CASE("silent wrong: a JSON phase named like a total that is the sum of the others is an error",
+          "[silent][totals]") {
+    const std::string path = test::write_temp("json_total.json", R"({"phases":{"gemm":60,"attn":40,"Total":100}})");
+    const auto r = test::run_cli({"eval", path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + path +
+                       ": phases.Total: phase 'Total' is named like a total and its time is the sum of the other "
+                       "phases: give it as the profile's \"total\" field, or rename it if it is a phase\n");
+    const std::string listed =
+        test::write_temp("json_total_list.json",
+                         R"({"phases":[{"name":"a","time":30},{"name":"b","time":20},{"name":"Sum","time":50}]})");
+    const auto l = test::run_cli({"eval", listed});
+    CHECK(l.exit_code == 2);
+    CHECK(l.err == "error: " + listed +
+                       ": phases[2]: phase 'Sum' is named like a total and its time is the sum of the other "
+                       "phases: give it as the profile's \"total\" field, or rename it if it is a phase\n");
+    // A total-like name that is not the sum is a phase, as before.
+    const std::string phase = test::write_temp("json_sum_phase.json", R"({"phases":{"a":30,"b":20,"sum_kernel":5}})");
+    CHECK(test::run_cli({"eval", phase}).exit_code == 0);
+}
+
+TEST_CASE("silent wrong: a self time column wins over an inclusive one", "[silent][self_time]") {
+    // 'CPU total' holds inclusive times (linear's 800 us includes addmm's): baseline 1,800 us and
+    // 1.2x; the self times give 1,000 us and 1000 / 750 = 1.3333x.
+    const std::string path = test::write_temp(
+        "self_cpu.csv",
+        "name,Self CPU (us),CPU total (us),# of Calls\nlinear,100,800,10\naddmm,500,600,10\nrelu,400,400,10\n");
+    const auto r = test::run_cli({"eval", path, "-s", "addmm=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["baseline_time"].get<double>() == Approx(1000));
+    CHECK(report["speedup"].get<double>() == Approx(1000.0 / 750));
+    CHECK(r.err == "note: " + path +
+                       ":1: column 'Self CPU (us)' (self time) is read as the phase time, not 'CPU total (us)' "
+                       "(inclusive: a nested op's time is in its caller's too, so their sum counts it twice)\n");
+    // In either order, and exclusive beside inclusive.
+    const std::vector<std::pair<std::string, bool>> headers{{"name,self_ms,total_ms", true},
+                                                            {"name,total_ms,self_ms", false},
+                                                            {"name,exclusive_ms,inclusive_ms", true},
+                                                            {"name,inclusive_ms,exclusive_ms", false},
+                                                            {"name,self time (ms),time (ms)", true}};
+    for (const auto& [header, self_first] : headers) {
+        INFO(header);
+        const std::string csv = self_first ? "a,100,800\nb,500,600\nc,400,400\n" : "a,800,100\nb,600,500\nc,400,400\n";
+        const std::string file = test::write_temp("self_order.csv", header + "\n" + csv);
+        const auto e = test::run_cli({"eval", file, "-s", "b=2", "--format", "json"});
+        REQUIRE(e.exit_code == 0);
+        CHECK(nlohmann::json::parse(e.out)["baseline_time"].get<double>() == Approx(1000));
+        CHECK_THAT(e.err, Contains("(self time) is read as the phase time"));
+    }
+}
+
+TEST_CASE("silent wrong: PyTorch's CPU and CUDA self times are two timelines, refused", "[silent][self_time]") {
+    const std::string path = test::write_temp("pytorch_table.csv",
+                                              "Name,Self CPU %,Self CPU,CPU total %,CPU total,CPU time avg,Self CUDA,"
+                                              "Self CUDA %,CUDA total,CUDA time avg,# of Calls\n"
+                                              "aten::addmm,40%,4ms,50%,5ms,0.5ms,8ms,80%,8ms,0.8ms,10\n"
+                                              "aten::relu,60%,6ms,50%,5ms,0.5ms,2ms,20%,2ms,0.2ms,10\n");
+    const auto r = test::run_cli({"eval", path});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + path +
+                       ":1: columns 'Self CPU' and 'Self CUDA' are self times on two timelines (the host's and the "
+                       "device's): keep the columns of the one to analyse and remove the other's\n");
+    // With one timeline's columns kept, its self time is read.
+    const std::string cuda = test::write_temp("pytorch_cuda.csv",
+                                              "Name,Self CUDA,Self CUDA %,CUDA total,CUDA time avg,# of Calls\n"
+                                              "aten::addmm,8ms,80%,8ms,0.8ms,10\naten::relu,2ms,20%,2ms,0.2ms,10\n");
+    const auto c = test::run_cli({"eval", cuda, "--format", "json"});
+    REQUIRE(c.exit_code == 0);
+    CHECK(nlohmann::json::parse(c.out)["baseline_time"].get<double>() == Approx(10));
 }

@@ -80,16 +80,23 @@ TEST_CASE("totals: a last phase that only sounds like a total is a phase", "[tab
     }
     const Profile p = text("Phase Time (ms)\nforward 60\nbackward 30\nall reduce 10\n");
     CHECK(names(p) == std::vector<std::string>{"forward", "backward", "all reduce"});
-    // Also when its time happens to be the sum of the rows above (found by a hostile tester: the
-    // row vanished as the total, the baseline halved, with exit 0 and no note).
+    // When its time is the sum of the rows above, a last row is the total whatever its name (issue
+    // 16), never silently: the note says how to keep it a phase (a 'Total' row after it).
     for (const std::string last : {"all gather", "all reduce", "Sum (reduction)", "sum of squares", "Overall norm",
                                    "All-to-all", "sum_kernel"}) {
         INFO(last);
         const Profile equal = csv("name,time\nload,10\ncompute,30\n" + last + ",40\n");
-        CHECK(names(equal) == std::vector<std::string>{"load", "compute", last});
-        CHECK(equal.total() == Approx(80));
+        CHECK(names(equal) == std::vector<std::string>{"load", "compute"});
+        CHECK(equal.total() == Approx(40));
+        REQUIRE(equal.notes.size() == 1);
+        CHECK(equal.notes[0] == "t.csv:4: row '" + last +
+                                    "' is read as the total: its time is the sum of the rows before it (name it "
+                                    "'Total' to say so; if it is a phase, add a row 'Total' after it)");
+        const Profile kept = csv("name,time\nload,10\ncompute,30\n" + last + ",40\nTotal,80\n");
+        CHECK(names(kept) == std::vector<std::string>{"load", "compute", last});
+        CHECK(kept.total() == Approx(80));
     }
-    const Profile pasted = text("Phase Time (ms)\nload 10\ncompute 30\nall reduce 40\n");
+    const Profile pasted = text("Phase Time (ms)\nload 10\ncompute 30\nall reduce 40.5\n");
     CHECK(names(pasted) == std::vector<std::string>{"load", "compute", "all reduce"});
 }
 
@@ -122,7 +129,7 @@ TEST_CASE("totals: a last row that is the sum of the others is their total", "[t
         REQUIRE(p.notes.size() == 1);
         CHECK(p.notes[0] == "t.csv:4: row '" + last +
                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
-                                "to say so, or give the phase another name)");
+                                "to say so; if it is a phase, add a row 'Total' after it)");
     }
     // Sounding like a total and larger than the others' sum is read as a phase, and said.
     const Profile p = csv("name,time\na,30\nb,20\nSum,60\n");
@@ -144,4 +151,11 @@ TEST_CASE("table rows: a Total row with a bare share is no phase (found by fuzz_
     CHECK(doc["baseline_time"].get<double>() == Approx(100));
     CHECK(doc["phases"].size() == 2);
     CHECK(doc["speedup"].get<double>() == Approx(100.0 / 60.0));
+}
+
+TEST_CASE("text table: columns the header names in words it does not know are still read", "[table_rows]") {
+    const Profile p = text("Kernel Grid Block Time (us)\ngemm 128 256 5.0\nsoftmax 64 128 3.0\n");
+    CHECK(names(p) == std::vector<std::string>{"gemm", "softmax"});
+    CHECK(p.phases[0].time == Approx(5));
+    CHECK(p.total() == Approx(8));
 }

@@ -93,7 +93,8 @@ struct ScalingPoint {
 /// e(N) = (1/S - 1/N) / (1 - 1/N). Constant at 1 - P when Amdahl's law holds exactly.
 double karp_flatt(double speedup, long long n);
 
-enum class SerialTrend { unknown, flat, rising, falling };
+/// superlinear: e < 0 at some N, a speedup above N, which Amdahl's law cannot produce.
+enum class SerialTrend { unknown, flat, rising, falling, superlinear };
 
 struct KarpFlattTrend {
     SerialTrend trend = SerialTrend::unknown;  ///< unknown with fewer than two N > 1
@@ -104,7 +105,8 @@ struct KarpFlattTrend {
 
 /// Reads e(N) across the points with N > 1: rising when the least-squares line of e on log2 N
 /// climbs by more than 10% of the mean e (and more than 0.001) over the data, falling when it
-/// drops as much, flat otherwise. Rising e is overhead growing with N; flat e is the serial part.
+/// drops as much, flat otherwise; superlinear when e < 0 at any N (whatever its slope). Rising e is
+/// overhead growing with N; flat e is the serial part.
 KarpFlattTrend karp_flatt_trend(const std::vector<ScalingPoint>& points);
 
 struct ScalingFit {

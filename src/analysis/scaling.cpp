@@ -296,6 +296,11 @@ KarpFlattTrend karp_flatt_trend(const std::vector<ScalingPoint>& points) {
     if (sorted.empty()) return out;
     out.first = karp_flatt(sorted.front().speedup, sorted.front().n);
     out.last = karp_flatt(sorted.back().speedup, sorted.back().n);
+    // A speedup above N: no serial part or overhead explains it, rising or not.
+    if (std::any_of(sorted.begin(), sorted.end(), [](const auto& p) { return karp_flatt(p.speedup, p.n) < 0; })) {
+        out.trend = SerialTrend::superlinear;
+        return out;
+    }
     if (sorted.size() < 2) return out;
     // Least-squares slope of e on log2 N: b = sum((x - mean x)(e - mean e)) / sum((x - mean x)^2).
     Summation sum_x, sum_e;

@@ -80,6 +80,15 @@ int run_fit(const FitOptions& options, Context& context) {
         result.notes.emplace_back(
             "the runs have no N = 1: the speedups are taken as over one processor, and the model assumes S = 1 at "
             "N = 1");
+    if (result.trend.trend == SerialTrend::superlinear) {
+        std::string above;
+        for (const auto& point : result.points)
+            if (point.n > 1 && karp_flatt(point.speedup, point.n) < 0)
+                above += (above.empty() ? "" : ", ") + std::to_string(point.n);
+        result.notes.push_back("the speedup is above N at N = " + above +
+                               " (Karp-Flatt e < 0): superlinear scaling, which Amdahl's law cannot produce (it "
+                               "allows at most N); the fitted P and ceiling do not describe these runs");
+    }
     if (p < 0 || p > 1)
         result.notes.push_back(
             fmt::format("the fitted P = {} is outside 0..1: these runs do not follow Amdahl's law", shortest(p)));

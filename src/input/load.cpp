@@ -391,6 +391,19 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
 }
 
 // --total on amdahl's own formats: the same meaning as on profiler output.
+// A JSON profile has a "total" field: a phase named like a total whose time is the others' sum
+// is that total written as a phase, which would double the baseline.
+void refuse_total_as_phase(const detail::RawProfile& raw) {
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        if (!detail::names_like_a_total(raw.phases[i].name) ||
+            !detail::is_sum_of_the_others(raw, i, detail::SumPrecision::rounded))
+            continue;
+        throw Error(raw.where(i), "phase '" + printable(raw.phases[i].name) +
+                                      "' is named like a total and its time is the sum of the other phases: give it "
+                                      "as the profile's \"total\" field, or rename it if it is a phase");
+    }
+}
+
 void apply_total(detail::RawProfile& raw, const ImportOptions& options) {
     if (options.total) {
         const detail::RawTime given{options.total->value, options.total->unit};
@@ -436,6 +449,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             return detail::read_folded(content, source, options);
         case InputFormat::json:
             raw = detail::read_json_profile(content, source);
+            refuse_total_as_phase(raw);
             if (options.dependencies) check_timeline(raw, options);
             break;
         case InputFormat::csv:
@@ -590,6 +604,54 @@ bool sounds_like_total_row_name(std::string_view name) {
         }
     }
     return false;
+}
+
+bool names_like_a_total(std::string_view name) {
+    if (is_total_row_name(name) || sounds_like_total_row_name(name)) return true;
+    const std::string key = lower_trimmed(name);
+    if (key.find("σ") != std::string::npos || key.find("Σ") != std::string::npos || key.find("∑") != std::string::npos)
+        return true;
+    // A whole word: "Grand total", "step total", "wall clock"; not "subtotals_kernel", "wallace".
+    const auto word_at = [&](std::size_t at, std::size_t size) {
+        const auto letter = [&](std::size_t i) { return std::isalnum(static_cast<unsigned char>(key[i])) != 0; };
+        return (at == 0 || !letter(at - 1)) && (at + size == key.size() || !letter(at + size));
+    };
+    for (const std::string_view word : {"total", "sum", "overall", "wall"})
+        for (auto at = key.find(word); at != std::string::npos; at = key.find(word, at + 1))
+            if (word_at(at, word.size())) return true;
+    return false;
+}
+
+namespace {
+// Half a unit of the last decimal place `value` was written to, as far as a double can say:
+// 100 -> 0.5, 33.3 -> 0.05.
+double half_last_place(double value) {
+    double place = 1;
+    for (int decimals = 0; decimals < 9; ++decimals, place /= 10) {
+        const double scaled = value / place;
+        if (std::fabs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, scaled)) return place / 2;
+    }
+    return place / 2;
+}
+}  // namespace
+
+bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision precision) {
+    if (raw.phases.size() < 3 || !raw.extra[index].has_time) return false;
+    const Unit bare = raw.unit.value_or(Unit::ms);
+    const auto in_ns = [&](std::size_t i, double value) {
+        return convert(value, raw.extra[i].time_unit.value_or(bare), Unit::ns);
+    };
+    Summation others;
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        if (i == index) continue;
+        if (!raw.extra[i].has_time) return false;
+        others.add(in_ns(i, raw.phases[i].time));
+    }
+    const double written = raw.phases[index].time;
+    const double time = in_ns(index, written);
+    const double tolerance =
+        precision == SumPrecision::rounded ? rounding_tolerance * time : in_ns(index, half_last_place(written));
+    return std::fabs(time - others.value()) <= tolerance;
 }
 
 RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what) {

@@ -104,5 +104,17 @@ bool is_total_row_name(std::string_view name);
 /// True when `name` sounds like a total ("Sum", "Overall", "all phases", "Total step") without
 /// being one for certain: a last row so named is the total only when it is the others' sum.
 bool sounds_like_total_row_name(std::string_view name);
+/// True when `name` holds a word of a total ("Grand total", "Wall clock", "Σ", "Sum"): a JSON
+/// phase so named whose time is the others' sum is taken for a total written as a phase.
+bool names_like_a_total(std::string_view name);
+
+/// How close phase `index`'s time must be to the others' sum to be their total.
+enum class SumPrecision {
+    rounded,  ///< within rounding_tolerance of it (a name that sounds like a total)
+    written,  ///< within half a unit of the last decimal place the time was written to
+};
+/// True when phase `index`'s time is the sum of the other phases' times, every one of them
+/// written as a time (not a share), and there are at least two others.
+bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision precision);
 
 }  // namespace amdahl::detail

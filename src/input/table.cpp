@@ -100,12 +100,17 @@ public:
                 share_ = i;
                 share_percent_ = contains(h, "%") || contains(h, "percent") || contains(h, "pct");
                 share_fraction_ = contains(h, "fraction");
+            } else if (is_share_header(h)) {
+                // A second share ("CPU total %" after "Self CPU %") is no time either.
             } else {
                 std::optional<std::size_t>* slot = nullptr;
                 roles[i] = column_role(header[i]);
                 switch (roles[i]) {
                     case ColumnRole::duration:
                         slot = time_ ? &other_time_ : &time_;
+                        break;
+                    case ColumnRole::self:
+                        slot = self_ ? &other_self_ : &self_;
                         break;
                     case ColumnRole::unit_only:
                         slot = unit_only_ ? &other_unit_only_ : &unit_only_;
@@ -142,6 +147,7 @@ public:
         }
         raw_.source = source_;
         raw_.origin = Origin::line;
+        if (self_) take_self_time(header, at);
         // The phase time: a duration column; else end - start; else a column only a unit calls
         // a time ("DispatchNs" may be a time stamp); else average x calls; else an average alone,
         // said to be one call. Never a time stamp, never a minimum or a maximum.
@@ -393,9 +399,10 @@ private:
                          std::to_string(std::min(line, first_line)) + ")");
     }
 
-    // The total: a "Total" row anywhere; else a last row that sounds like a total ("Sum",
-    // "Overall") when its time is the sum of the rows before it. Any other name is a phase: "all
-    // reduce" or "Sum (reduction)" last in a table is work, not a total.
+    // The total: a "Total" row anywhere; else a last row whose time is the sum of the rows before
+    // it, whatever its name ("Grand total", "Wall clock"), but for a row with a kind or a name used
+    // before, said in a note (issue 16). A name that
+    // sounds like a total is its sum to rounding; any other to the precision it was written.
     void take_total_row() {
         if (total_row_) {
             raw_.total_where = amdahl::where(source_, Origin::line, total_row_->line, total_row_->name);
@@ -406,8 +413,27 @@ private:
                                      "' is read as the total, not a phase, though it is not the last row");
             return;
         }
+        if (raw_.phases.empty()) return;
         const std::size_t last = raw_.phases.size() - 1;
-        if (raw_.phases.size() < 3 || !sounds_like_total_row_name(raw_.phases[last].name)) return;
+        const bool sounds_like_total = sounds_like_total_row_name(raw_.phases[last].name);
+        // A row with a kind, or the name of a row before it, is work: a total has neither.
+        const auto is_work = [&] {
+            const Phase& phase = raw_.phases[last];
+            return !phase.kind.empty() || std::any_of(raw_.phases.begin(), raw_.phases.end() - 1,
+                                                      [&](const Phase& p) { return p.name == phase.name; });
+        };
+        if ((sounds_like_total || !is_work()) &&
+            is_sum_of_the_others(raw_, last, sounds_like_total ? SumPrecision::rounded : SumPrecision::written)) {
+            raw_.total_where = raw_.where(last);
+            if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
+            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
+                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
+                                 "to say so; if it is a phase, add a row 'Total' after it)");
+            RawPhase total = raw_.pop_back();
+            raw_.total = total.time;
+            return;
+        }
+        if (!sounds_like_total || raw_.phases.size() < 3 || !raw_.extra[last].has_time) return;
         const Unit bare = raw_.unit.value_or(Unit::ms);
         const auto in_ns = [&](std::size_t i) {
             return convert(raw_.phases[i].time, raw_.extra[i].time_unit.value_or(bare), Unit::ns);
@@ -417,22 +443,34 @@ private:
             if (!raw_.extra[i].has_time) return;
             others.add(in_ns(i));
         }
-        if (!raw_.extra[last].has_time) return;
-        const double time = in_ns(last);
-        if (std::fabs(time - others.value()) <= rounding_tolerance * time) {
-            raw_.total_where = raw_.where(last);
-            if (!intervals_.empty() && intervals_.back().phase == last) intervals_.pop_back();
-            raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
-                                 "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
-                                 "to say so, or give the phase another name)");
-            RawPhase total = raw_.pop_back();
-            raw_.total = total.time;
-        } else if (time > others.value()) {
+        if (in_ns(last) > others.value()) {
             raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
                                  "' is read as a phase: it is not the sum of the rows before it, and only a row "
                                  "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
                                  "if it is one");
         }
+    }
+
+    // A self (exclusive) time column is the phase time: an inclusive one ("CPU total") holds a
+    // nested op's time in its caller's too, and the sum counts it twice. Self times on two
+    // timelines (PyTorch's "Self CPU" and "Self CUDA") are two different profiles: refused.
+    void take_self_time(const std::vector<std::string>& header, const std::string& at) {
+        if (other_self_) {
+            const std::string_view first = column_timeline(header[*self_]),
+                                   second = column_timeline(header[*other_self_]);
+            if (!first.empty() && !second.empty() && first != second)
+                throw Error(at, "columns '" + printable(header[*self_]) + "' and '" + printable(header[*other_self_]) +
+                                    "' are self times on two timelines (the " + std::string(first) + "'s and the " +
+                                    std::string(second) +
+                                    "'s): keep the columns of the one to analyse and remove the other's");
+        }
+        if (time_)
+            raw_.notes.push_back(at + ": column '" + printable(header[*self_]) +
+                                 "' (self time) is read as the phase time, not '" + printable(header[*time_]) +
+                                 "' (inclusive: a nested op's time is in its caller's too, so their sum counts it "
+                                 "twice)");
+        time_ = self_;
+        other_time_ = other_self_;
     }
 
     // The header's columns for a message: the first 20, then how many more (a file that is no
@@ -599,6 +637,7 @@ private:
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
     std::optional<std::size_t> time_sd_;
+    std::optional<std::size_t> self_, other_self_;  // self (exclusive) time columns
     std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;
@@ -705,7 +744,7 @@ std::optional<std::vector<std::string>> split_text_row(std::string_view line) {
     return numbers;
 }
 
-// Splits a header line into `count` labels from the right: each numeric column's label is one
+// Splits a header line into at most `count` labels from the right: each numeric column's label is one
 // word, with a parenthesised unit attached ("Time (ms)"); the rest names the name column.
 std::vector<std::string> split_text_header(std::string_view line, std::size_t count) {
     std::vector<std::string> tokens = split_whitespace(line);
@@ -723,8 +762,7 @@ std::vector<std::string> split_text_header(std::string_view line, std::size_t co
     std::string name;
     for (std::size_t i = 0; i < end; ++i) name += (i ? " " : "") + tokens[i];
     labels.insert(labels.begin(), name.empty() ? "name" : name);
-    while (labels.size() < count) labels.push_back("");
-    return labels;
+    return labels;  // fewer than `count` when the line has too few words: never padded
 }
 
 // A pasted header read from the right when its labels say what they are: the number columns'
@@ -770,15 +808,69 @@ bool is_whole_number(std::string_view token) {
     return !token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+std::string plural(std::size_t count, const std::string& word) {
+    return std::to_string(count) + " " + word + (count == 1 ? "" : "s");
+}
+
+// A row's numbers as written: "2 357 053".
+std::string numbers_of(const Row& row) {
+    std::string out;
+    for (std::size_t i = 1; i < row.cells.size(); ++i) out += (i > 1 ? " " : "") + row.cells[i];
+    return out;
+}
+
+// The first `count` numbers of a row look like one number with its digits grouped by spaces: a
+// group of 1 to 3 digits, then groups of exactly 3 ("2 357 053").
+bool digit_groups(const Row& row, std::size_t count) {
+    if (count < 2 || row.cells.size() < count + 1) return false;
+    const std::string& first = row.cells[1];
+    if (!is_whole_number(first) || first.size() > 3) return false;
+    for (std::size_t i = 2; i <= count; ++i)
+        if (!is_whole_number(row.cells[i]) || row.cells[i].size() != 3) return false;
+    return true;
+}
+
+// "the row has 3 numbers ('2 357 053') and the header has 1 number column ('Duration (ns)')"
+std::string numbers_and_columns(const Row& row, const TextHeader& header) {
+    std::string labels;
+    for (const std::string& label : header.numbers) labels += (labels.empty() ? "'" : ", '") + printable(label) + "'";
+    return "the row has " + plural(row.cells.size() - 1, "number") + " ('" + printable(numbers_of(row)) +
+           "') and the header has " + plural(header.numbers.size(), "number column") + " (" + labels + ")";
+}
+
+// A row whose numbers do not fit the header's number columns: never padded or cut, as that moves
+// the name column or drops numbers unsaid.
+Error numbers_do_not_fit(const Row& row, const TextHeader& header, const std::string& source) {
+    const std::size_t count = row.cells.size() - 1, columns = header.numbers.size();
+    std::string message = numbers_and_columns(row, header);
+    const std::size_t grouped = count - columns + 1;
+    if (count > columns && digit_groups(row, grouped)) {
+        std::string digits, commas;
+        for (std::size_t i = 1; i <= grouped; ++i) {
+            digits += row.cells[i];
+            commas += (i > 1 ? "," : "") + row.cells[i];
+        }
+        message += "; if they are one number with its digits grouped by spaces, write it without the spaces (" +
+                   digits + ") or with commas (" + commas + ")";
+    } else {
+        message += "; give every row every column";
+    }
+    return Error(source + ":" + std::to_string(row.line), message);
+}
+
 // Rows read against a header whose labels say what they are: a row with one number more than the
 // header has number columns has a name that ends in a number ("resblock 1  12.5"), when that is
 // plainly so (a whole number, and rows that differ in count or a one-word name label); a Kind
-// column takes the name's last word. False, rows untouched, when the header cannot say.
+// column takes the name's last word. Any other row whose numbers do not fit is an error, unless
+// the header may have number columns whose labels it does not know (more numbers than it
+// knows of, none of them digit groups): false, rows untouched, to be read by the header's words.
 bool fit_rows_to_header(const TextHeader& header, std::vector<Row>& rows, const std::string& source) {
     const std::size_t numbers = header.numbers.size();
     bool longer = false, shorter = false;
     for (const Row& row : rows) {
         const std::size_t count = row.cells.size() - 1;
+        if (count < numbers || (count > numbers && digit_groups(row, count - numbers + 1)))
+            throw numbers_do_not_fit(row, header, source);
         if (count > numbers + 1) return false;
         if (count == numbers + 1) {
             if (!is_whole_number(row.cells[1])) return false;
@@ -788,6 +880,23 @@ bool fit_rows_to_header(const TextHeader& header, std::vector<Row>& rows, const 
         }
     }
     if (longer && !shorter && header.name_words > 1 && !is_name_header(lower(header.name))) return false;
+    // "stage 1  40 40%" then "stage 2  60": is the second 'stage' at 2 ms and 60%, or 'stage 2'
+    // with its share left out? A row that fits only when its name is cut where another row's name
+    // ends in a number cannot say.
+    if (longer && numbers > 1) {
+        for (const Row& row : rows) {
+            if (row.cells.size() - 1 != numbers || !is_whole_number(row.cells[1])) continue;
+            for (const Row& other : rows) {
+                if (other.cells.size() - 1 != numbers + 1 || other.cells[0] != row.cells[0]) continue;
+                throw Error(source + ":" + std::to_string(row.line),
+                            numbers_and_columns(row, header) + ", but line " + std::to_string(other.line) + " reads '" +
+                                printable(other.cells[0] + " " + other.cells[1]) +
+                                "' as a name that ends in a number: is this '" +
+                                printable(row.cells[0] + " " + row.cells[1]) +
+                                "' with a column left out? Give every row every column");
+            }
+        }
+    }
     for (Row& row : rows) {
         if (row.cells.size() - 1 == numbers + 1) {
             row.cells[0] += " " + row.cells[1];
@@ -965,12 +1074,23 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         }
         return reader.finish();
     }
-    TableReader reader(source, split_text_header(lines[header], width), header + 1);
-    for (auto& row : rows) {
-        // A row may leave out trailing columns (a share, say): pad it.
-        row.cells.resize(width);
-        reader.add_row(row.cells, row.line);
+    // Read by the header's words, one label a column: every row must have every column, and the
+    // header a word for each, or a column would move unsaid.
+    for (const Row& row : rows) {
+        if (row.cells.size() == rows.front().cells.size()) continue;
+        throw Error(source + ":" + std::to_string(row.line),
+                    "the row has " + plural(row.cells.size() - 1, "number") + " ('" + printable(numbers_of(row)) +
+                        "') and line " + std::to_string(rows.front().line) + " has " +
+                        std::to_string(rows.front().cells.size() - 1) + "; give every row every column");
     }
+    const std::vector<std::string> labels = split_text_header(lines[header], width);
+    if (labels.size() < width) {
+        throw Error(source + ":" + std::to_string(header + 1),
+                    "the header '" + printable(trim(lines[header])) + "' has too few words to label the name and " +
+                        plural(width - 1, "number") + " of line " + std::to_string(rows.front().line));
+    }
+    TableReader reader(source, labels, header + 1);
+    for (auto& row : rows) reader.add_row(row.cells, row.line);
     return reader.finish();
 }
 

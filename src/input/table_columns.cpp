@@ -29,6 +29,7 @@ enum WordSays : unsigned {
     says_statistic = 8,  // min, max, stddev, p90
     says_typical = 16,   // avg, median, p50
     says_duration = 32,  // time, duration, total
+    says_self = 64,      // self, exclusive
 };
 
 unsigned word_says(std::string_view word) {
@@ -43,7 +44,9 @@ unsigned word_says(std::string_view word) {
         add(says_statistic,
             {"min", "minimum", "max", "maximum", "stddev", "std", "stdev", "dev", "var", "variance", "spread"});
         add(says_typical, {"avg", "average", "mean", "median", "med", "p50", "call"});
-        add(says_duration, {"time", "duration", "dur", "latency", "elapsed", "total", "sum", "wall", "walltime"});
+        add(says_duration,
+            {"time", "duration", "dur", "latency", "elapsed", "total", "sum", "wall", "walltime", "inclusive", "incl"});
+        add(says_self, {"self", "exclusive", "excl"});
         return table;
     }();
     const auto found = words.find(word);
@@ -58,7 +61,8 @@ unsigned word_says(std::string_view word) {
 bool is_calls_header(std::string_view joined) {
     static constexpr std::string_view calls[] = {"calls",         "count",       "instances",  "num calls",
                                                  "n calls",       "ncalls",      "call count", "number of calls",
-                                                 "num instances", "invocations", "launches",   "num launches"};
+                                                 "num instances", "invocations", "launches",   "num launches",
+                                                 "of calls"};  // PyTorch's "# of Calls"
     return std::find(std::begin(calls), std::end(calls), joined) != std::end(calls);
 }
 
@@ -120,8 +124,17 @@ ColumnRole column_role(std::string_view header) {
     if (says & says_stamp) return ColumnRole::start;
     if (says & says_statistic) return ColumnRole::statistic;
     if (says & says_typical) return ColumnRole::per_call;
+    if (says & says_self) return ColumnRole::self;
     if (end_to_end || (says & says_duration)) return ColumnRole::duration;
     return unit ? ColumnRole::unit_only : ColumnRole::other;
+}
+
+std::string_view column_timeline(std::string_view header) {
+    for (const std::string& word : header_words(header)) {
+        if (word == "cpu" || word == "host") return "host";
+        if (word == "cuda" || word == "gpu" || word == "device" || word == "hip" || word == "xpu") return "device";
+    }
+    return {};
 }
 
 }  // namespace amdahl::detail

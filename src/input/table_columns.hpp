@@ -12,7 +12,8 @@ namespace amdahl::detail {
 
 enum class ColumnRole : std::uint8_t {
     other,      ///< no time: a name, an id, a size
-    duration,   ///< a phase's time: time, duration, latency, elapsed, total
+    duration,   ///< a phase's time: time, duration, latency, elapsed, total, inclusive
+    self,       ///< a phase's own time, its callees' left out: self, exclusive ("Self CPU")
     unit_only,  ///< only a unit says it is a time ("ms", "DispatchNs"): a duration unless better is there
     per_call,   ///< one typical call: avg, average, mean, median, p50, "per call"
     statistic,  ///< a call's extreme or spread: min, max, stddev, p90, p99
@@ -30,5 +31,9 @@ std::string header_key(std::string_view header);
 /// What the column under `header` holds. Name, kind, share and unit columns are the caller's to
 /// recognise first; here they are `other` (or, for a share that names a time, `duration`).
 ColumnRole column_role(std::string_view header);
+
+/// Which timeline a time column is on, when its header says: "host" ("Self CPU", "cpu_ms"),
+/// "device" ("Self CUDA", "GPU time"), else empty.
+std::string_view column_timeline(std::string_view header);
 
 }  // namespace amdahl::detail

@@ -37,6 +37,8 @@ std::string trend_name(SerialTrend trend) {
             return "rising";
         case SerialTrend::falling:
             return "falling";
+        case SerialTrend::superlinear:
+            return "superlinear";
         case SerialTrend::unknown:
             break;
     }
@@ -60,6 +62,10 @@ std::string trend_text(const FitResult& r, const NumberStyle& style) {
         case SerialTrend::falling:
             return "falls from " + range +
                    ": superlinear effects (the data fits in cache or memory once split) or a slow baseline run";
+        case SerialTrend::superlinear:
+            return "negative, " + range +
+                   ": the speedup is above N (superlinear: the data fits in cache or memory once split), which "
+                   "Amdahl's law cannot produce; its P does not describe these runs";
         case SerialTrend::flat:
             return "flat, " + range + ": the serial part is the limit, as Amdahl's law assumes";
         case SerialTrend::unknown:
