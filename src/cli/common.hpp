@@ -12,6 +12,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/report.hpp"
+#include "cli/terminal.hpp"
 #include "report/report.hpp"
 
 namespace amdahl::cli {
@@ -21,6 +22,7 @@ struct Context {
     std::ostream& out;
     std::ostream& err;
     std::vector<std::string> arguments;  ///< the command line after the program's name, for reports
+    bool out_is_terminal = false;        ///< `out` is a terminal: --color and --bars auto draw
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.
@@ -50,6 +52,7 @@ struct OutputOptions {
     std::string phases = "all";
     std::string names = "short";
     std::string output_json, output_markdown, output_csv, summary_csv;
+    std::string color, bars;  ///< --color, --bars; empty: not given (auto)
 };
 
 struct ProfileOptions {
@@ -116,7 +119,13 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 /// --output-* file and --summary-csv.
 template <class Result>
 void emit(Context& context, const Result& result, const OutputOptions& options, const ReportOptions& report) {
-    write_report(context.out, context.err, result, output_format(options.format), report);
+    ReportOptions for_stdout = report;
+    for_stdout.terminal = terminal_style(options, context);
+    if (options.bars == "always") {
+        const Document document = layout(result, report);
+        check_bars_drawn(options, document.table ? &*document.table : nullptr);
+    }
+    write_report(context.out, context.err, result, output_format(options.format), for_stdout);
     if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
         options.summary_csv.empty())
         return;                  // the usual case: no stream to build (start-up counts in CI loops)

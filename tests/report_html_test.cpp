@@ -1,0 +1,116 @@
+// amdahl report: one self-contained HTML page. Structural checks: well-formed (every element
+// closed in order), nothing from outside (no URL, script or font), every name escaped.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "report/html.hpp"
+#include "support.hpp"
+
+namespace {
+
+using amdahl::test::read_file;
+using amdahl::test::run_cli;
+using amdahl::test::RunResult;
+using amdahl::test::source_path;
+using amdahl::test::TempDir;
+using amdahl::test::write_temp;
+using Catch::Matchers::Contains;
+
+std::string example() { return source_path("examples/transformer_step.json"); }
+
+// The first problem with the page's element structure, or "" when every element opened is closed
+// in order (void elements excepted) and every '<' starts a tag.
+std::string structure_problem(const std::string& html) {
+    static const std::vector<std::string> void_elements = {"meta", "br",   "hr",       "img",    "link",    "path",
+                                                           "rect", "line", "polyline", "circle", "!DOCTYPE"};
+    std::vector<std::string> open;
+    for (std::size_t at = html.find('<'); at != std::string::npos; at = html.find('<', at + 1)) {
+        const std::size_t end = html.find('>', at);
+        if (end == std::string::npos) return "an unclosed '<' at " + std::to_string(at);
+        const std::string tag = html.substr(at + 1, end - at - 1);
+        if (tag.empty()) return "an empty tag at " + std::to_string(at);
+        if (tag.back() == '/') continue;  // <rect ... />
+        const bool closing = tag.front() == '/';
+        const std::string name = tag.substr(closing ? 1 : 0, tag.find_first_of(" \n") - (closing ? 1 : 0));
+        if (std::find(void_elements.begin(), void_elements.end(), name) != void_elements.end()) continue;
+        if (!closing) {
+            open.push_back(name);
+            if (name == "style") at = html.find("</style>", at) - 1;  // CSS may hold '>'
+            continue;
+        }
+        if (open.empty() || open.back() != name)
+            return "</" + name + "> closes <" + (open.empty() ? "nothing" : open.back()) + ">";
+        open.pop_back();
+    }
+    return open.empty() ? "" : "<" + open.back() + "> is never closed";
+}
+
+}  // namespace
+
+TEST_CASE("html_escape turns the five special characters into references", "[report_html]") {
+    CHECK(amdahl::html_escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;");
+    CHECK(amdahl::html_escape("Host→device") == "Host→device");
+}
+
+TEST_CASE("amdahl report writes one well-formed page with the eval, the model and the ranking", "[report_html]") {
+    const RunResult r = run_cli({"report", example(), "-s", "attention_softmax=10"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    const std::string& html = r.out;
+    CHECK(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">\n", 0) == 0);
+    CHECK(structure_problem(html).empty());
+    INFO(structure_problem(html));
+    // Nothing from outside: no URL, script, external style sheet or font.
+    for (const char* outside : {"http", "src=", "href=", "<script", "<link", "@import", "@font-face", "url("})
+        CHECK_THAT(html, !Contains(outside));
+    CHECK_THAT(html, Contains("<h2>eval: 1.2330x end to end, 18.9 ms saved</h2>"));
+    CHECK_THAT(html, Contains("<tr><th>speedup</th><td>1.2330x</td></tr>"));
+    CHECK_THAT(html,
+               Contains("<tr><th>ceiling</th><td>1.2658x (1 / (1 - f): the affected phases at no time)</td></tr>"));
+    // The phase table, a bar beside each share.
+    CHECK_THAT(html, Contains("<td><code>attention_softmax</code></td><td>kernel</td><td class=\"num\">21.0</td>"
+                              "<td class=\"num\">21.0%</td><td class=\"bar\"><span style=\"width:21%\"></span></td>"));
+    CHECK_THAT(html, Contains("<h2>The model and its assumptions</h2>"));
+    CHECK_THAT(html, Contains("<h2>rank: every phase at 10x, largest saving first</h2>"));
+    CHECK_THAT(html, Contains("<tr><th>largest saving</th><td>gemm_qkv (10x, 30.6 ms saved, 1.4409x end to end)</td>"));
+}
+
+TEST_CASE("amdahl report escapes every name from the profile", "[report_html]") {
+    const std::string profile = write_temp("report_html_names.csv",
+                                           "phase,time_ms\n"
+                                           "\"<script>alert('x')</script>\",60\n"
+                                           "a&b \"quoted\",40\n");
+    const RunResult r = run_cli({"report", profile, "-s", "a&b \"quoted\"=2", "--names", "full"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("<script"));
+    CHECK_THAT(r.out, Contains("<code>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;</code>"));
+    CHECK_THAT(r.out, Contains("<code>a&amp;b &quot;quoted&quot;</code>"));
+    CHECK(structure_problem(r.out).empty());
+}
+
+TEST_CASE("amdahl report -o FILE writes the page there", "[report_html]") {
+    const TempDir dir;
+    const std::string path = dir / "report.html";
+    const RunResult r = run_cli({"report", example(), "-o", path});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err == "wrote " + path + "\n");
+    CHECK(read_file(path) == run_cli({"report", example()}).out);
+}
+
+TEST_CASE("amdahl report: errors name the input and exit 2", "[report_html]") {
+    const std::string copy = write_temp("report_html_self.csv", "phase,time_ms\na,1\n");
+    const RunResult self = run_cli({"report", copy, "-o", copy});
+    CHECK(self.exit_code == 2);
+    CHECK(self.err == "error: " + copy + ": -o names the input itself; write the report to another file\n");
+    const RunResult selector = run_cli({"report", example(), "-s", "atention_softmax=10"});
+    CHECK(selector.exit_code == 2);
+    CHECK(selector.out.empty());
+    CHECK(selector.err == "error: " + example() +
+                              ": selector 'atention_softmax' matches no phase; did you mean 'attention_softmax'?\n");
+    const RunResult format = run_cli({"report", example(), "--format", "json"});
+    CHECK(format.exit_code == 2);
+    CHECK_THAT(format.err, Contains("report has no option --format"));
+}
