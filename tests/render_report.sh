@@ -14,7 +14,9 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "render_report: $*" >&2; cat "$dir/chromium.log" >&2 2>/dev/null || true; exit 1; }
-"$build/amdahl" report "$source/examples/transformer_step.json" -s attention_softmax=10 -o "$dir/report.html" 2>/dev/null
+build=$(realpath "$build")
+# From the source tree, to stdout: the page shows the command as a user would type it.
+(cd "$source" && "$build/amdahl" report examples/transformer_step.json -s attention_softmax=10 >"$dir/report.html")
 # No network for the page: anything it tried to fetch would be missing from the picture.
 HOME=$dir timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
   --screenshot="$dir/report.png" --window-size=1000,1400 "file://$dir/report.html" >"$dir/chromium.log" 2>&1 ||

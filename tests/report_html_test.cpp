@@ -62,9 +62,16 @@ TEST_CASE("amdahl report writes one well-formed page with the eval, the model an
     CHECK(html.rfind("<!DOCTYPE html>\n<html lang=\"en\">\n", 0) == 0);
     CHECK(structure_problem(html).empty());
     INFO(structure_problem(html));
-    // Nothing from outside: no URL, script, external style sheet or font.
-    for (const char* outside : {"http", "src=", "href=", "<script", "<link", "@import", "@font-face", "url("})
+    // Nothing from outside: no URL, script, external style sheet or font. The one "http" is the
+    // inline SVG's namespace name, which nothing fetches.
+    for (const char* outside : {"src=", "href=", "<script", "<link", "@import", "@font-face", "url("})
         CHECK_THAT(html, !Contains(outside));
+    std::string without_namespace = html;
+    const std::string svg_namespace = "xmlns=\"http://www.w3.org/2000/svg\"";
+    for (auto at = without_namespace.find(svg_namespace); at != std::string::npos;
+         at = without_namespace.find(svg_namespace))
+        without_namespace.erase(at, svg_namespace.size());
+    CHECK_THAT(without_namespace, !Contains("http"));
     CHECK_THAT(html, Contains("<h2>eval: 1.2330x end to end, 18.9 ms saved</h2>"));
     CHECK_THAT(html, Contains("<tr><th>speedup</th><td>1.2330x</td></tr>"));
     CHECK_THAT(html,
@@ -113,4 +120,29 @@ TEST_CASE("amdahl report: errors name the input and exit 2", "[report_html]") {
     const RunResult format = run_cli({"report", example(), "--format", "json"});
     CHECK(format.exit_code == 2);
     CHECK_THAT(format.err, Contains("report has no option --format"));
+}
+
+TEST_CASE("amdahl report's chart: bar lengths proportional to the times, the ceiling at the untouched time",
+          "[report_html]") {
+    const std::string html = run_cli({"report", example(), "-s", "attention_softmax=10"}).out;
+    // The width of the rect after each <g class="CLASS">, in order.
+    const auto widths = [&](const std::string& css_class) {
+        std::vector<double> found;
+        const std::string group = "<g class=\"" + css_class + "\">";
+        for (auto at = html.find(group); at != std::string::npos; at = html.find(group, at + 1)) {
+            const auto width = html.find("width=\"", html.find("<rect", at)) + 7;
+            found.push_back(std::stod(html.substr(width, html.find('"', width) - width)));
+        }
+        return found;
+    };
+    const auto untouched = widths("untouched"), sped_up = widths("sped-up");
+    REQUIRE(untouched.size() == 2);
+    REQUIRE(sped_up.size() == 2);
+    // Before: 79 ms untouched, 21 ms sped up; after: the same 79 ms and 21 / 10 = 2.1 ms.
+    CHECK(sped_up[0] / untouched[0] == Approx(21.0 / 79).epsilon(0.01));
+    CHECK(untouched[1] == Approx(untouched[0]));
+    CHECK(sped_up[1] / sped_up[0] == Approx(0.1).epsilon(0.01));
+    CHECK_THAT(html, Contains("<title>sped-up phases: 2.1 ms</title>"));
+    CHECK_THAT(html, Contains("<line class=\"ceiling\""));
+    CHECK_THAT(html, Contains("ceiling 1.2658x: sped-up at no time"));
 }

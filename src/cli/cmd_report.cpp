@@ -53,6 +53,7 @@ int run_report(const ReportCommandOptions& options, Context& context) {
     report.generator = version_line();
     report.arguments = context.arguments;
     const ReportOptions style = report_options(options.profile.output, false);
+    report.eval_chart = eval_chart(eval, style.numbers);
     if (options.output == "-") {
         write_html(context.out, report, style);
         return exit_ok;

@@ -121,7 +121,7 @@ std::vector<std::string> eval_assumptions() {
             "S = T_old / T_new = 1 / ((1 - f) + Σ f_i / k_i), with f the sped-up phases' share of T_old; the "
             "ceiling 1 / (1 - f) is the sped-up phases at no time.",
             "Phases that overlap (a trace's concurrent work) or wait on each other are not modelled here: "
-            "`amdahl eval --model replay` replays a trace's dependencies."};
+            "amdahl eval --model replay replays a trace's dependencies."};
 }
 
 }  // namespace

@@ -23,6 +23,10 @@ struct HtmlReport {
 /// `text` safe in HTML text and in a quoted attribute: & < > " ' as character references.
 std::string html_escape(std::string_view text);
 
+/// The eval as an inline <svg>: the time before and after (untouched and sped-up phases) and the
+/// ceiling (report/eval_chart.cpp).
+std::string eval_chart(const EvalResult& result, const NumberStyle& style);
+
 /// Writes the page.
 void write_html(std::ostream& out, const HtmlReport& report, const ReportOptions& options);
 
