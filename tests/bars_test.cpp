@@ -133,7 +133,7 @@ TEST_CASE("eval --bars always draws each phase's share in eighths beside its sha
     // The bar sits right after the share, and the columns after it stay aligned.
     CHECK(lines[3] ==
           "gemm_qkv                               kernel         34.0  34.0%  "
-          "\u2588\u2588\u2588\u2588\u2588\u2588\u258A              -           34.0         0.0");
+          "\u2588\u2588\u2588\u2588\u2588\u2588\u258A       -           34.0         0.0");
     CHECK(lines[1].substr(0, 5) == "-----");
 }
 

@@ -28,8 +28,8 @@ using amdahl::test::run_shell;
 using amdahl::test::TempDir;
 using Catch::Matchers::Contains;
 
-const char* const commands[] = {"eval",  "law", "rank",  "plan",   "compare",
-                                "scale", "fit", "queue", "import", "completions"};
+const char* const commands[] = {"eval", "law",   "rank",   "plan",   "compare",    "scale",
+                                "fit",  "queue", "import", "report", "completions"};
 
 }  // namespace
 
