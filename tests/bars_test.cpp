@@ -137,7 +137,7 @@ TEST_CASE("eval --bars always draws each phase's share in eighths beside its sha
     CHECK(lines[1].substr(0, 5) == "-----");
 }
 
-TEST_CASE("without a terminal the text is unchanged, byte for byte; --bars never too", "[bars][cli]") {
+TEST_CASE("without a terminal the text is unchanged, byte for byte, and so with bars never", "[bars][cli]") {
     const RunResult plain = run_cli({"eval", example(), "-s", "attention_softmax=10"});
     REQUIRE(plain.exit_code == 0);
     CHECK(bar_in(plain.out).empty());
@@ -148,7 +148,7 @@ TEST_CASE("without a terminal the text is unchanged, byte for byte; --bars never
         plain.out);
 }
 
-TEST_CASE("on a terminal: bars and colour; NO_COLOR and --color never drop every escape", "[bars][cli]") {
+TEST_CASE("on a terminal: bars and colour, and NO_COLOR or color never drop every escape", "[bars][cli]") {
     const std::vector<std::string> args = {"eval", example(), "-s", "attention_softmax=10"};
     {
         const Environment no_color("NO_COLOR", nullptr);
@@ -209,7 +209,7 @@ TEST_CASE("the colour of gates: pass green, FAIL red", "[bars][cli]") {
     CHECK(r.out.find("  \x1b[32mpass\x1b[0m  --fail-if-slower 50%") != std::string::npos);
 }
 
-TEST_CASE("--color and --bars are for the text table: an error with another format", "[bars][cli]") {
+TEST_CASE("color and bars options are for the text table: an error with another format", "[bars][cli]") {
     for (const std::string format : {"json", "csv", "md"}) {
         const RunResult r = run_cli({"eval", example(), "-s", "gemm_qkv=2", "--format", format, "--color", "never"});
         CHECK(r.exit_code == 2);
@@ -221,7 +221,7 @@ TEST_CASE("--color and --bars are for the text table: an error with another form
     CHECK(bars.err == "error: --bars: applies to --format table only (json is data, never coloured)\n");
 }
 
-TEST_CASE("--bars always on a report without shares is an error, not a table without bars", "[bars][cli]") {
+TEST_CASE("bars always on a report without shares is an error, not a table without bars", "[bars][cli]") {
     const std::string message =
         "error: --bars: this report has no table with a share column to draw bars beside (eval's and rank's tables "
         "have one)\n";
@@ -239,7 +239,7 @@ TEST_CASE("--bars always on a report without shares is an error, not a table wit
     CHECK_THAT(bad.err, Catch::Matchers::StartsWith("error: --color: sometimes not in {always,never,auto}"));
 }
 
-TEST_CASE("the binary on a pseudo-terminal draws bars; piped it does not", "[bars][binary]") {
+TEST_CASE("the binary on a pseudo-terminal draws bars, piped it does not", "[bars][binary]") {
     const auto script = amdahl::test::required_tool("script", "bsdutils");
     if (!script) return;
     const std::string command = "eval " + example() + " -s attention_softmax=10";
