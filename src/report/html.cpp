@@ -6,36 +6,13 @@
 
 #include "report/bars.hpp"
 #include "report/document.hpp"
+#include "report/svg.hpp"
 #include "report/table_rows.hpp"
 
 namespace amdahl {
 
-std::string html_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
+// HTML5 reads XML's escapes, and a control byte or broken UTF-8 is as wrong in a page as in an SVG.
+std::string html_escape(std::string_view text) { return svg::escape_xml(text); }
 
 namespace {
 

@@ -20,7 +20,8 @@ struct HtmlReport {
     std::vector<std::string> arguments;  ///< the command line after "amdahl"
 };
 
-/// `text` safe in HTML text and in a quoted attribute: & < > " ' as character references.
+/// `text` safe in HTML text and in a quoted attribute: & < > " ' as character references, control
+/// bytes and broken UTF-8 as U+FFFD (svg::escape_xml).
 std::string html_escape(std::string_view text);
 
 /// The eval as an inline <svg>: the time before and after (untouched and sped-up phases) and the
