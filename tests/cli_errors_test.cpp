@@ -761,7 +761,7 @@ TEST_CASE("cli errors: an option of another command, or a misspelt one, says whi
     check(run_cli({"law", "-p", "0.95", "-k", "2"}),
           "error: -p is an option of scale, not law (see 'amdahl law --help')\n");
     check(run_cli({"eval", example(), "-k", "2"}),
-          "error: -k is an option of law, rank and plan, not eval (see 'amdahl eval --help')\n");
+          "error: -k is an option of law, rank, plan and report, not eval (see 'amdahl eval --help')\n");
     check(run_cli({"scale", "-p", "0.9", "--target=2"}),
           "error: --target is an option of law and plan, not scale (see 'amdahl scale --help')\n");
     check(run_cli({"law", "--fractoin", "0.5", "-k", "2"}),

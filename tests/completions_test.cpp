@@ -49,7 +49,7 @@ TEST_CASE("completions bash: commands, options and option values in a real bash"
     CHECK(complete_in_bash(path, {"amdahl", "ev"}) == "eval\n");
     CHECK(complete_in_bash(path, {"amdahl", "c"}) == "compare\ncompletions\n");
     CHECK(complete_in_bash(path, {"amdahl", ""}) ==
-          "eval\nlaw\nrank\nplan\ncompare\nscale\nfit\nqueue\nimport\ncompletions\n");
+          "eval\nlaw\nrank\nplan\ncompare\nscale\nfit\nqueue\nimport\nreport\ncompletions\n");
     CHECK(complete_in_bash(path, {"amdahl", "-"}) == "-h\n--help\n--version\n");
     CHECK(complete_in_bash(path, {"amdahl", "--v"}) == "--version\n");
     CHECK(complete_in_bash(path, {"amdahl", "eval", "--form"}) == "--format\n");

@@ -28,8 +28,8 @@ using amdahl::test::run_shell;
 using amdahl::test::TempDir;
 using Catch::Matchers::Contains;
 
-const char* const commands[] = {"eval",  "law", "rank",  "plan",   "compare",
-                                "scale", "fit", "queue", "import", "completions"};
+const char* const commands[] = {"eval", "law",   "rank",   "plan",   "compare",    "scale",
+                                "fit",  "queue", "import", "report", "completions"};
 
 }  // namespace
 
@@ -131,6 +131,7 @@ TEST_CASE("manual: a command that does not exist", "[manual][cli][errors]") {
     CHECK(r.out.empty());
     CHECK(r.err ==
           "error: manual: no command 'evil' (commands: eval, law, rank, plan, compare, scale, fit, queue, import, "
+          "report, "
           "completions)\n");
 }
 
@@ -143,6 +144,7 @@ TEST_CASE("manual is hidden from --help and from the list of commands", "[manual
     CHECK(unknown.exit_code == 2);
     CHECK(unknown.err ==
           "error: unknown command 'frobnicate' (commands: eval, law, rank, plan, compare, scale, fit, queue, import, "
+          "report, "
           "completions)\n");
 }
 

@@ -18,6 +18,7 @@ void setup_compare(CLI::App& app, Action& action);
 void setup_scale(CLI::App& app, Action& action);
 void setup_fit(CLI::App& app, Action& action);
 void setup_queue(CLI::App& app, Action& action);
+void setup_report(CLI::App& app, Action& action);
 void setup_completions(CLI::App& app, Action& action);
 void setup_manual(CLI::App& app, Action& action);
 

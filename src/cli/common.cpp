@@ -26,6 +26,7 @@ void add_output_options(CLI::App& command, OutputOptions& options, bool phase_ro
                     "Decimals of speedups (times use up to this many) and significant digits of shares")
         ->check(CLI::Range(0, 12));
     command.add_flag("--no-grouping", options.no_grouping, "No thousands separators in times (4424.2, not 4,424.2)");
+    add_terminal_options(command, options);
     if (phase_rows) {
         command.add_option("--phases", options.phases, "Phase rows in the report: all, changed (sped up) or none")
             ->check(CLI::IsMember({"all", "changed", "none"}))

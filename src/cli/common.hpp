@@ -12,6 +12,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/report.hpp"
+#include "cli/terminal.hpp"
 #include "report/chart.hpp"
 #include "report/report.hpp"
 
@@ -23,6 +24,7 @@ struct Context {
     std::ostream& err;
     std::vector<std::string> arguments;  ///< the command line after the program's name, for reports
     std::vector<std::string> inputs;     ///< the files read so far, which no output may replace
+    bool out_is_terminal = false;        ///< `out` is a terminal: --color and --bars auto draw
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.
@@ -52,7 +54,8 @@ struct OutputOptions {
     std::string phases = "all";
     std::string names = "short";
     std::string output_json, output_markdown, output_csv, summary_csv;
-    std::string plot;  ///< --plot FILE.svg: the result's chart
+    std::string plot;         ///< --plot FILE.svg: the result's chart
+    std::string color, bars;  ///< --color, --bars; empty: not given (auto)
 };
 
 struct ProfileOptions {
@@ -141,7 +144,13 @@ void emit(Context& context, const Result& result, const OutputOptions& options, 
     check_output_paths(context, options);
     // The chart first: a result it cannot draw is an error before anything is written.
     const std::string svg = options.plot.empty() ? std::string() : chart(result, report);
-    write_report(context.out, context.err, result, output_format(options.format), report);
+    ReportOptions for_stdout = report;
+    for_stdout.terminal = terminal_style(options, context);
+    if (options.bars == "always") {
+        const Document document = layout(result, report);
+        check_bars_drawn(options, document.table ? &*document.table : nullptr);
+    }
+    write_report(context.out, context.err, result, output_format(options.format), for_stdout);
     if (!options.plot.empty()) write_file(options.plot, [&](std::ostream& out) { out << svg; });
     if (options.output_json.empty() && options.output_markdown.empty() && options.output_csv.empty() &&
         options.summary_csv.empty())

@@ -73,7 +73,7 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
         one.path = workload.name;
         // Each note names its workload: "note: B.json: ...".
         std::ostringstream talk;
-        Context quiet{context.in, context.out, talk, context.arguments, {}};
+        Context quiet{context.in, context.out, talk, context.arguments, {}, context.out_is_terminal};
         out.profiles.push_back(load_profile(one, quiet));
         context.inputs.push_back(workload.name);
         std::string line;

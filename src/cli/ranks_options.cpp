@@ -138,7 +138,7 @@ RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOption
             ProfileOptions one = options;
             one.path = file;
             std::ostringstream said;
-            Context rank_context{context.in, context.out, said, context.arguments, {}};
+            Context rank_context{context.in, context.out, said, context.arguments, {}, context.out_is_terminal};
             ranks.push_back({rank_name(file), load_profile(one, rank_context)});
             context.inputs.push_back(file);
             notes.add(file, said.str());

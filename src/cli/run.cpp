@@ -27,11 +27,17 @@ struct Command {
 
 // Every subcommand, in the order `amdahl --help` lists them (manual is hidden).
 constexpr Command commands[] = {
-    {"eval", setup_eval},       {"law", setup_law},
-    {"rank", setup_rank},       {"plan", setup_plan},
-    {"compare", setup_compare}, {"scale", setup_scale},
-    {"fit", setup_fit},         {"queue", setup_queue},
-    {"import", setup_import},   {"completions", setup_completions},
+    {"eval", setup_eval},
+    {"law", setup_law},
+    {"rank", setup_rank},
+    {"plan", setup_plan},
+    {"compare", setup_compare},
+    {"scale", setup_scale},
+    {"fit", setup_fit},
+    {"queue", setup_queue},
+    {"import", setup_import},
+    {"report", setup_report},
+    {"completions", setup_completions},
     {"manual", setup_manual},
 };
 
@@ -130,8 +136,9 @@ void define_program(CLI::App& app, Action& action, std::string_view only) {
 
 std::string version_line() { return "amdahl " AMDAHL_VERSION " (git " AMDAHL_GIT_COMMIT ")"; }
 
-int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-    Context context{in, out, err, {}, {}};
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err,
+        bool out_is_terminal) {
+    Context context{in, out, err, {}, {}, out_is_terminal};
     for (int i = 1; i < argc; ++i) context.arguments.emplace_back(argv[i]);
     try {
         CLI::App app;

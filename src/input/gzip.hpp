@@ -28,8 +28,16 @@ protected:
     std::streamsize xsgetn(char* out, std::streamsize count) override;
 
 private:
+    // Each inflating library's own (gzip.cpp: isa-l; gzip_zlib.cpp: zlib):
     std::size_t inflate_into(char* out, std::size_t size);  // 0 at the end of the data
     bool fill();                                            // false at the end of the compressed input
+    // Shared (gzip_stream.cpp):
+    bool read_input();  // the next chunk into input_; false at the end of the compressed input
+    // After a member's end, at `next` (`avail` bytes of input left): true when another member
+    // starts there (after reading more input if need be), false at the end of the input; throws
+    // on anything else.
+    bool start_next_member(std::uint8_t*& next, std::size_t& avail);
+    [[noreturn]] void truncated() const;
     [[noreturn]] void fail(const std::string& what) const;
 
     struct State;

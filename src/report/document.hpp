@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "amdahl/report.hpp"
+#include "report/bars.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl {
@@ -59,7 +60,8 @@ struct Document {
 };
 
 /// The three formats for people and for spreadsheets.
-void write_text(std::ostream& out, const Document& document, bool with_table = true);
+/// The text for people; `style` adds share bars and colour for a terminal (report/bars.hpp).
+void write_text(std::ostream& out, const Document& document, bool with_table = true, const TerminalStyle& style = {});
 /// Markdown for a pull request or a homework: heading, headline table, rows, sections, notes;
 /// every name in a code span.
 void write_markdown(std::ostream& out, const Document& document);

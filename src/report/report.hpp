@@ -28,6 +28,8 @@ struct ReportOptions {
     bool full_names = false;  ///< --names full: names printed whole, as selectors take them
     /// Columns a name may take (0: any); write_report sets it for the text table.
     std::size_t name_width = 0;
+    /// Share bars and colour, for a terminal: the text format only, never the other formats.
+    TerminalStyle terminal;
 };
 
 /// How a report names the whole run: "end to end", or for a summary, whose rows' sum is no wall
@@ -111,7 +113,7 @@ void write_report(std::ostream& out, std::ostream& talk, const Result& result, O
         case OutputFormat::markdown:
             return write_markdown(out, document);
         default:
-            return write_text(out, document);
+            return write_text(out, document, true, options.terminal);
     }
 }
 
