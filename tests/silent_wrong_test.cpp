@@ -433,6 +433,7 @@ TEST_CASE("silent wrong: --require-speedup met exactly, but for binary rounding,
     CHECK(r.exit_code == 0);
     r = test::run_cli({"eval", path, "-s", "b=2", "--require-speedup", "1.5000001"});
     CHECK(r.exit_code == 1);
+}
 
 TEST_CASE("silent wrong: a pasted row's numbers must fit the header's number columns", "[silent][text_rows]") {
     // Numbers with their digits grouped by spaces were read as a name and a number: phases '2',
