@@ -285,12 +285,12 @@ ReportOptions report_options(const OutputOptions& options, bool explain) {
     return report;
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code ignored;
+    return a == b || (a != "-" && b != "-" && std::filesystem::equivalent(a, b, ignored));
+}
+
 void check_output_paths(const Context& context, const OutputOptions& options) {
-    namespace fs = std::filesystem;
-    const auto same = [](const std::string& a, const std::string& b) {
-        std::error_code ignored;
-        return a == b || (a != "-" && b != "-" && fs::equivalent(a, b, ignored));
-    };
     const std::pair<const char*, const std::string*> outputs[] = {{"--output-json", &options.output_json},
                                                                   {"--output-md", &options.output_markdown},
                                                                   {"--output-csv", &options.output_csv},
@@ -300,11 +300,11 @@ void check_output_paths(const Context& context, const OutputOptions& options) {
         const auto& [option, path] = outputs[i];
         if (path->empty() || *path == "-" || names_standard_output(*path)) continue;
         for (const std::string& input : context.inputs)
-            if (same(*path, input))
+            if (same_file(*path, input))
                 throw Error(option,
                             "'" + printable(*path) + "' is an input of this run; write the report to another file");
         for (std::size_t j = 0; j < i; ++j)
-            if (!outputs[j].second->empty() && same(*path, *outputs[j].second))
+            if (!outputs[j].second->empty() && same_file(*path, *outputs[j].second))
                 throw Error(option, "'" + printable(*path) + "' is also " + outputs[j].first +
                                         "'s file; one would replace the other");
     }

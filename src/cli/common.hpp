@@ -118,6 +118,9 @@ CLI::Validator positive_number();
 /// leaves half a file. Throws amdahl::Error naming the path and the system's reason.
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+/// True when paths `a` and `b` name one file: the same text, or the same inode ("-", stdin, only itself).
+bool same_file(const std::string& a, const std::string& b);
+
 /// Throws amdahl::Error when an --output-* or --summary-csv path names an input read (`context.inputs`,
 /// by inode) or another of those outputs: one would replace the other.
 void check_output_paths(const Context& context, const OutputOptions& options);

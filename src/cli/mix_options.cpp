@@ -59,10 +59,6 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
         MixWorkload workload;
         workload.name = text.substr(0, eq);
         // One file under two spellings (k.json, ./k.json) is one workload given twice too.
-        const auto same_file = [](const std::string& a, const std::string& b) {
-            std::error_code ec;
-            return a == b || (a != "-" && b != "-" && std::filesystem::equivalent(a, b, ec));
-        };
         for (const MixWorkload& other : out.workloads)
             if (same_file(other.name, workload.name))
                 throw Error("--mix", "workload '" + printable(workload.name) + "' is given twice" +
