@@ -419,3 +419,33 @@ TEST_CASE("trace: --total declares the end-to-end time - what the trace does not
           "error: --total: does not apply with --window (--total is the end-to-end time of the whole run; "
           "with --window the profile is one step)\n");
 }
+
+TEST_CASE("trace: events that overlap partly on one thread are read as nested, with a note", "[import][trace]") {
+    // A 0-10 and B 6-16 on one thread: B starts inside A and ends after it. Chrome's format nests the
+    // events of a thread, so this is read as if B were nested in A where they overlap (B, the later
+    // start, gets 6-10), and a note says so. C 20-30 > D 22-28 nests properly: no note for it.
+    const std::string crossing = R"({"traceEvents": [
+        {"ph": "X", "name": "A", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+        {"ph": "X", "name": "B", "pid": 1, "tid": 1, "ts": 6, "dur": 10},
+        {"ph": "X", "name": "C", "pid": 1, "tid": 1, "ts": 20, "dur": 10},
+        {"ph": "X", "name": "D", "pid": 1, "tid": 1, "ts": 22, "dur": 6}]})";
+    const Profile profile = load_text("crossing.json", crossing);
+    const auto t = times(profile);
+    CHECK(t.at("A") == Approx(6));
+    CHECK(t.at("B") == Approx(10));
+    CHECK(t.at("C") == Approx(4));
+    CHECK(t.at("D") == Approx(6));
+    std::string noted;
+    for (const auto& note : profile.notes)
+        if (note.find("overlap partly") != std::string::npos) noted = note;
+    CHECK_THAT(noted, Contains("1 event starts inside another event of its thread and ends after it"));
+    CHECK_THAT(noted, Contains("'B' (at 6.0 us) overlaps 'A' (at 0.0 us) by 4.0 us on pid 1 tid 1"));
+    CHECK_THAT(noted, Contains("the later one gets the time they share"));
+
+    // Properly nested events, and events on different threads, give no such note.
+    const Profile nested = load_text("nested.json", R"({"traceEvents": [
+        {"ph": "X", "name": "A", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+        {"ph": "X", "name": "B", "pid": 1, "tid": 1, "ts": 6, "dur": 4},
+        {"ph": "X", "name": "E", "pid": 1, "tid": 2, "ts": 5, "dur": 10}]})");
+    for (const auto& note : nested.notes) CHECK_THAT(note, !Contains("overlap partly"));
+}

@@ -196,9 +196,11 @@ struct SweepInput {
 
 // Walks the boundaries: `on_interval(dt, running)` for each stretch of time between two boundaries
 // that counts (inside a window, when there are windows), `on_change(phase, runs)` when a phase
-// starts or stops running. O(log n) per boundary, n the spans running on its track.
-template <class OnInterval, class OnChange>
-void walk(const SweepInput& in, OnInterval&& on_interval, OnChange&& on_change) {
+// starts or stops running, `on_cross(ended, inner)` when a span ends while a span that started
+// inside it still runs on its track (the two overlap partly). O(log n) per boundary, n the spans
+// running on its track.
+template <class OnInterval, class OnChange, class OnCross>
+void walk(const SweepInput& in, OnInterval&& on_interval, OnChange&& on_change, OnCross&& on_cross) {
     InnermostSpans innermost(
         [&](std::uint32_t a, std::uint32_t b) { return more_inner(in.timeline.spans[a], a, in.timeline.spans[b], b); });
     std::vector<std::uint32_t> track_phase;  // the phase of each track's innermost span
@@ -221,6 +223,11 @@ void walk(const SweepInput& in, OnInterval&& on_interval, OnChange&& on_change) 
             else
                 innermost.end(track, b.index);
             const std::uint32_t inner = innermost.top(track);
+            // The innermost span outlives the one that ended inside it only when it started inside
+            // that one and ends after it: the one check per end finds every end that is crossed.
+            if (b.kind == 0 && inner != innermost.none && in.timeline.spans[inner].end > b.time &&
+                more_inner(in.timeline.spans[inner], inner, in.timeline.spans[b.index], b.index))
+                on_cross(b.index, inner);
             const std::uint32_t phase = inner == innermost.none ? no_phase : in.span_phase[inner];
             std::uint32_t& old = track_phase[track];
             if (old == phase) continue;
@@ -298,7 +305,7 @@ public:
                     const auto found = missing.find(running.key());
                     if (found != missing.end() && found->second->members == npos) copy(*found->second, running);
                 },
-                [](std::uint32_t, bool) {});
+                [](std::uint32_t, bool) {}, [](std::uint32_t, std::uint32_t) {});
         }
         for (const Entry* entry : sets) {
             const Set& set = entry->second;
@@ -420,6 +427,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     Summation shared_clock;
     std::vector<double> clock_at_start(phase_count, 0);
     OverlapSets overlap_sets(members_copied);
+    std::size_t crossed_ends = 0;  // spans that ended while a span that started inside them ran on
+    std::pair<std::uint32_t, std::uint32_t> first_crossing;
     walk(
         input,
         [&](double dt, const RunningPhases& running) {
@@ -446,6 +455,9 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             } else if (const double ran = shared_clock.value() - clock_at_start[phase]; ran != 0) {
                 active[phase].add(ran);
             }
+        },
+        [&](std::uint32_t ended, std::uint32_t inner) {
+            if (crossed_ends++ == 0) first_crossing = {ended, inner};
         });
 
     // A step lasts the longer of its CPU span and its GPU copy: the part of it outside the span the
@@ -571,6 +583,22 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
             "lane (the synchronizing call holds the time; --model replay reads them as waits)",
             source, count_of(sync_markers, "event"), sync_markers == 1 ? "marks" : "mark",
             sync_markers == 1 ? "its" : "their"));
+    }
+    if (crossed_ends > 0) {
+        // A thread's events nest (Chrome's trace format); events that overlap partly are read as
+        // nested, the innermost (latest start) running: an assumption, so it is said.
+        const Span& outer = timeline.spans[first_crossing.first];
+        const Span& inner = timeline.spans[first_crossing.second];
+        const Timeline::TrackInfo& track = timeline.track_info(inner.track);
+        profile.notes.push_back(fmt::format(
+            "{}: events overlap partly on one thread: {} inside another event of {} thread and {} after it, e.g. "
+            "'{}' (at {}) overlaps '{}' (at {}) by {} on pid {} tid {}; a thread's events nest, so they were read "
+            "as nested: the later one gets the time they share",
+            source, crossed_ends == 1 ? "1 event starts" : fmt::format("{} events start", crossed_ends),
+            crossed_ends == 1 ? "its" : "their", crossed_ends == 1 ? "ends" : "end",
+            printable(timeline.text(inner.name)), format_duration(inner.start, timeline.unit),
+            printable(timeline.text(outer.name)), format_duration(outer.start, timeline.unit),
+            format_duration(outer.end - inner.start, timeline.unit), printable(track.pid), printable(track.tid)));
     }
     if (overlapped.value() > 0) {
         profile.notes.push_back(
