@@ -484,11 +484,11 @@ TEST_CASE("compare: several runs per side, from a glob and from a runs array", "
 }
 
 TEST_CASE("compare: runs that disagree with the phases are reported", "[compare][cli][runs]") {
-    const auto b =
-        test::write_temp("compare_incons_before.json", R"({"runs": [100, 101, 99], "phases": {"a": 60, "b": 40}})");
+    const auto b = test::write_temp("compare_incons_before.json",
+                                    R"({"unit": "ms", "runs": [100, 101, 99], "phases": {"a": 60, "b": 40}})");
     // a got 20 ms faster, but the runs only 10 ms: something outside the phases grew.
-    const auto a =
-        test::write_temp("compare_incons_after.json", R"({"runs": [90, 91, 89], "phases": {"a": 40, "b": 40}})");
+    const auto a = test::write_temp("compare_incons_after.json",
+                                    R"({"unit": "ms", "runs": [90, 91, 89], "phases": {"a": 40, "b": 40}})");
     auto r = test::run_cli({"compare", b, a, "--format", "json"});
     const auto report = json_of(r);
     CHECK(report["consistent"] == false);

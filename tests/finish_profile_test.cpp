@@ -54,7 +54,7 @@ TEST_CASE("finish_profile: a plain profile keeps its phases, places and sum", "[
     CHECK(profile.phases[1].time == Approx(70));
     CHECK(profile.where(profile.phases[1]) == "p.csv:3");
     CHECK(profile.total() == Approx(100));
-    CHECK(profile.notes.empty());
+    CHECK(profile.notes == std::vector<std::string>{unit_assumed_note("p.csv")});  // and says so
 }
 
 TEST_CASE("finish_profile: the declared unit, else the unit the times are written in", "[finish-profile]") {
@@ -85,6 +85,7 @@ TEST_CASE("finish_profile: a time of -0 is 0", "[finish-profile]") {
 
 TEST_CASE("finish_profile: a total above the phases leaves an unattributed phase and a note", "[finish-profile]") {
     RawProfile raw = raw_profile();
+    raw.unit = Unit::ms;  // declared: no note that ms was assumed
     add(raw, "a", 30, 2);
     add(raw, "b", 50, 3);
     raw.total = RawTime{100, std::nullopt};
@@ -102,6 +103,8 @@ TEST_CASE("finish_profile: a total above the phases leaves an unattributed phase
     // Within rounding of the total, or equal to it: no rest.
     for (const double sum_of_b : {70.0, 70.4}) {
         RawProfile close = raw_profile();
+        close.unit = Unit::ms;
+        close.unit = Unit::ms;  // declared: no note that ms was assumed
         add(close, "a", 30, 2);
         add(close, "b", sum_of_b, 3);
         close.total = RawTime{100, std::nullopt};
@@ -121,6 +124,7 @@ TEST_CASE("finish_profile: a total above the phases leaves an unattributed phase
 
 TEST_CASE("finish_profile: shares become times, and a share that disagrees is noted", "[finish-profile]") {
     RawProfile raw = raw_profile();
+    raw.unit = Unit::ms;  // declared: no note that ms was assumed
     add(raw, "a", 30, 2);
     add_share(raw, "b", 0.5, 3);
     raw.total = RawTime{100, std::nullopt};
@@ -130,6 +134,7 @@ TEST_CASE("finish_profile: shares become times, and a share that disagrees is no
     CHECK(profile.phases[2].time == Approx(20));  // unattributed
 
     RawProfile disagreeing = raw_profile();
+    disagreeing.unit = Unit::ms;  // declared: no note that ms was assumed
     RawPhase a;
     a.name = "a";
     a.time = RawTime{30, std::nullopt};
@@ -142,6 +147,7 @@ TEST_CASE("finish_profile: shares become times, and a share that disagrees is no
                                "p.csv:2: phase 'a': share 50% disagrees with its time (30.0 ms is 30% of 100.0 ms)"});
 
     RawProfile agreeing = raw_profile();
+    agreeing.unit = Unit::ms;  // declared: no note that ms was assumed
     RawPhase rounded;
     rounded.name = "a";
     rounded.time = RawTime{30, std::nullopt};

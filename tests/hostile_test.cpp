@@ -114,7 +114,7 @@ TEST_CASE("hostile: output to a closed pipe ends amdahl quietly", "[hostile]") {
     // SIGPIPE, which the shell reports as 128 + 13, with nothing on stderr. The pipeline's own
     // status is head's, so amdahl's is taken from PIPESTATUS, with SIGPIPE set to its default
     // whatever the test runner passed down.
-    std::string csv = "name,time\n";
+    std::string csv = "name,time_ms\n";
     for (int i = 0; i < 200000; ++i) csv += "p" + std::to_string(i) + ",1\n";
     const std::string profile = test::write_temp("wide.csv", csv);
     const std::string script =

@@ -302,7 +302,7 @@ TEST_CASE("profiles: schema_version 1 reads, any other is an error naming it", "
     for (const char* phases : {R"([{"name": "a", "time": 1}])", R"({"a": 1})"}) {
         INFO(phases);
         const std::string current = test::write_temp(
-            "version_1.json", std::string(R"({"schema_version": 1, )") + R"("phases": )" + phases + "}");
+            "version_1.json", std::string(R"({"schema_version": 1, "unit": "ms", )") + R"("phases": )" + phases + "}");
         const auto ok = test::run_cli({"eval", current});
         CHECK(ok.exit_code == 0);
         CHECK(ok.err.empty());

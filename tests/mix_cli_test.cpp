@@ -276,7 +276,7 @@ TEST_CASE("eval and rank --mix: a loss is carried by the workload that loses mos
     // workload that loses least, or one that gains. m1 loses: p 50 -> 100 of 100 ms, S = 2/3,
     // w (1 - 1/S) = 0.5 x -0.5 = -0.25; m2 gains: r 50 -> 12.5, S = 100/62.5 = 1.6, 0.5 x 0.375 =
     // 0.1875. The fleet loses 0.0625 (S = 1/1.0625 = 0.9412x), 400% of it in m1.
-    const std::string m1 = write_temp("m1.json", R"({"phases":{"p":50,"q":50}})");
+    const std::string m1 = write_temp("m1.json", R"({"unit":"ms","phases":{"p":50,"q":50}})");
     const std::string m2 = write_temp("m2.json", R"({"phases":{"r":50,"q":50}})");
     const RunResult r = run_cli({"eval", "--mix", m1 + "=0.5", "--mix", m2 + "=0.5", "-s", "p=0.5", "-s", "r=4"});
     REQUIRE(r.exit_code == 0);

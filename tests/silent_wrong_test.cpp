@@ -43,6 +43,29 @@ TEST_CASE("silent wrong: a bare number never takes another row's unit", "[silent
     CHECK(line_starting_with(j.out, "c,") == "c,,3,0.29910269192422734,1,3,0");
 }
 
+TEST_CASE("silent wrong: times with no unit anywhere are read as ms, and the output says so", "[silent]") {
+    // No "unit", no unit in a header or on a value: the speedup does not depend on it, but every
+    // time printed does, so the assumption is a note on stderr and in the JSON's notes.
+    const std::string csv = test::write_temp("no_unit.csv", "name,time\na,3\nb,1\n");
+    const auto r = test::run_cli({"eval", csv, "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("no_unit.csv: the times carry no unit (none declared, none in a header or on a value): "
+                               "read as ms; declare one to be sure"));
+    const auto j = test::run_cli({"eval", csv, "-s", "a=2", "--format", "json"});
+    REQUIRE(j.exit_code == 0);
+    CHECK_THAT(j.out, Contains("the times carry no unit"));
+    // A unit in the header, in the profile or on a value: no such note.
+    for (const std::string& text :
+         {std::string("name,time (us)\na,3\nb,1\n"), std::string("name,time\na,3 us\nb,1 us\n")}) {
+        const auto k = test::run_cli({"eval", test::write_temp("with_unit.csv", text), "-s", "a=2"});
+        REQUIRE(k.exit_code == 0);
+        CHECK_THAT(k.err, !Contains("carry no unit"));
+    }
+    const auto d = test::run_cli(
+        {"eval", test::write_temp("declared.json", R"({"unit": "ms", "phases": {"a": 3, "b": 1}})"), "-s", "a=2"});
+    CHECK_THAT(d.err, !Contains("carry no unit"));
+}
+
 TEST_CASE("silent wrong: plan's best possible counts no slowdown as a saving", "[silent]") {
     const std::string path = test::write_temp("plan_slowdown.json", R"({"phases": {"a": 50, "b": 30, "c": 20}})");
     const auto r = test::run_cli({"plan", path, "--target", "1.2", "-s", "a=2", "-s", "b=0.5", "--format", "json"});
@@ -386,9 +409,9 @@ TEST_CASE("silent wrong: a summary's caveat survives import into eval, rank, pla
 TEST_CASE("silent wrong: an --output-* file never replaces an input or another output", "[silent][cli]") {
     test::TempDir dir;
     const std::string profile = dir / "p.json", other = dir / "q.json", same = dir / "same.out";
-    const std::string content = R"({"phases": {"a": 60, "b": 40}})";
+    const std::string content = R"({"unit": "ms", "phases": {"a": 60, "b": 40}})";
     std::ofstream(profile) << content;
-    std::ofstream(other) << R"({"phases": {"a": 30, "b": 40}})";
+    std::ofstream(other) << R"({"unit": "ms", "phases": {"a": 30, "b": 40}})";
     auto r = test::run_cli({"eval", profile, "-s", "a=2", "--output-json", profile});
     CHECK(r.exit_code == 2);
     CHECK(r.out.empty());

@@ -73,7 +73,7 @@ TEST_CASE("totals: a last phase that only sounds like a total is a phase", "[tab
     // Before: each of these last rows vanished into 'unattributed' as the "total".
     for (const std::string last : {"all gather", "all reduce", "Sum (reduction)", "Overall norm"}) {
         INFO(last);
-        const Profile p = csv("name,time\ngemm,30\nsoftmax,20\n" + last + ",10\n");
+        const Profile p = csv("name,time (ms)\ngemm,30\nsoftmax,20\n" + last + ",10\n");
         CHECK(names(p) == std::vector<std::string>{"gemm", "softmax", last});
         CHECK(p.total() == Approx(60));
         CHECK(p.notes.empty());
@@ -85,14 +85,14 @@ TEST_CASE("totals: a last phase that only sounds like a total is a phase", "[tab
     for (const std::string last : {"all gather", "all reduce", "Sum (reduction)", "sum of squares", "Overall norm",
                                    "All-to-all", "sum_kernel"}) {
         INFO(last);
-        const Profile equal = csv("name,time\nload,10\ncompute,30\n" + last + ",40\n");
+        const Profile equal = csv("name,time (ms)\nload,10\ncompute,30\n" + last + ",40\n");
         CHECK(names(equal) == std::vector<std::string>{"load", "compute"});
         CHECK(equal.total() == Approx(40));
         REQUIRE(equal.notes.size() == 1);
         CHECK(equal.notes[0] == "t.csv:4: row '" + last +
                                     "' is read as the total: its time is the sum of the rows before it (name it "
                                     "'Total' to say so; if it is a phase, add a row 'Total' after it)");
-        const Profile kept = csv("name,time\nload,10\ncompute,30\n" + last + ",40\nTotal,80\n");
+        const Profile kept = csv("name,time (ms)\nload,10\ncompute,30\n" + last + ",40\nTotal,80\n");
         CHECK(names(kept) == std::vector<std::string>{"load", "compute", last});
         CHECK(kept.total() == Approx(80));
     }
@@ -103,18 +103,18 @@ TEST_CASE("totals: a last phase that only sounds like a total is a phase", "[tab
 TEST_CASE("totals: Total and End-to-end rows are the total wherever they are", "[table_rows]") {
     for (const std::string total : {"Total", "TOTAL", "total:", "End-to-end latency", "End to end"}) {
         INFO(total);
-        const Profile p = csv("name,time\na,30\nb,20\n" + total + ",100\n");
+        const Profile p = csv("name,time (ms)\na,30\nb,20\n" + total + ",100\n");
         CHECK(names(p) == std::vector<std::string>{"a", "b", "unattributed"});
         CHECK(p.total() == Approx(100));
     }
     // First, not last: still the total, with a note; before it was counted as a phase.
-    const Profile first = csv("name,time\nTotal,100\na,30\nb,20\n");
+    const Profile first = csv("name,time (ms)\nTotal,100\na,30\nb,20\n");
     CHECK(names(first) == std::vector<std::string>{"a", "b", "unattributed"});
     CHECK(first.total() == Approx(100));
     REQUIRE(first.notes.size() == 2);
     CHECK(first.notes[0] == "t.csv:2: row 'Total' is read as the total, not a phase, though it is not the last row");
     // Two totals are an error naming both.
-    CHECK_THROWS_WITH(csv("name,time\nTotal,100\na,30\nTotal,50\n"),
+    CHECK_THROWS_WITH(csv("name,time (ms)\nTotal,100\na,30\nTotal,50\n"),
                       "t.csv:4: a second total row 'Total' (the first is on line 2)");
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("totals: a last row that is the sum of the others is their total", "[t
     // A total-sounding name whose time is the others' sum is their total, as before.
     for (const std::string last : {"Sum", "Overall", "all phases", "Total step", "Sum (ms)", "all:", "Sum of phases"}) {
         INFO(last);
-        const Profile p = csv("name,time\na,30\nb,20\n" + last + ",50\n");
+        const Profile p = csv("name,time (ms)\na,30\nb,20\n" + last + ",50\n");
         CHECK(names(p) == std::vector<std::string>{"a", "b"});
         CHECK(p.total() == Approx(50));
         // Read as the total by its time, never silently.
@@ -132,7 +132,7 @@ TEST_CASE("totals: a last row that is the sum of the others is their total", "[t
                                 "to say so; if it is a phase, add a row 'Total' after it)");
     }
     // Sounding like a total and larger than the others' sum is read as a phase, and said.
-    const Profile p = csv("name,time\na,30\nb,20\nSum,60\n");
+    const Profile p = csv("name,time (ms)\na,30\nb,20\nSum,60\n");
     CHECK(names(p) == std::vector<std::string>{"a", "b", "Sum"});
     REQUIRE(p.notes.size() == 1);
     CHECK(p.notes[0] ==

@@ -16,6 +16,7 @@
 #include "amdahl/harness.hpp"
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
+#include "input/raw_profile.hpp"
 
 namespace amdahl::cli {
 
@@ -233,6 +234,7 @@ void settle_assumed_units(std::vector<CompareSide*> sides, const std::string& as
         for (Profile& profile : side->profiles) {
             if (!profile.unit_assumed) continue;
             profile.unit = unit;
+            std::erase(notes, detail::unit_assumed_note(profile.source));  // not ms after all
             notes.push_back(printable(profile.source) + " says no unit: its times are read as " +
                             std::string(unit_name(unit)) + " (--assume-unit)");
         }

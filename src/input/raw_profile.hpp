@@ -76,6 +76,8 @@ struct RawProfile {
 
 /// Checks and reconciles a raw profile: names, totals, shares, units. Throws amdahl::Error.
 Profile finish_profile(RawProfile raw);
+/// The note finish_profile gives a profile whose times carry no unit anywhere (read as ms).
+std::string unit_assumed_note(const std::string& source);
 
 /// Parses a time cell ("18.0", "21 ms", "2,357,053"); `what` names it in errors.
 RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what);

@@ -127,6 +127,12 @@ void RawProfile::reserve(std::size_t count) {
     prefer_huge_pages(extra.data(), extra.capacity() * sizeof(RawPhaseExtra));
 }
 
+std::string unit_assumed_note(const std::string& source) {
+    return source +
+           ": the times carry no unit (none declared, none in a header or on a value): read as ms; declare one to "
+           "be sure (\"unit\": \"us\", a header time (us))";
+}
+
 Profile finish_profile(RawProfile raw) {
     if (raw.phases.empty()) throw Error(raw.source, "the profile has no phases");
     if (raw.phases.size() >= std::numeric_limits<std::uint32_t>::max() / 2)
@@ -166,6 +172,7 @@ Profile finish_profile(RawProfile raw) {
             if (!more.has_time) continue;
             (more.time_unit ? with_unit : bare) = true;
         }
+        if (bare && profile.unit_assumed) profile.notes.push_back(unit_assumed_note(raw.source));
         if (bare && with_unit)
             profile.notes.push_back(raw.source +
                                     ": times without a unit are read as ms (no unit is declared), other times in "
