@@ -194,3 +194,58 @@ TEST_CASE("csv columns: real rocprof traces read as plain CSV take end - start o
     CHECK(legacy.phases[1].time == 2608618986);
     CHECK(legacy.phases[1].calls == 1001u);
 }
+
+TEST_CASE("csv columns: a spread column beside a mean is never the phase time", "[csv-columns]") {
+    // A benchmark table: the mean is the phase time; sd, iqr, sem, ci95 ... are spreads. The sd
+    // column used to be read as the time (baseline 1.9 ms, 1.4615x for -s inference=2; right: 50 ms).
+    for (const char* spread : {"sd_ms", "sd (ms)", "iqr_ms", "sem_ms", "err_ms", "error_ms", "ci95_ms", "mad_ms",
+                               "margin_ms", "range_ms", "rsd_ms", "stderr_ms"}) {
+        INFO(spread);
+        const Profile p = read(std::string("name,mean_ms,") + spread +
+                               "\npreprocess,10.0,0.4\ninference,30.0,1.2\npostprocess,10.0,0.3\n");
+        CHECK(table(p) == Table{{"preprocess", 10}, {"inference", 30}, {"postprocess", 10}});
+        CHECK(p.unit == Unit::ms);
+        bool said = false;
+        for (const auto& note : p.notes)
+            said = said || note == "t.csv:1: column '" + std::string(spread) +
+                                       "' is a spread, not a time, and is not read: amdahl takes a run-to-run "
+                                       "spread of the time only from a column named time_sd";
+        CHECK(said);
+    }
+    // Markdown and pasted text alike.
+    const Profile md =
+        read("| name | mean (ms) | sd (ms) |\n|---|---|---|\n| a | 10 | 1 |\n| b | 30 | 2 |\n", InputFormat::markdown);
+    CHECK(table(md) == Table{{"a", 10}, {"b", 30}});
+    const Profile text = read("Name Mean (ms) SD (ms)\na 10 1\nb 30 2\n", InputFormat::text);
+    CHECK(table(text) == Table{{"a", 10}, {"b", 30}});
+}
+
+TEST_CASE("csv columns: a units column, however it is spelled, gives each row's unit", "[csv-columns]") {
+    // a is 10 s, b 5,000 ms: 15 s in all. "units" used to be ignored (a read as 10 ms).
+    for (const char* header : {"units", "Units", "unit", "timeunit", "time_unit", "Time Unit", "uom", "unit(s)"}) {
+        INFO(header);
+        const Profile p = read(std::string("name,duration,") + header + "\na,10,s\nb,5000,ms\n");
+        REQUIRE(p.phases.size() == 2);
+        CHECK(p.total() == Approx(p.unit == Unit::s ? 15 : 15000));
+        CHECK(p.phases[0].time * 500 == Approx(p.phases[1].time * 1000));  // a is twice b
+    }
+    const Profile md =
+        read("| name | time | units |\n|---|---|---|\n| a | 10 | s |\n| b | 5000 | ms |\n", InputFormat::markdown);
+    CHECK(md.phases[0].time == Approx(2 * md.phases[1].time));
+}
+
+TEST_CASE("csv columns: a time_sd column may carry its own unit", "[csv-columns]") {
+    // time in ms, its spread in us: 1,000 us is 1 ms.
+    const std::pair<const char*, const char*> cases[] = {{"name,time (ms),time_sd (us)\n", "1000"},
+                                                         {"name,time_ms,time_sd_us\n", "1000"},
+                                                         {"name,time_ms,time_ms_sd\n", "1"},
+                                                         {"name,time_ms,time_sd\n", "1"}};
+    for (const auto& [header, sd] : cases) {
+        INFO(header);
+        const Profile p = read(std::string(header) + "a,10," + sd + "\nb,20,0\n");
+        REQUIRE(p.phases.size() == 2);
+        REQUIRE(p.phases[0].spread.has_value());
+        CHECK(p.phases[0].spread->sd == Approx(1));
+        CHECK(p.phases[0].time == Approx(10));
+    }
+}

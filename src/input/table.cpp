@@ -82,15 +82,15 @@ public:
     TableReader(std::string source, const std::vector<std::string>& header, std::size_t header_line)
         : source_(std::move(source)), header_(header) {
         columns_ = header.size();
-        std::vector<std::size_t> statistics;
+        std::vector<std::size_t> statistics, spreads;
         std::vector<ColumnRole> roles(header.size(), ColumnRole::other);
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
-            if (!unit_ && h == "unit") {
+            if (!unit_ && is_unit_header(header[i])) {
                 unit_ = i;
             } else if (!segment_ && h == "segment") {
                 segment_ = i;
-            } else if (!time_sd_ && header_key(header[i]) == "time sd") {
+            } else if (!time_sd_ && is_time_sd_header(header[i], time_sd_unit_)) {
                 time_sd_ = i;  // a run-to-run standard deviation of the time, never a profiler's per-call one
             } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
                 name_ = i;
@@ -120,6 +120,7 @@ public:
                         break;
                     case ColumnRole::statistic:
                         statistics.push_back(i);
+                        if (is_spread_header(header[i])) spreads.push_back(i);
                         break;
                     case ColumnRole::start:
                         slot = &start_;
@@ -224,6 +225,12 @@ public:
                                  printable(header[*other_time_]) + "' both look like times; '" +
                                  printable(header[*time_]) + "' is read as the phase time");
         if (time_unit_) raw_.unit = time_unit_;
+        if (source_kind_ != TimeSource::share_only) {
+            for (std::size_t i : spreads)
+                raw_.notes.push_back(at + ": " + named(i) +
+                                     " is a spread, not a time, and is not read: amdahl takes a run-to-run spread of "
+                                     "the time only from a column named time_sd");
+        }
     }
 
     void add_row(const std::vector<std::string>& cells, std::size_t line) {
@@ -291,7 +298,9 @@ public:
             }
             if (!phase.time->unit) phase.time->unit = time_unit_;
             if (filled(time_sd_))
-                add_time_sd(*phase.time, read_time_cell(cells[*time_sd_], at, label, "time_sd"), at() + ": " + label());
+                add_time_sd(*phase.time,
+                            with_unit(read_time_cell(cells[*time_sd_], at, label, "time_sd"), time_sd_unit_),
+                            at() + ": " + label());
             if (start && !total_row) {
                 const Unit unit = bare_unit();
                 const double begin = convert(start->value, start->unit.value_or(unit), unit);
@@ -637,6 +646,7 @@ private:
     std::size_t columns_ = 0;
     std::optional<std::size_t> name_, kind_, share_, time_, unit_, other_time_, average_, start_, end_, calls_;
     std::optional<std::size_t> time_sd_;
+    std::optional<Unit> time_sd_unit_;              // named in the time_sd column's header
     std::optional<std::size_t> self_, other_self_;  // self (exclusive) time columns
     std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;

@@ -30,7 +30,13 @@ enum WordSays : unsigned {
     says_typical = 16,   // avg, median, p50
     says_duration = 32,  // time, duration, total
     says_self = 64,      // self, exclusive
+    says_spread = 128,   // sd, iqr, sem, ci95, error: a spread (also a statistic)
 };
+
+// "ci95", "ci99": a confidence interval.
+bool is_confidence(std::string_view word) {
+    return word.size() > 2 && word.starts_with("ci") && std::all_of(word.begin() + 2, word.end(), is_digit);
+}
 
 unsigned word_says(std::string_view word) {
     static const std::unordered_map<std::string_view, unsigned> words = [] {
@@ -41,8 +47,11 @@ unsigned word_says(std::string_view word) {
         add(says_start, {"start", "begin", "started", "starttime", "begintime"});
         add(says_stamp, {"timestamp", "ts", "stamp"});
         add(says_end, {"end", "stop", "finish", "ended", "stopped", "finished", "endtime"});
-        add(says_statistic,
-            {"min", "minimum", "max", "maximum", "stddev", "std", "stdev", "dev", "var", "variance", "spread"});
+        add(says_statistic, {"min", "minimum", "max", "maximum"});
+        add(says_statistic | says_spread,
+            {"stddev", "std",    "stdev", "dev", "var", "variance",   "spread",      "sd",
+             "sdev",   "stderr", "se",    "sem", "err", "error",      "iqr",         "mad",
+             "margin", "range",  "rsd",   "cv",  "ci",  "confidence", "uncertainty", "jitter"});
         add(says_typical, {"avg", "average", "mean", "median", "med", "p50", "call"});
         add(says_duration,
             {"time", "duration", "dur", "latency", "elapsed", "total", "sum", "wall", "walltime", "inclusive", "incl"});
@@ -52,6 +61,7 @@ unsigned word_says(std::string_view word) {
     const auto found = words.find(word);
     unsigned says = found == words.end() ? 0 : found->second;
     if (is_percentile(word) && word != "p50") says |= says_statistic;
+    if (is_confidence(word)) says |= says_statistic | says_spread;
     // "runtime", "GPUTime", "kernelduration": a time however it is prefixed.
     for (std::string_view suffix : {"time", "duration", "latency", "elapsed"})
         if (word.ends_with(suffix)) says |= says_duration;
@@ -127,6 +137,39 @@ ColumnRole column_role(std::string_view header) {
     if (says & says_self) return ColumnRole::self;
     if (end_to_end || (says & says_duration)) return ColumnRole::duration;
     return unit ? ColumnRole::unit_only : ColumnRole::other;
+}
+
+bool is_spread_header(std::string_view header) {
+    for (const std::string& word : header_words(header))
+        if (word_says(word) & says_spread) return true;
+    return false;
+}
+
+bool is_unit_header(std::string_view header) {
+    const std::string key = header_key(header);
+    for (std::string_view name : {"unit", "units", "time unit", "time units", "timeunit", "timeunits", "uom", "unit s",
+                                  "unit of measure", "duration unit"})
+        if (key == name) return true;
+    return false;
+}
+
+bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit) {
+    bool time = false, sd = false;
+    std::optional<Unit> named;
+    for (const std::string& word : header_words(header)) {
+        if (word == "time" && !time) {
+            time = true;
+        } else if ((word == "sd" || word == "std" || word == "stddev" || word == "stdev") && !sd) {
+            sd = true;
+        } else if (const auto u = parse_unit(word); u && !named) {
+            named = u;
+        } else {
+            return false;
+        }
+    }
+    if (!time || !sd) return false;
+    unit = named;
+    return true;
 }
 
 std::string_view column_timeline(std::string_view header) {

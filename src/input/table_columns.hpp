@@ -4,9 +4,12 @@
 // ("Start (ns)", "BeginNs", "timestamp") or a number of calls ("Instances", "calls"). A time stamp
 // or a per-call figure is never a phase's time.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "amdahl/units.hpp"
 
 namespace amdahl::detail {
 
@@ -31,6 +34,18 @@ std::string header_key(std::string_view header);
 /// What the column under `header` holds. Name, kind, share and unit columns are the caller's to
 /// recognise first; here they are `other` (or, for a share that names a time, `duration`).
 ColumnRole column_role(std::string_view header);
+
+/// A run-to-run spread of a value (sd, iqr, sem, ci95, error, margin ...): a `statistic` that a
+/// reader must say it left unread, since a spread beside a mean is no time of its own.
+bool is_spread_header(std::string_view header);
+
+/// A column of each row's unit: "unit", "units", "time unit", "uom", "unit(s)".
+bool is_unit_header(std::string_view header);
+
+/// A run-to-run standard deviation of the phase time: the words time and sd (or std, stddev,
+/// stdev) in any order, with at most a unit besides ("time_sd (us)", "time_ms_sd"). `unit` gets
+/// the unit the header names, if any.
+bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit);
 
 /// Which timeline a time column is on, when its header says: "host" ("Self CPU", "cpu_ms"),
 /// "device" ("Self CUDA", "GPU time"), else empty.
