@@ -617,3 +617,45 @@ TEST_CASE("silent wrong: PyTorch's CPU and CUDA self times are two timelines, re
     REQUIRE(c.exit_code == 0);
     CHECK(nlohmann::json::parse(c.out)["baseline_time"].get<double>() == Approx(10));
 }
+
+TEST_CASE("silent wrong: --rename never merges phases of two barrier segments", "[silent][ranks]") {
+    // gemm_fwd (forward) and gemm_bwd (backward) renamed to one 'gemm' moved the backward segment's
+    // time into forward: 1.4182x where 1.4286x is right.
+    const std::string ranks = test::source_path("examples/ranks") + "/rank*.csv";
+    const auto r = test::run_cli({"eval", "--ranks", ranks, "--rename-regex", "gemm=gemm", "-s", "gemm=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains("would make 'gemm_fwd' (segment 'forward') and 'gemm_bwd' (segment 'backward') one "
+                               "phase 'gemm'"));
+    // Without the rename, a glob selects both and keeps the segments: 40 ms -> 28 ms.
+    const auto g = test::run_cli({"eval", "--ranks", ranks, "-s", "gemm*=2", "--format", "json"});
+    REQUIRE(g.exit_code == 0);
+    const auto report = nlohmann::json::parse(g.out);
+    CHECK(report["speedup"].get<double>() == Approx(40.0 / 28));
+}
+
+TEST_CASE("silent wrong: phases merged by --rename add their ranges and spreads", "[silent][uncertainty]") {
+    // g1 10..30 and g2 5..15 are g 15..45: -s g=2 on 15..45 of 20 ms more gives 35/27.5 to 65/42.5.
+    const std::string ranged = test::write_temp(
+        "merge_ranges.json",
+        R"({"unit": "ms", "phases": [{"name": "g1", "time": "10..30"}, {"name": "g2", "time": "5..15"}, {"name": "o", "time": 20}]})");
+    const auto r = test::run_cli({"eval", ranged, "--rename-regex", "g=g", "-s", "g=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["uncertainty"]["speedup_low"].get<double>() == Approx(35 / 27.5));
+    CHECK(report["uncertainty"]["speedup_high"].get<double>() == Approx(65 / 42.5));
+    // The glob without a rename says the same.
+    const auto g = test::run_cli({"eval", ranged, "-s", "g*=2", "--format", "json"});
+    const auto glob = nlohmann::json::parse(g.out);
+    CHECK(glob["uncertainty"]["speedup_low"].get<double>() == Approx(35 / 27.5));
+    CHECK(glob["uncertainty"]["speedup_high"].get<double>() == Approx(65 / 42.5));
+    // Spreads of independent phases add in quadrature: sd 3 and 4 are sd 5.
+    const std::string spread = test::write_temp(
+        "merge_spreads.json",
+        R"({"unit": "ms", "phases": [{"name": "g1", "time": "10 ± 3"}, {"name": "g2", "time": "10 ± 4"}, {"name": "o", "time": 20}]})");
+    const auto s = test::run_cli({"eval", spread, "--rename-regex", "g=g", "-s", "g=2", "--format", "json"});
+    REQUIRE(s.exit_code == 0);
+    const auto spread_report = nlohmann::json::parse(s.out);
+    // S = (g + 20) / (g/2 + 20): dS/dg = 10 / (g/2 + 20)^2 = 10 / 900 at g = 20; sd(S) = 5 x 10 / 900.
+    CHECK(spread_report["uncertainty"]["speedup_sd"].get<double>() == Approx(5 * 10.0 / 900));
+}

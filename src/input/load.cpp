@@ -373,14 +373,31 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
     std::unordered_map<std::string, std::size_t> index;
     std::vector<Phase> phases;
     phases.reserve(profile.phases.size());
+    std::vector<std::string> first_names;  // per merged phase: the name of its first part, for messages
     for (Phase& phase : profile.phases) {
-        phase.name = namer(phase.name, {});
+        std::string old_name = namer(phase.name, {});
+        std::swap(old_name, phase.name);
         const auto [it, inserted] = index.emplace(phase.name, phases.size());
         if (inserted) {
             phases.push_back(std::move(phase));
+            first_names.push_back(std::move(old_name));
             continue;
         }
         Phase& into = phases[it->second];
+        // A phase runs in one barrier segment: merging two would move one segment's time into another.
+        if (into.segment != phase.segment) {
+            throw Error(options.renames.empty() ? "--rename-regex" : "--rename",
+                        profile.source + ": would make '" + printable(first_names[it->second]) + "' (segment '" +
+                            printable(into.segment) + "') and '" + printable(old_name) + "' (segment '" +
+                            printable(phase.segment) + "') one phase '" + printable(phase.name) +
+                            "': a phase runs in one barrier segment; select both with a glob instead");
+        }
+        // Ranges add at their ends; spreads of independent phases add in quadrature.
+        if (into.spread || phase.spread) {
+            const TimeSpread a = into.spread.value_or(TimeSpread{into.time, into.time, 0});
+            const TimeSpread b = phase.spread.value_or(TimeSpread{phase.time, phase.time, 0});
+            into.spread = TimeSpread{a.low + b.low, a.high + b.high, std::hypot(a.sd, b.sd)};
+        }
         if (into.active_time || phase.active_time)
             into.active_time = into.active_time.value_or(into.time) + phase.active_time.value_or(phase.time);
         into.time += phase.time;
