@@ -659,3 +659,34 @@ TEST_CASE("silent wrong: phases merged by --rename add their ranges and spreads"
     // S = (g + 20) / (g/2 + 20): dS/dg = 10 / (g/2 + 20)^2 = 10 / 900 at g = 20; sd(S) = 5 x 10 / 900.
     CHECK(spread_report["uncertainty"]["speedup_sd"].get<double>() == Approx(5 * 10.0 / 900));
 }
+
+TEST_CASE("silent wrong: compare never counts a total's unattributed time as removed when AFTER says no total",
+          "[silent][compare]") {
+    // BEFORE: a 50 + b 40 of a 100 ms total (10 ms unattributed); AFTER: a 40 + b 40, no total. The
+    // time outside AFTER's phases is unknown, not zero: 100 -> 80 ms (1.25x) was a guess.
+    const std::string before =
+        test::write_temp("cmp_total_before.json", R"({"unit": "ms", "total": 100, "phases": {"a": 50, "b": 40}})");
+    const std::string after =
+        test::write_temp("cmp_total_after.json", R"({"unit": "ms", "phases": {"a": 40, "b": 40}})");
+    auto r = test::run_cli({"compare", before, after});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains("cmp_total_after.json: declares no end-to-end time (no \"total\", Total row or runs), "
+                               "but the BEFORE profile " +
+                               before + " does (10.0 ms of it outside its phases)"));
+    // The other way round too.
+    r = test::run_cli({"compare", after, before});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("cmp_total_after.json: declares no end-to-end time"));
+    // With a total on both sides, or on neither, compare answers.
+    const std::string after_total =
+        test::write_temp("cmp_total_after2.json", R"({"unit": "ms", "total": 90, "phases": {"a": 40, "b": 40}})");
+    r = test::run_cli({"compare", before, after_total, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["speedup"].get<double>() == Approx(100.0 / 90));
+    const std::string before_plain =
+        test::write_temp("cmp_total_before2.json", R"({"unit": "ms", "phases": {"a": 50, "b": 40}})");
+    r = test::run_cli({"compare", before_plain, after, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["speedup"].get<double>() == Approx(90.0 / 80));
+}

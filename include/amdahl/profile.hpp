@@ -106,6 +106,7 @@ struct Profile {
     std::string boundary;            ///< for imports: what the phases add up to, in words
     bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
     bool unit_assumed = false;       ///< no unit declared or written anywhere: the times were read as ms
+    bool total_declared = false;     ///< a "total" field, a Total row or --total gave the end-to-end time
     std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
     std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <tuple>
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
@@ -17,6 +18,7 @@
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
 #include "input/raw_profile.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::cli {
 
@@ -241,6 +243,38 @@ void settle_assumed_units(std::vector<CompareSide*> sides, const std::string& as
     }
 }
 
+// A total's 'unattributed' time on one side, and on the other a plain profile that says no end-to-end
+// time: the time outside that profile's phases is unknown, not zero, and comparing would count
+// all of it as saved (or as added).
+void check_totals_comparable(const LoadedSide& before, const LoadedSide& after) {
+    const auto declares = [](const Profile& p) {
+        const bool plain =
+            p.format == "json" || p.format == "csv" || p.format == "tsv" || p.format == "md" || p.format == "text";
+        return !plain || p.total_declared || !p.runs.empty();
+    };
+    const auto outside = [](const Profile& p) -> const Phase* {
+        if (!p.total_declared) return nullptr;
+        for (const Phase& phase : p.phases)
+            if (phase.name == unattributed_phase && phase.kind == unattributed_phase) return &phase;
+        return nullptr;
+    };
+    for (const auto& [with, without, label] : {std::tuple{&before, &after, "BEFORE"}, {&after, &before, "AFTER"}}) {
+        for (const Profile& known : with->side.profiles) {
+            const Phase* rest = outside(known);
+            if (!rest) continue;
+            for (const Profile& other : without->side.profiles) {
+                if (declares(other)) continue;
+                throw Error(other.source,
+                            "declares no end-to-end time (no \"total\", Total row or runs), but the " +
+                                std::string(label) + " profile " + printable(known.source) + " does (" +
+                                format_duration(rest->time, known.unit) +
+                                " of it outside its phases): the time outside this profile's phases is unknown, and "
+                                "comparing would count it as saved or added; give both a total, or neither");
+            }
+        }
+    }
+}
+
 // Every profile in `unit`; a note for each file that was in another unit (unless --unit asked).
 void convert_side(CompareSide& side, Unit unit, bool asked, std::vector<std::string>& notes) {
     for (Profile& profile : side.profiles) {
@@ -403,6 +437,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
         after = load_side(options.after, "AFTER", format, import, context, notes);
     }
     settle_assumed_units({&before.side, &after.side}, options.assume_unit, notes);
+    check_totals_comparable(before, after);
     const Unit common = unit.value_or(before.side.profiles.front().unit);
     convert_side(before.side, common, unit.has_value(), notes);
     convert_side(after.side, common, unit.has_value(), notes);

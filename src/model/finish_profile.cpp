@@ -245,6 +245,7 @@ Profile finish_profile(RawProfile raw) {
     // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
     std::optional<double> total;
     if (raw.total) {
+        profile.total_declared = true;
         total = in_unit(raw.total->value, raw.total->unit);
         if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
     }
