@@ -121,8 +121,10 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 // The overlaps a profile lists: the sets of phases that ran at once longest, up to 100 sets and
 // 4096 phase names in all; a note sums up the rest. Ordinary traces have a few dozen small sets.
 constexpr std::size_t listed_sets = 100, listed_members = 4096;
-// Set members the sweep copies as it first meets the sets (4 bytes each); listed sets beyond them
-// are found again by a second walk.
+// Set members the sweep copies as it first meets the sets (4 bytes each): at least this many, and
+// one per boundary of the sweep (memory linear in events); listed sets beyond them are found again
+// by a second walk. A trace of many small sets (a million events of a few dozen phases on three
+// tracks make 140,000 sets) keeps them all and walks once.
 constexpr std::size_t members_copied = 1 << 18;
 
 // A set of phases, named by two sums of a 64-bit mix of its members' ids (Zobrist hashing): a
@@ -419,7 +421,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     constexpr std::size_t direct_limit = 16;
     Summation shared_clock;
     std::vector<double> clock_at_start(phase_count, 0);
-    OverlapSets overlap_sets(members_copied);
+    OverlapSets overlap_sets(std::max(members_copied, boundaries.size()));
     walk(
         input,
         [&](double dt, const RunningPhases& running) {
