@@ -326,7 +326,7 @@ private:
 }  // namespace
 
 Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
-              const std::string& format_name, SpanPhases* span_phases) {
+              const std::string& format_name, SpanPhases* span_phases, const Filtered* filtered) {
     Lane lane = options.lane;
     if (lane == Lane::automatic) {
         const bool device =
@@ -335,8 +335,13 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     }
     const PhaseNamer namer(options);
 
-    std::vector<std::string> notes;
-    const std::vector<bool> left_out = filter_events(timeline, options, source, notes);
+    Filtered own;
+    if (!filtered) {
+        own.left_out = filter_events(timeline, options, source, own.notes);
+        filtered = &own;
+    }
+    const std::vector<bool>& left_out = filtered->left_out;
+    const std::vector<std::string>& notes = filtered->notes;
     // Steps: the annotations --window matches, e.g. ProfilerStep#.*, CPU and GPU copies paired.
     StepWindows steps;
     if (!options.window.empty()) steps = find_steps(timeline, left_out, lane, options, source);
@@ -588,7 +593,6 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         span_phases->phase.resize(timeline.spans.size());
         for (std::size_t i = 0; i < timeline.spans.size(); ++i)
             span_phases->phase[i] = span_phase[i] == UINT32_MAX ? UINT32_MAX : profile_index[span_phase[i]];
-        span_phases->left_out = left_out;
         span_phases->steps = steps.spans;
     }
     return profile;
