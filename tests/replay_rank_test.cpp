@@ -132,3 +132,30 @@ TEST_CASE("replay: a worker's error reaches the caller", "[replay][rank-speed]")
         CHECK_THAT(e.location(), Catch::Matchers::StartsWith("replay: event "));
     }
 }
+
+TEST_CASE("replay: rank replays each distinct factor once, and factor 1 not at all, with the same figures",
+          "[replay][rank-speed]") {
+    const Profile profile = load_trace("tests/data/profilers/handmade/replay_sim_3steps.json");
+    // -k 2 with --grid 1,2,4,inf: the grid's 2 and inf are the factor's and the ceiling's replays,
+    // and its 1 the recorded trace.
+    const std::vector<double> grid = {1, 2, 4, std::numeric_limits<double>::infinity()};
+    std::vector<Candidate> candidates = every_phase(profile, 2);
+    const ReplayedCandidates ranked = replay_candidates(profile, candidates, grid, 2);
+    const std::vector<bool> moves = phases_with_events(profile);
+    std::size_t replayed = 0;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        INFO(candidates[c].name);
+        if (!moves[candidates[c].phases[0]]) continue;
+        ++replayed;
+        const auto speedup_at = [&](double k) {
+            std::vector<double> factors(profile.phases.size(), 1.0);
+            for (std::size_t p : candidates[c].phases) factors[p] = k;
+            return replay_phases(profile, factors, false, nullptr, false).speedup;
+        };
+        REQUIRE(ranked.grid[c].size() == grid.size());
+        for (std::size_t g = 0; g < grid.size(); ++g) CHECK(ranked.grid[c][g] == speedup_at(grid[g]));
+        CHECK(ranked.grid[c][0] == 1.0);
+        CHECK(ranked.ceiling[c] == speedup_at(std::numeric_limits<double>::infinity()));
+    }
+    CHECK(replayed > 2);
+}

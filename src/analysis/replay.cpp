@@ -505,18 +505,28 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
                                         ", it is a table of phases, for the Amdahl model only)");
     }
     const Dependencies& deps = *profile.dependencies;
+    // The graph's phases are the profile's, in its order, as the reader made them: phase i is
+    // looked up by name only when the graph's phase i has another name. Rank replays a profile
+    // of thousands of phases once per target, touching one.
     std::unordered_map<std::string_view, std::uint32_t> index;
-    for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
+    const auto graph_phase = [&](std::size_t i) -> std::optional<std::uint32_t> {
+        const std::string& name = profile.phases[i].name;
+        if (i < deps.phase_names.size() && deps.phase_names[i] == name) return static_cast<std::uint32_t>(i);
+        if (index.empty())
+            for (std::uint32_t p = 0; p < deps.phase_names.size(); ++p) index.emplace(deps.phase_names[p], p);
+        const auto found = index.find(name);
+        return found == index.end() ? std::nullopt : std::optional(found->second);
+    };
     std::vector<double> factor(deps.phase_names.size(), 1.0);
     ReplayOutcome outcome;
     for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
         if (touched ? !(*touched)[i] : factors[i] == 1) continue;
-        const auto found = index.find(profile.phases[i].name);
-        if (found == index.end() || !deps.has_events[found->second]) {
+        const std::optional<std::uint32_t> found = graph_phase(i);
+        if (!found || !deps.has_events[*found]) {
             outcome.not_events.push_back(profile.phases[i].name);
             continue;
         }
-        factor[found->second] = factors[i];
+        factor[*found] = factors[i];
     }
     if (touched || with_critical_path || with_busy_time) {
         const detail::ReplayResult result = replay_of(deps, factor);

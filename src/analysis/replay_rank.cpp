@@ -51,44 +51,61 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
         if (share.phase) on_path.insert(share.name);
 
     // The replays to make: per candidate with an event to move, its factor, infinity, then the
-    // grid. A target with no event to move (annotations, time the sweep adds) gains nothing: no
-    // replay needed, so that many such targets cost nothing.
+    // grid, each distinct factor once (-k 2 --grid 2,inf replays 2 and inf once each); factor 1
+    // is the recorded trace, replayed already. A target with no event to move (annotations, time
+    // the sweep adds) gains nothing: no replay needed, so that many such targets cost nothing.
     const std::vector<bool> moves = phases_with_events(profile);
-    const std::size_t per_candidate = 2 + grid.size();
-    std::vector<std::size_t> replayed;  // the candidates replayed
+    struct Job {
+        std::size_t candidate;
+        double factor;
+    };
+    std::vector<Job> jobs;
+    std::vector<std::vector<std::size_t>> job_of(candidates.size());  // per candidate and slot
+    constexpr std::size_t as_recorded = std::numeric_limits<std::size_t>::max();
     for (std::size_t c = 0; c < candidates.size(); ++c) {
         const std::vector<std::size_t>& phases = candidates[c].phases;
-        if (std::any_of(phases.begin(), phases.end(), [&](std::size_t p) { return moves[p]; })) replayed.push_back(c);
+        if (std::none_of(phases.begin(), phases.end(), [&](std::size_t p) { return moves[p]; })) continue;
+        const std::size_t first = jobs.size();
+        std::vector<double> slots = {candidates[c].factor, std::numeric_limits<double>::infinity()};
+        slots.insert(slots.end(), grid.begin(), grid.end());
+        for (const double k : slots) {
+            if (k == 1) {
+                job_of[c].push_back(as_recorded);
+                continue;
+            }
+            std::size_t j = first;
+            while (j < jobs.size() && jobs[j].factor != k) ++j;
+            if (j == jobs.size()) jobs.push_back({c, k});
+            job_of[c].push_back(j);
+        }
     }
-    std::vector<ReplayOutcome> outcomes(replayed.size() * per_candidate);
-    const auto replay_one = [&](std::size_t job) {
-        const Candidate& c = candidates[replayed[job / per_candidate]];
-        const std::size_t slot = job % per_candidate;
-        const double k = slot == 0 ? c.factor : slot == 1 ? std::numeric_limits<double>::infinity() : grid[slot - 2];
+    std::vector<ReplayOutcome> outcomes(jobs.size());
+    const auto replay_one = [&](std::size_t j) {
         std::vector<double> factors = ones;
-        for (std::size_t p : c.phases) factors[p] = k;
-        outcomes[job] = replay_phases(profile, factors, false, nullptr, false);
+        for (std::size_t p : candidates[jobs[j].candidate].phases) factors[p] = jobs[j].factor;
+        outcomes[j] = replay_phases(profile, factors, false, nullptr, false);
     };
     // Two workers by default: this is tuned on a two-core machine, and each worker keeps scratch
     // of 16 bytes per event.
     const unsigned workers = std::max(1u, threads > 0 ? threads : std::min(2u, std::thread::hardware_concurrency()));
-    run_jobs(outcomes.size(), static_cast<unsigned>(std::min<std::size_t>(workers, outcomes.size())), replay_one);
+    run_jobs(jobs.size(), static_cast<unsigned>(std::min<std::size_t>(workers, jobs.size())), replay_one);
 
-    std::size_t next_replayed = 0;
     for (std::size_t c = 0; c < candidates.size(); ++c) {
         Candidate& candidate = candidates[c];
-        if (next_replayed == replayed.size() || replayed[next_replayed] != c) {
+        if (job_of[c].empty()) {
             candidate.saved = 0;
             out.ceiling.push_back(1);
             out.grid.emplace_back(grid.size(), 1.0);
             out.on_critical_path.push_back(false);
             continue;
         }
-        const ReplayOutcome* at = &outcomes[next_replayed++ * per_candidate];
-        candidate.saved = at[0].before - at[0].after;
-        out.ceiling.push_back(at[1].speedup);
+        const auto at = [&](std::size_t slot) -> const ReplayOutcome& {
+            return job_of[c][slot] == as_recorded ? recorded : outcomes[job_of[c][slot]];
+        };
+        candidate.saved = at(0).before - at(0).after;
+        out.ceiling.push_back(at(1).speedup);
         std::vector<double> at_grid;
-        for (std::size_t g = 0; g < grid.size(); ++g) at_grid.push_back(at[2 + g].speedup);
+        for (std::size_t g = 0; g < grid.size(); ++g) at_grid.push_back(at(2 + g).speedup);
         out.grid.push_back(std::move(at_grid));
         bool path = false;
         for (std::size_t p : candidate.phases) path = path || on_path.count(profile.phases[p].name) > 0;

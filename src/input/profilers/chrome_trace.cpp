@@ -839,9 +839,7 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     tell_origin(std::nullopt);
     second.reset();
     builder.finish();
-    SpanPhases span_phases;
-    Profile profile = sweep(timeline, options, source, "chrome-trace", options.dependencies ? &span_phases : nullptr);
-    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
+    Profile profile = sweep_with_dependencies(timeline, options, source, "chrome-trace");
     profile.notes.insert(profile.notes.begin(), source + ": " + std::to_string(builder.events()) + " trace events, " +
                                                     std::to_string(timeline.spans.size()) + " with a duration");
     if (builder.unclosed() > 0) {

@@ -18,11 +18,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <future>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include "analysis/replay.hpp"
+#include "input/profilers/steps.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl::detail {
@@ -86,8 +88,11 @@ double median(std::vector<double> values) {
 
 class Builder {
 public:
-    Builder(const Timeline& timeline, const SpanPhases& phases, double queue_gap)
-        : t_(timeline), phases_(phases), queue_gap_(queue_gap) {}
+    Builder(const Timeline& timeline, const std::vector<bool>& left_out, double queue_gap)
+        : t_(timeline), left_out_(left_out), queue_gap_(queue_gap) {}
+
+    // The nodes and edges: what does not depend on the phases, so that it can be built while the
+    // sweep finds them.
 
     void build(Dependencies& deps) {
         graph_ = &deps.graph;
@@ -102,7 +107,7 @@ public:
         gpu_track_.assign(t_.track_count(), false);
         for (std::uint32_t i = 0; i < n; ++i) {
             const Span& s = t_.spans[i];
-            if (phases_.left_out[i] || s.cls == SpanClass::annotation || s.cls == SpanClass::gpu_annotation) continue;
+            if (left_out_[i] || s.cls == SpanClass::annotation || s.cls == SpanClass::gpu_annotation) continue;
             if (s.cls == SpanClass::sync_marker) continue;  // a marker of a wait: read with the waits
             if (!(s.end > s.start)) continue;
             by_track[s.track].push_back(i);
@@ -142,24 +147,33 @@ public:
         add_waits();
         for (const auto& [link, marker] : marker_of_link_)  // markers of no runtime call in the trace
             if (!used_markers_.count(marker)) ++markers_unread_;
-        add_steps(deps);
         describe(deps);
     }
 
-private:
-    // A node for (a segment of) span `span`, labelled for critical paths by its phase, or by the
-    // event's name when it is of no phase.
-    std::uint32_t add_node(double start, double end, std::uint32_t span) {
-        const std::uint32_t phase = phase_of(span);
-        graph_->events.push_back(ReplayEvent{start, end, phase, false});
-        std::vector<std::uint32_t>& labels = phase != no_phase ? phase_label_ : name_label_;
-        const std::uint32_t key = phase != no_phase ? phase : t_.spans[span].name;
-        if (key >= labels.size()) labels.resize(key + 1, none);
-        if (labels[key] == none) {
-            labels[key] = static_cast<std::uint32_t>(deps_->labels.size());
-            deps_->labels.push_back({phase != no_phase ? deps_->phase_names[phase] : t_.text(key), phase != no_phase});
+    // What the sweep found: each node's phase, the labels of critical paths, and the steps.
+    void set_phases(Dependencies& deps, const SpanPhases& phases) {
+        for (std::uint32_t v = 0; v < graph_->events.size(); ++v) {
+            const std::uint32_t span = node_span_[v];
+            const std::uint32_t phase = phases.phase[span] == UINT32_MAX ? no_phase : phases.phase[span];
+            graph_->events[v].phase = phase;
+            std::vector<std::uint32_t>& labels = phase != no_phase ? phase_label_ : name_label_;
+            const std::uint32_t key = phase != no_phase ? phase : t_.spans[span].name;
+            if (key >= labels.size()) labels.resize(key + 1, none);
+            if (labels[key] == none) {
+                labels[key] = static_cast<std::uint32_t>(deps.labels.size());
+                deps.labels.push_back({phase != no_phase ? deps.phase_names[phase] : t_.text(key), phase != no_phase});
+            }
+            deps.label.push_back(labels[key]);
         }
-        deps_->label.push_back(labels[key]);
+        add_steps(deps, phases.steps);
+    }
+
+private:
+    // A node for (a segment of) span `span`; its phase and its label for critical paths (its phase,
+    // or the event's name when it is of no phase) come with set_phases.
+    std::uint32_t add_node(double start, double end, std::uint32_t span) {
+        graph_->events.push_back(ReplayEvent{start, end, no_phase, false});
+        node_span_.push_back(span);
         const std::uint32_t v = static_cast<std::uint32_t>(graph_->events.size() - 1);
         // A track's events are added together, so a track is a range of events.
         const std::uint32_t track = t_.spans[span].track;
@@ -173,10 +187,6 @@ private:
         return v;
     }
     const ReplayEvent& node(std::uint32_t i) const { return graph_->events[i]; }
-    std::uint32_t phase_of(std::uint32_t span) const {
-        const std::uint32_t p = phases_.phase[span];
-        return p == UINT32_MAX ? no_phase : p;
-    }
 
     // A CPU thread: its nested events cut into segments, each owned by the innermost event running.
     void add_cpu_track(const std::vector<std::uint32_t>& spans) {
@@ -382,7 +392,7 @@ private:
     // to the work its event recorded on another stream (stream_wait_ of that work).
     void index_markers(const std::vector<std::vector<std::uint32_t>>& by_track) {
         for (const SyncMarker& marker : t_.sync_markers) {
-            if (phases_.left_out[marker.span]) continue;
+            if (left_out_[marker.span]) continue;
             ++sync_markers_;
             const std::uint64_t link = t_.links.empty() ? 0 : t_.links[marker.span];
             const Marker kind = marker_kind(t_.text(t_.spans[marker.span].name));
@@ -652,8 +662,8 @@ private:
     }
 
     // The steps --window used, with the events each encloses (Dependencies::Step).
-    void add_steps(Dependencies& deps) const {
-        for (const StepSpans& spans : phases_.steps) {
+    void add_steps(Dependencies& deps, const std::vector<StepSpans>& steps) const {
+        for (const StepSpans& spans : steps) {
             Dependencies::Step step;
             step.name = spans.name;
             step.has_cpu = spans.has_cpu;
@@ -794,11 +804,12 @@ public:
 
 private:
     const Timeline& t_;
-    const SpanPhases& phases_;
+    const std::vector<bool>& left_out_;  // per span: a filter left it out
     double queue_gap_;
     ReplayGraph* graph_ = nullptr;
     Dependencies* deps_ = nullptr;
     std::vector<std::uint32_t> phase_label_, name_label_;      // a label per phase, per event name
+    std::vector<std::uint32_t> node_span_;                     // per node: its span
     std::vector<std::uint32_t> last_node_;                     // per span
     std::vector<std::uint32_t> start_node_;                    // per span: the node that begins at its start
     std::vector<bool> gpu_track_;                              // per track: it holds GPU work
@@ -835,19 +846,34 @@ private:
 
 }  // namespace
 
-std::shared_ptr<const Dependencies> build_dependencies(const Timeline& timeline, const SpanPhases& phases,
-                                                       const Profile& profile, const ImportOptions& options) {
+Profile sweep_with_dependencies(const Timeline& timeline, const ImportOptions& options, const std::string& source,
+                                const std::string& format_name) {
+    if (!options.dependencies) return sweep(timeline, options, source, format_name);
+    Filtered filtered;
+    filtered.left_out = filter_events(timeline, options, source, filtered.notes);
     auto deps = std::make_shared<Dependencies>();
     deps->unit = timeline.unit;
-    for (const Phase& phase : profile.phases) deps->phase_names.push_back(phase.name);
-    Builder builder(timeline, phases, convert(options.queue_gap_us, Unit::us, timeline.unit));
+    Builder builder(timeline, filtered.left_out, convert(options.queue_gap_us, Unit::us, timeline.unit));
     builder.queue_gap_us_ = options.queue_gap_us;
-    builder.build(*deps);
-    deps->prepared = std::make_shared<const PreparedReplay>(prepare_replay(deps->graph));
+    // The graph and its preparation on a second thread while this one sweeps (both only read the
+    // timeline); should the sweep throw, the future's destructor waits for the graph first.
+    std::future<PreparedReplay> graph = std::async(std::launch::async, [&] {
+        builder.build(*deps);
+        return prepare_replay(deps->graph);
+    });
+    SpanPhases span_phases;
+    Profile profile = sweep(timeline, options, source, format_name, &span_phases, &filtered);
+    PreparedReplay prepared = graph.get();
+    for (const Phase& phase : profile.phases) deps->phase_names.push_back(phase.name);
+    builder.set_phases(*deps, span_phases);
+    for (std::size_t i = 0; i < prepared.order.size(); ++i)
+        prepared.phase[i] = deps->graph.events[prepared.order[i]].phase;
+    deps->prepared = std::make_shared<const PreparedReplay>(std::move(prepared));
     deps->has_events.assign(deps->phase_names.size(), false);
     for (const ReplayEvent& event : deps->graph.events)
         if (event.phase < deps->has_events.size()) deps->has_events[event.phase] = true;
-    return deps;
+    profile.dependencies = std::move(deps);
+    return profile;
 }
 
 }  // namespace amdahl::detail

@@ -16,9 +16,10 @@ namespace amdahl::detail {
 /// "cudaMemcpy", "cuMemcpyHtoD_v2" -> "cuMemcpyHtoD"; other names as they are.
 std::string_view api_base_name(std::string_view name);
 
-/// Builds the graph of `timeline` (read with links, Timeline::links) for the profile `profile`
-/// that the sweep made of it (`phases` maps its spans to the profile's phases).
-std::shared_ptr<const Dependencies> build_dependencies(const Timeline& timeline, const SpanPhases& phases,
-                                                       const Profile& profile, const ImportOptions& options);
+/// Sweeps `timeline` into a profile (sweep()) and, with options.dependencies, builds the replay
+/// graph of its events (Profile::dependencies), prepared for replays, on a second thread while
+/// the sweep runs: the graph's nodes and edges do not depend on the phases the sweep finds.
+Profile sweep_with_dependencies(const Timeline& timeline, const ImportOptions& options, const std::string& source,
+                                const std::string& format_name);
 
 }  // namespace amdahl::detail

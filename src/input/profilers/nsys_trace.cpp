@@ -210,9 +210,7 @@ Profile read_nsys_traces(const std::vector<NamedText>& files, const std::string&
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    SpanPhases span_phases;
-    Profile profile = sweep(timeline, options, input, "nsys-trace", options.dependencies ? &span_phases : nullptr);
-    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
+    Profile profile = sweep_with_dependencies(timeline, options, input, "nsys-trace");
     return profile;
 }
 

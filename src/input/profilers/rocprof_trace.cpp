@@ -223,9 +223,7 @@ Profile read_rocprof_traces(const std::vector<NamedText>& files, const std::stri
         span.cls = row.cls;
         timeline.spans.push_back(span);
     }
-    SpanPhases span_phases;
-    Profile profile = sweep(timeline, options, input, "rocprof-trace", options.dependencies ? &span_phases : nullptr);
-    if (options.dependencies) profile.dependencies = build_dependencies(timeline, span_phases, profile, options);
+    Profile profile = sweep_with_dependencies(timeline, options, input, "rocprof-trace");
     return profile;
 }
 

@@ -121,8 +121,10 @@ constexpr std::size_t npos = static_cast<std::size_t>(-1);
 // The overlaps a profile lists: the sets of phases that ran at once longest, up to 100 sets and
 // 4096 phase names in all; a note sums up the rest. Ordinary traces have a few dozen small sets.
 constexpr std::size_t listed_sets = 100, listed_members = 4096;
-// Set members the sweep copies as it first meets the sets (4 bytes each); listed sets beyond them
-// are found again by a second walk.
+// Set members the sweep copies as it first meets the sets (4 bytes each): at least this many, and
+// one per boundary of the sweep (memory linear in events); listed sets beyond them are found again
+// by a second walk. A trace of many small sets (a million events of a few dozen phases on three
+// tracks make 140,000 sets) keeps them all and walks once.
 constexpr std::size_t members_copied = 1 << 18;
 
 // A set of phases, named by two sums of a 64-bit mix of its members' ids (Zobrist hashing): a
@@ -331,7 +333,7 @@ private:
 }  // namespace
 
 Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
-              const std::string& format_name, SpanPhases* span_phases) {
+              const std::string& format_name, SpanPhases* span_phases, const Filtered* filtered) {
     Lane lane = options.lane;
     if (lane == Lane::automatic) {
         const bool device =
@@ -340,8 +342,13 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     }
     const PhaseNamer namer(options);
 
-    std::vector<std::string> notes;
-    const std::vector<bool> left_out = filter_events(timeline, options, source, notes);
+    Filtered own;
+    if (!filtered) {
+        own.left_out = filter_events(timeline, options, source, own.notes);
+        filtered = &own;
+    }
+    const std::vector<bool>& left_out = filtered->left_out;
+    const std::vector<std::string>& notes = filtered->notes;
     // Steps: the annotations --window matches, e.g. ProfilerStep#.*, CPU and GPU copies paired.
     StepWindows steps;
     if (!options.window.empty()) steps = find_steps(timeline, left_out, lane, options, source);
@@ -426,7 +433,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     constexpr std::size_t direct_limit = 16;
     Summation shared_clock;
     std::vector<double> clock_at_start(phase_count, 0);
-    OverlapSets overlap_sets(members_copied);
+    OverlapSets overlap_sets(std::max(members_copied, boundaries.size()));
     std::size_t crossed_ends = 0;  // spans that ended while a span that started inside them ran on
     std::pair<std::uint32_t, std::uint32_t> first_crossing;
     walk(
@@ -614,7 +621,6 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
         span_phases->phase.resize(timeline.spans.size());
         for (std::size_t i = 0; i < timeline.spans.size(); ++i)
             span_phases->phase[i] = span_phase[i] == UINT32_MAX ? UINT32_MAX : profile_index[span_phase[i]];
-        span_phases->left_out = left_out;
         span_phases->steps = steps.spans;
     }
     return profile;

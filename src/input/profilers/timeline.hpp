@@ -90,19 +90,26 @@ SpanClass classify_category(std::string_view category);
 /// The phase kind amdahl shows for a class: kernel, copy, memset, runtime, cpu, annotation, other.
 std::string_view kind_of(SpanClass cls);
 
+/// The spans the filters leave out (filter_events in steps.hpp) and the notes that say so, when
+/// they are computed before the sweep: the replay graph, built while the sweep runs, needs them too.
+struct Filtered {
+    std::vector<bool> left_out;
+    std::vector<std::string> notes;
+};
+
 /// Sweeps the timeline into a profile (see the file comment) in O(E log E) for E spans. Its
 /// overlaps list the sets of phases that ran at once longest, at most 100 sets of 4096 phase
 /// names in all; a note sums up the sets left out. Throws amdahl::Error when nothing is left to
-/// attribute (an empty lane, a window that matches nothing, a bad regex).
+/// attribute (an empty lane, a window that matches nothing, a bad regex). `filtered`: the
+/// filters' result when the caller has it, else the sweep filters.
 Profile sweep(const Timeline& timeline, const ImportOptions& options, const std::string& source,
-              const std::string& format_name, struct SpanPhases* span_phases = nullptr);
+              const std::string& format_name, struct SpanPhases* span_phases = nullptr,
+              const Filtered* filtered = nullptr);
 
 /// What the sweep made of each span, for replay: the index in Profile::phases of the phase it
-/// went to (UINT32_MAX: none: off the lane, zero length, a --window annotation), and whether a
-/// filter (--exclude, --pid, --category, ...) left it out.
+/// went to (UINT32_MAX: none: off the lane, zero length, a --window annotation, left out by a filter).
 struct SpanPhases {
     std::vector<std::uint32_t> phase;
-    std::vector<bool> left_out;
     /// With --window: the steps used, in time order (see StepSpans).
     std::vector<struct StepSpans> steps;
 };
