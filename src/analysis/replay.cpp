@@ -328,11 +328,6 @@ double busy_time(const std::vector<double>& start, const std::vector<double>& en
     return open ? busy + (to - from) : busy;
 }
 
-// A replay of the profile's graph, prepared once where the reader prepared it.
-detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor) {
-    return deps.prepared ? detail::replay(*deps.prepared, deps.graph, factor) : detail::replay(deps.graph, factor);
-}
-
 // The untouched (factor 1) label and track holding most of the replayed critical path: the work
 // that still sets the end. Events of one label on one track add up.
 std::optional<PathHolder> path_holder(const Dependencies& deps, const detail::ReplayResult& result,
@@ -450,6 +445,40 @@ void set_times(ReplayOutcome& outcome, const Profile& profile, double before, do
 
 }  // namespace
 
+detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor) {
+    return deps.prepared ? detail::replay(*deps.prepared, deps.graph, factor) : detail::replay(deps.graph, factor);
+}
+
+std::vector<double> dependency_factors(const Profile& profile, const std::vector<double>& factors,
+                                       const std::vector<bool>* touched, std::vector<std::string>* not_events) {
+    const Dependencies& deps = *profile.dependencies;
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
+    std::vector<double> factor(deps.phase_names.size(), 1.0);
+    for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
+        if (touched ? !(*touched)[i] : factors[i] == 1) continue;
+        const auto found = index.find(profile.phases[i].name);
+        if (found == index.end() || !deps.has_events[found->second]) {
+            if (not_events) not_events->push_back(profile.phases[i].name);
+            continue;
+        }
+        factor[found->second] = factors[i];
+    }
+    return factor;
+}
+
+std::pair<std::vector<double>, std::vector<bool>> evaluation_factors(const Profile& profile,
+                                                                     const Evaluation& evaluation) {
+    std::vector<double> factors(profile.phases.size(), 1.0);
+    std::vector<bool> touched(profile.phases.size(), false);
+    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
+        if (evaluation.phases[i].spec < 0) continue;
+        factors[i] = evaluation.phases[i].factor;
+        touched[i] = true;
+    }
+    return {factors, touched};
+}
+
 std::vector<bool> phases_with_events(const Profile& profile) {
     std::vector<bool> out(profile.phases.size(), false);
     if (!profile.dependencies) return out;
@@ -464,13 +493,7 @@ std::vector<bool> phases_with_events(const Profile& profile) {
 }
 
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path) {
-    std::vector<double> factors(profile.phases.size(), 1.0);
-    std::vector<bool> touched(profile.phases.size(), false);
-    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
-        if (evaluation.phases[i].spec < 0) continue;
-        factors[i] = evaluation.phases[i].factor;
-        touched[i] = true;
-    }
+    const auto [factors, touched] = evaluation_factors(profile, evaluation);
     ReplayOutcome outcome = replay_phases(profile, factors, with_critical_path, &touched);
     // How much of the sped-up work the recorded critical path holds: what says why a replay gains
     // less than Amdahl's law on the phase table (one more replay, of the recorded factors).
@@ -505,19 +528,8 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
                                         ", it is a table of phases, for the Amdahl model only)");
     }
     const Dependencies& deps = *profile.dependencies;
-    std::unordered_map<std::string_view, std::uint32_t> index;
-    for (std::uint32_t i = 0; i < deps.phase_names.size(); ++i) index.emplace(deps.phase_names[i], i);
-    std::vector<double> factor(deps.phase_names.size(), 1.0);
     ReplayOutcome outcome;
-    for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
-        if (touched ? !(*touched)[i] : factors[i] == 1) continue;
-        const auto found = index.find(profile.phases[i].name);
-        if (found == index.end() || !deps.has_events[found->second]) {
-            outcome.not_events.push_back(profile.phases[i].name);
-            continue;
-        }
-        factor[found->second] = factors[i];
-    }
+    const std::vector<double> factor = dependency_factors(profile, factors, touched, &outcome.not_events);
     if (touched || with_critical_path || with_busy_time) {
         const detail::ReplayResult result = replay_of(deps, factor);
         if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));
