@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support.hpp"
+#include "svg_reading.hpp"
 
 namespace {
 
@@ -23,43 +24,7 @@ using amdahl::test::source_path;
 using amdahl::test::TempDir;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
-
-using Attributes = std::map<std::string, std::string>;
-
-// The attributes of every <tag ...> element in `svg` whose class is `css_class` (any class when
-// empty), in document order. The writer quotes every value with " and escapes " inside.
-std::vector<Attributes> elements(const std::string& svg, const std::string& tag, const std::string& css_class = "") {
-    std::vector<Attributes> out;
-    for (std::size_t at = svg.find("<" + tag + " "); at != std::string::npos; at = svg.find("<" + tag + " ", at + 1)) {
-        const std::size_t end = svg.find('>', at);
-        Attributes attributes;
-        std::size_t p = at + tag.size() + 2;
-        while (p < end) {
-            const std::size_t equals = svg.find("=\"", p);
-            if (equals == std::string::npos || equals > end) break;
-            const std::size_t close = svg.find('"', equals + 2);
-            std::string name = svg.substr(p, equals - p);
-            name.erase(0, name.find_first_not_of(' '));
-            attributes[name] = svg.substr(equals + 2, close - equals - 2);
-            p = close + 1;
-        }
-        if (css_class.empty() || attributes["class"] == css_class) out.push_back(attributes);
-    }
-    return out;
-}
-
-double number(const Attributes& attributes, const std::string& name) { return std::stod(attributes.at(name)); }
-
-// The text of each <text class="css_class"> element, in order.
-std::vector<std::string> texts(const std::string& svg, const std::string& css_class) {
-    std::vector<std::string> out;
-    const std::string open = "<text class=\"" + css_class + "\"";
-    for (std::size_t at = svg.find(open); at != std::string::npos; at = svg.find(open, at + 1)) {
-        const std::size_t start = svg.find('>', at) + 1;
-        out.push_back(svg.substr(start, svg.find("</text>", start) - start));
-    }
-    return out;
-}
+using namespace amdahl::test::svg_reading;
 
 // The data value at page y, read back from the y axis: its tick labels (right-aligned at the
 // tick's y + 4) give two points of the linear scale.
@@ -85,13 +50,6 @@ double y_value(const std::string& svg, double page_y) {
     const auto [y0, v0] = ticks.front();
     const auto [y1, v1] = ticks.back();
     return v0 + (page_y - y0) * (v1 - v0) / (y1 - y0);
-}
-
-// "ok" when Python's XML parser reads the file, else its complaint.
-std::string xml_check(const std::string& path) {
-    const auto result = amdahl::test::run_shell(
-        "python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1]); print(\"ok\")' '" + path + "'");
-    return result.exit_code == 0 ? "ok" : result.err;
 }
 
 }  // namespace
@@ -278,14 +236,9 @@ TEST_CASE("plot: a report without a chart is an error, and so is a path that can
     CHECK(r.err == message);
     CHECK_FALSE(std::filesystem::exists(dir / "mix.svg"));
 
-    // --model replay: the bars or curves would be the phase table's, not the replay's.
+    // --model replay: rank's and plan's curves would be the phase table's, not the replay's
+    // (eval's timeline is tests/plot_replay_test.cpp's).
     const std::string trace = source_path("tests/data/profilers/handmade/replay_sim_3steps.json");
-    r = run_cli({"eval", trace, "-s", "gemm=2", "--model", "replay", "--plot", dir / "replay.svg"});
-    CHECK(r.exit_code == 2);
-    CHECK(r.out == "");
-    CHECK_THAT(r.err, Catch::Matchers::EndsWith(
-                          "error: --plot: eval --model replay has no chart yet (its bars would be the phase table's, "
-                          "not the replayed trace's); drop --model replay to chart the phase table\n"));
     r = run_cli({"rank", trace, "-k", "2", "--model", "replay", "--plot", dir / "replay.svg"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Matchers::EndsWith(

@@ -24,6 +24,7 @@ trap 'rm -rf "$work"' EXIT
 "$amdahl" scale -p 0.95 -n 1..1024 --overhead log:0.005 --plot "$work/scale.svg" >/dev/null
 "$amdahl" fit examples/scaling_runs.csv --overhead log --predict 256,1024 --plot "$work/fit.svg" >/dev/null
 "$amdahl" compare examples/compare/before.json examples/compare/after.json --plot "$work/compare.svg" >/dev/null
+"$amdahl" eval tests/data/profilers/handmade/replay_sim_3steps.json -s gemm=2 --model replay --plot "$work/replay.svg" >/dev/null 2>&1
 
 failed=0
 for svg in "$work"/*.svg docs/img/*.svg; do

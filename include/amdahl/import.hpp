@@ -1,6 +1,8 @@
 #pragma once
 /// \file Options for reading profiler output (Chrome/Kineto traces, nsys and rocprof CSVs, folded
 /// stacks) into a profile.
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -54,6 +56,10 @@ struct ImportOptions {
     bool queue_gap_set = false;  ///< --queue-gap was given (a JSON profile's timeline was built with its own)
     /// `import --keep-timeline`: dependencies are kept to be written out (said in messages).
     bool keep_timeline = false;
+    /// Called as a file or standard input is read, at each chunk (64 KiB or more; from two threads
+    /// at once when a large trace is read in two parts): the bytes read so far (gzip's compressed
+    /// bytes) and the input's size (0 when unknown). For a progress indicator; empty: not called.
+    std::function<void(std::uint64_t read, std::uint64_t size)> on_read;
 };
 
 }  // namespace amdahl

@@ -328,11 +328,6 @@ double busy_time(const std::vector<double>& start, const std::vector<double>& en
     return open ? busy + (to - from) : busy;
 }
 
-// A replay of the profile's graph, prepared once where the reader prepared it.
-detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor) {
-    return deps.prepared ? detail::replay(*deps.prepared, deps.graph, factor) : detail::replay(deps.graph, factor);
-}
-
 // The untouched (factor 1) label and track holding most of the replayed critical path: the work
 // that still sets the end. Events of one label on one track add up.
 std::optional<PathHolder> path_holder(const Dependencies& deps, const detail::ReplayResult& result,
@@ -450,6 +445,50 @@ void set_times(ReplayOutcome& outcome, const Profile& profile, double before, do
 
 }  // namespace
 
+detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor) {
+    return deps.prepared ? detail::replay(*deps.prepared, deps.graph, factor) : detail::replay(deps.graph, factor);
+}
+
+std::vector<double> dependency_factors(const Profile& profile, const std::vector<double>& factors,
+                                       const std::vector<bool>* touched, std::vector<std::string>* not_events) {
+    const Dependencies& deps = *profile.dependencies;
+    // The graph's phases are the profile's, in its order, as the reader made them: phase i is
+    // looked up by name only when the graph's phase i has another name. Rank replays a profile
+    // of thousands of phases once per target, touching one.
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    const auto graph_phase = [&](std::size_t i) -> std::optional<std::uint32_t> {
+        const std::string& name = profile.phases[i].name;
+        if (i < deps.phase_names.size() && deps.phase_names[i] == name) return static_cast<std::uint32_t>(i);
+        if (index.empty())
+            for (std::uint32_t p = 0; p < deps.phase_names.size(); ++p) index.emplace(deps.phase_names[p], p);
+        const auto found = index.find(name);
+        return found == index.end() ? std::nullopt : std::optional(found->second);
+    };
+    std::vector<double> factor(deps.phase_names.size(), 1.0);
+    for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
+        if (touched ? !(*touched)[i] : factors[i] == 1) continue;
+        const std::optional<std::uint32_t> found = graph_phase(i);
+        if (!found || !deps.has_events[*found]) {
+            if (not_events) not_events->push_back(profile.phases[i].name);
+            continue;
+        }
+        factor[*found] = factors[i];
+    }
+    return factor;
+}
+
+std::pair<std::vector<double>, std::vector<bool>> evaluation_factors(const Profile& profile,
+                                                                     const Evaluation& evaluation) {
+    std::vector<double> factors(profile.phases.size(), 1.0);
+    std::vector<bool> touched(profile.phases.size(), false);
+    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
+        if (evaluation.phases[i].spec < 0) continue;
+        factors[i] = evaluation.phases[i].factor;
+        touched[i] = true;
+    }
+    return {factors, touched};
+}
+
 std::vector<bool> phases_with_events(const Profile& profile) {
     std::vector<bool> out(profile.phases.size(), false);
     if (!profile.dependencies) return out;
@@ -464,13 +503,7 @@ std::vector<bool> phases_with_events(const Profile& profile) {
 }
 
 ReplayOutcome replay_evaluation(const Profile& profile, const Evaluation& evaluation, bool with_critical_path) {
-    std::vector<double> factors(profile.phases.size(), 1.0);
-    std::vector<bool> touched(profile.phases.size(), false);
-    for (std::size_t i = 0; i < profile.phases.size() && i < evaluation.phases.size(); ++i) {
-        if (evaluation.phases[i].spec < 0) continue;
-        factors[i] = evaluation.phases[i].factor;
-        touched[i] = true;
-    }
+    const auto [factors, touched] = evaluation_factors(profile, evaluation);
     ReplayOutcome outcome = replay_phases(profile, factors, with_critical_path, &touched);
     // How much of the sped-up work the recorded critical path holds: what says why a replay gains
     // less than Amdahl's law on the phase table (one more replay, of the recorded factors).
@@ -505,29 +538,8 @@ ReplayOutcome replay_phases(const Profile& profile, const std::vector<double>& f
                                         ", it is a table of phases, for the Amdahl model only)");
     }
     const Dependencies& deps = *profile.dependencies;
-    // The graph's phases are the profile's, in its order, as the reader made them: phase i is
-    // looked up by name only when the graph's phase i has another name. Rank replays a profile
-    // of thousands of phases once per target, touching one.
-    std::unordered_map<std::string_view, std::uint32_t> index;
-    const auto graph_phase = [&](std::size_t i) -> std::optional<std::uint32_t> {
-        const std::string& name = profile.phases[i].name;
-        if (i < deps.phase_names.size() && deps.phase_names[i] == name) return static_cast<std::uint32_t>(i);
-        if (index.empty())
-            for (std::uint32_t p = 0; p < deps.phase_names.size(); ++p) index.emplace(deps.phase_names[p], p);
-        const auto found = index.find(name);
-        return found == index.end() ? std::nullopt : std::optional(found->second);
-    };
-    std::vector<double> factor(deps.phase_names.size(), 1.0);
     ReplayOutcome outcome;
-    for (std::size_t i = 0; i < profile.phases.size() && i < factors.size(); ++i) {
-        if (touched ? !(*touched)[i] : factors[i] == 1) continue;
-        const std::optional<std::uint32_t> found = graph_phase(i);
-        if (!found || !deps.has_events[*found]) {
-            outcome.not_events.push_back(profile.phases[i].name);
-            continue;
-        }
-        factor[*found] = factors[i];
-    }
+    const std::vector<double> factor = dependency_factors(profile, factors, touched, &outcome.not_events);
     if (touched || with_critical_path || with_busy_time) {
         const detail::ReplayResult result = replay_of(deps, factor);
         if (touched) outcome.holder = path_holder(deps, result, factor, convert(1.0, deps.unit, profile.unit));

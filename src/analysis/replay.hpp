@@ -112,6 +112,21 @@ double replayed_makespan(const PreparedReplay& prepared, const ReplayGraph& grap
 
 namespace amdahl {
 
+struct Profile;
+struct Evaluation;
+struct Dependencies;
+
+/// A replay of the profile's graph, prepared once where the reader prepared it.
+detail::ReplayResult replay_of(const Dependencies& deps, const std::vector<double>& factor);
+/// Per phase of `profile.dependencies` (its phase_names): the factor of the profile's phase of that
+/// name (`factors` parallel to Profile::phases; sped up: `touched`, else a factor not 1), 1 for
+/// the rest. Sped-up phases that have no events are added to `not_events` (when given).
+std::vector<double> dependency_factors(const Profile& profile, const std::vector<double>& factors,
+                                       const std::vector<bool>* touched, std::vector<std::string>* not_events);
+/// Per phase of `profile`: the factor `evaluation` gives it (1: none) and whether it gives one.
+std::pair<std::vector<double>, std::vector<bool>> evaluation_factors(const Profile& profile,
+                                                                     const Evaluation& evaluation);
+
 /// A trace's events and what links them, kept with its profile (Profile::dependencies) for
 /// `--model replay`. Built by the trace reader (src/input/profilers/dependencies.cpp).
 struct Dependencies {

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
+#include "cli/progress.hpp"
 
 namespace amdahl::cli {
 
@@ -244,10 +246,16 @@ std::optional<InputFormat> input_format(const std::string& name) {
 
 Profile load_profile(const ProfileOptions& options, Context& context) {
     const std::optional<InputFormat> format = input_format(options.input_format);
-    const ImportOptions import = import_options(options.import);
+    ImportOptions reading = import_options(options.import);
     std::optional<Unit> unit;
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
-    Profile profile = amdahl::load_profile(options.path, context.in, format, import);
+    std::optional<ProgressLine> progress;  // erased when the reading ends, before any message
+    if (progress_allowed(context.err_is_terminal, std::getenv("CI"), std::getenv("TERM"))) {
+        progress.emplace(context.err, printable(options.path == "-" ? "<stdin>" : options.path));
+        reading.on_read = [&progress](std::uint64_t read, std::uint64_t size) { progress->on_read(read, size); };
+    }
+    Profile profile = amdahl::load_profile(options.path, context.in, format, reading);
+    progress.reset();
     context.inputs.push_back(options.path);
     print_notes(context, profile.notes);
     if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);

@@ -25,6 +25,7 @@ struct Context {
     std::vector<std::string> arguments;  ///< the command line after the program's name, for reports
     std::vector<std::string> inputs;     ///< the files read so far, which no output may replace
     bool out_is_terminal = false;        ///< `out` is a terminal: --color and --bars auto draw
+    bool err_is_terminal = false;        ///< `err` is a terminal: a large input's progress line is drawn
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.

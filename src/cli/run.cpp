@@ -136,9 +136,9 @@ void define_program(CLI::App& app, Action& action, std::string_view only) {
 
 std::string version_line() { return "amdahl " AMDAHL_VERSION " (git " AMDAHL_GIT_COMMIT ")"; }
 
-int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err,
-        bool out_is_terminal) {
-    Context context{in, out, err, {}, {}, out_is_terminal};
+int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err, bool out_is_terminal,
+        bool err_is_terminal) {
+    Context context{in, out, err, {}, {}, out_is_terminal, err_is_terminal};
     for (int i = 1; i < argc; ++i) context.arguments.emplace_back(argv[i]);
     try {
         CLI::App app;

@@ -19,6 +19,7 @@
 #include "input/profilers/naming.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
+#include "input/read_counter.hpp"
 #include "model/suggest.hpp"
 #include "model/text.hpp"
 #include "report/numbers.hpp"
@@ -126,7 +127,8 @@ namespace {
 // its magic bytes, whatever the name) is inflated as it is read.
 class InputReader {
 public:
-    InputReader(const std::string& path, std::istream& stdin_stream)
+    /// `on_read` (ImportOptions::on_read), when set, is told the bytes read as they are.
+    InputReader(const std::string& path, std::istream& stdin_stream, const ImportOptions* options = nullptr)
         : name_(path == "-" ? "<stdin>" : path), in_(&stdin_stream) {
         if (path != "-") {
             std::error_code ec;
@@ -144,6 +146,14 @@ public:
                     file_size_ = size;
                 }
             }
+        }
+        if (options && options->on_read) {
+            counter_ = std::make_shared<detail::ReadCounter>();
+            counter_->on_read = options->on_read;
+            counter_->size = file_size_;
+            counting_ = std::make_unique<detail::CountingBuffer>(in_->rdbuf(), counter_);
+            counted_ = std::make_unique<std::istream>(counting_.get());
+            in_ = counted_.get();
         }
         open_gzip(path != "-" && named_gz(path));
     }
@@ -193,10 +203,11 @@ public:
         if (path_.empty() || inflater_ || file_size_ < bom_) return std::nullopt;
         detail::TraceSplit split;
         split.size = file_size_ - bom_;
-        split.open_at = [path = path_, bom = bom_](std::uint64_t offset) -> std::unique_ptr<std::istream> {
+        split.open_at = [path = path_, bom = bom_,
+                         counter = counter_](std::uint64_t offset) -> std::unique_ptr<std::istream> {
             auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
             if (!*file || !file->seekg(static_cast<std::streamoff>(offset + bom))) return nullptr;
-            return file;
+            return counter ? detail::counted(std::move(file), counter) : std::move(file);
         };
         return split;
     }
@@ -228,6 +239,9 @@ private:
     std::string name_;
     std::istream* in_;
     std::ifstream file_;
+    std::shared_ptr<detail::ReadCounter> counter_;  // with ImportOptions::on_read: counts what file_ gives
+    std::unique_ptr<detail::CountingBuffer> counting_;
+    std::unique_ptr<std::istream> counted_;
     std::unique_ptr<detail::GzipInflater> inflater_;
     std::unique_ptr<std::istream> inflated_;
     std::string peeked_;
@@ -503,7 +517,7 @@ Profile load_any(const std::string& path, std::istream& stdin_stream, std::optio
         check_options_apply(*parse_input_format(profile.format), options);
         return profile;
     }
-    InputReader reader(path, stdin_stream);
+    InputReader reader(path, stdin_stream, &options);
     // A format the user named is the format: content that looks like profiler output (a phase
     // called traceEvents, an nsys-like header) does not override it.
     const bool named = format.has_value();

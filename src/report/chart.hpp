@@ -10,9 +10,12 @@
 
 namespace amdahl {
 
-/// eval: the phases before and after as stacked bars, the saving and the ceiling marked.
-/// Throws amdahl::Error for --model replay (the bars would be the phase table's, not the replay's).
+/// eval: the phases before and after as stacked bars, the saving and the ceiling marked; with
+/// --model replay, plot_replay_svg's timeline.
 std::string plot_svg(const EvalResult& result, const NumberStyle& style);
+/// eval --model replay: the trace's tracks recorded and replayed on one time axis, the sped-up
+/// phases' events and the critical path marked (src/report/plot_replay.cpp).
+std::string plot_replay_svg(const EvalResult& result, const NumberStyle& style);
 /// law: S against k, the ceiling 1/(1-f) as an asymptote, the solved point marked.
 std::string plot_svg(const LawResult& result, const NumberStyle& style);
 /// rank: S against k for each ranked target, each ceiling an asymptote, the chosen k marked.

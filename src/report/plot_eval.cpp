@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <numeric>
 
-#include "amdahl/error.hpp"
 #include "report/plot.hpp"
 
 namespace amdahl {
@@ -59,10 +58,7 @@ std::vector<Segment> segments(const EvalResult& result, std::size_t& grouped) {
 }  // namespace
 
 std::string plot_svg(const EvalResult& result, const NumberStyle& style) {
-    if (result.replay)
-        throw Error("--plot",
-                    "eval --model replay has no chart yet (its bars would be the phase table's, not the "
-                    "replayed trace's); drop --model replay to chart the phase table");
+    if (result.replay) return plot_replay_svg(result, style);
     const Evaluation& e = result.evaluation;
     const Profile& profile = *result.profile;
     const std::string unit(unit_name(profile.unit));
