@@ -190,6 +190,7 @@ TEST_CASE("plan --mix: options that do not apply are errors", "[mix][plan][cli]"
     check_input_error({"--target", "1.2", "--model", "replay"},
                       "error: --model replay: does not apply with --mix: the fleet is weighed from each workload's "
                       "phase table\n");
-    check_input_error({"--target", "1.2", "-s", "gemm=8..12"},
-                      "error: target 'gemm=8..12': a factor range is not supported with --mix yet (give a point factor)\n");
+    check_input_error(
+        {"--target", "1.2", "-s", "gemm=8..12"},
+        "error: target 'gemm=8..12': a factor range is not supported with --mix yet (give a point factor)\n");
 }
