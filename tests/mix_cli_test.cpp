@@ -202,8 +202,6 @@ TEST_CASE("mix: input errors name the option and the problem", "[mix][cli]") {
                       "error: --names: does not apply with --mix: its tables print names whole\n");
     check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--by", "effort"},
                       "error: --by: effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT)\n");
-    check_input_error({"plan", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--target", "2"},
-                      "error: --mix: plan does not support a workload mix yet (eval --mix and rank --mix do)\n");
     const std::string with_proposals = write_temp(
         "mix_proposals.json",
         R"({"unit": "ms", "phases": [{"name": "gemm", "time": 5}], "proposals": [{"target": "gemm", "factor": 2}]})");

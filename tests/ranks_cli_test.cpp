@@ -188,3 +188,21 @@ TEST_CASE("ranks cli: a note every rank gives is printed once, with the count of
             ":2: phase 'a': time must be a finite number >= 0 with an optional unit (got 'x': not a "
             "number)\n");
 }
+
+TEST_CASE("ranks cli: a table with a rank column is never read as one profile", "[ranks][cli]") {
+    // Read as one profile, phase a would be 3 + 4 = 7 ms: the ranks' times summed, where the step
+    // waits for the slowest rank (4 ms). That silent wrong answer is an error that points to --ranks.
+    const std::string steps =
+        amdahl::test::write_temp("steps.csv", "rank,segment,name,time_ms\n0,fwd,a,3\n1,fwd,a,4\n");
+    const std::string message = "error: " + steps +
+                                ":1: column 'rank' gives each row's rank: read as one profile, the ranks' times "
+                                "would add up; give a profile per rank to --ranks (eval --ranks 'rank*.csv')\n";
+    check_input_error({"eval", steps, "-s", "a=2"}, message);
+    check_input_error({"rank", steps}, message);
+    // Whatever its case, and in a tab-separated table too.
+    const std::string tsv = amdahl::test::write_temp("steps.tsv", "name\tRank\ttime_ms\na\t0\t3\na\t1\t4\n");
+    check_input_error({"eval", tsv, "-s", "a=2"},
+                      "error: " + tsv +
+                          ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
+                          "up; give a profile per rank to --ranks (eval --ranks 'rank*.csv')\n");
+}

@@ -248,6 +248,14 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
                "rank --mix " + chat + "=0.9 --mix " + ranker + "=0.1 --grid 2,inf --format json");
     corpus.run("rank_mix.schema.json", "rank --mix " + chat + "=0.9 --mix " + ranker +
                                            "=0.1 -s topk_sampling=10@2 -s 'gemm=inf@5' --by effort --format json");
+    // plan --mix: a plan, with --explain and a gate; by effort over alternatives; unreachable.
+    corpus.run("plan_mix.schema.json", "plan --mix " + chat + "=0.2 --mix " + ranker +
+                                           "=0.8 --only kind:kernel --target 1.5 --explain --require --format json");
+    corpus.run("plan_mix.schema.json", "plan --mix " + chat + "=900gpus --mix " + ranker +
+                                           "=100gpus -s topk_sampling=10@2 -s gemm=2@1 -s gemm=4@3 --by effort "
+                                           "--target 1.8 --format json");
+    corpus.run("plan_mix.schema.json",
+               "plan --mix " + chat + "=0.5 --mix " + ranker + "=0.5 -k inf --only gemm --target 10 --format json");
 
     // calls: from a summary's Instances and a profile's "calls"; null for a phase that does not
     // say (copy, and unattributed from the total).
@@ -595,7 +603,7 @@ TEST_CASE("schemas: each is draft 2020-12 with an $id, a title, a description an
         walk(schema, name);
         ++schemas;
     }
-    CHECK(schemas == 15);  // eval, eval_mix, eval_ranks, law, rank, rank_mix, rank_ranks, plan, compare,
+    CHECK(schemas == 16);  // eval, eval_mix, eval_ranks, law, rank, rank_mix, rank_ranks, plan, plan_mix, compare,
                            // compare_benchmarks, scale, fit, queue, import, profile
     CHECK(described >= 200);
 }

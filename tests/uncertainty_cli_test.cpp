@@ -244,3 +244,22 @@ TEST_CASE("uncertainty cli: rank with one range among point proposals", "[uncert
     // attention_softmax=9 (1.2295x for sure) before gemm_qkv=2..20 (1.2048x at k = 2).
     CHECK_THAT(conservative.out, Contains("\n1,attention_softmax=9,"));
 }
+
+TEST_CASE("uncertainty cli: the verdict names a factor range by its ends, and what each end buys",
+          "[uncertainty][verdict][cli]") {
+    // attention_softmax is 21 of 100 ms. At 8x: 1 / (0.79 + 0.21 / 8) = 1 / 0.81625 = 1.2251x, saving
+    // 18.375%; at 12x: 1 / (0.79 + 0.0175) = 1 / 0.8075 = 1.2384x, saving 19.25% (19.2%: the double is
+    // just below 0.1925); the point is the
+    // geometric midpoint sqrt(96) = 9.798x: 1 / (0.79 + 0.21 / 9.798) = 1.2324x.
+    const std::string step = source_path("examples/transformer_step.json");
+    const RunResult r = run_cli({"eval", step, "-s", "attention_softmax=8..12", "--verdict"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out ==
+          "A 8x to 12x speedup of attention_softmax, 21.0% of the total, buys 18.4% to 19.2% of it (1.2251x to "
+          "1.2384x; 1.2324x at the point); even an infinitely fast one would buy 21.0%: more time is in gemm_qkv "
+          "(34.0%).\n");
+    // Several speedups: each range by its ends beside its target.
+    const RunResult two = run_cli({"eval", step, "-s", "attention_softmax=8..12", "-s", "layernorm=10", "--verdict"});
+    CHECK_THAT(two.out, Contains("Changes to attention_softmax (8x to 12x) and layernorm (10x), 27.0% of the total "
+                                 "together, buy "));
+}

@@ -97,6 +97,7 @@ struct MixTarget {
     std::optional<double> saved_per_effort;  ///< fleet.saved_fraction / effort
     std::vector<double> grid;                ///< the fleet speedup at each --grid factor
     std::size_t main_workload = 0;           ///< the workload carrying the largest part of its saving
+    std::vector<std::optional<std::size_t>> candidate;  ///< per workload: its candidate's index there (none: absent)
 };
 
 /// Joins each workload's candidates by name and ranks them by what each saves the fleet alone

@@ -42,6 +42,8 @@ struct Table {
 
 /// Aligned columns for a terminal.
 std::string render_text(const Table& table);
+/// The same, a line each: a table inside a report's section.
+std::vector<std::string> table_lines(const Table& table);
 /// RFC 4180 CSV with machine keys and machine values.
 std::string render_csv(const Table& table);
 /// A GitHub-flavoured Markdown pipe table with human headers and values.

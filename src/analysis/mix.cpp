@@ -179,10 +179,12 @@ std::vector<MixTarget> rank_mix(const std::vector<std::vector<Candidate>>& candi
                 target.effort = c.effort;
                 targets.push_back(std::move(target));
                 members.emplace_back(workloads, nullptr);
+                targets.back().candidate.resize(workloads);
             } else if (targets[found->second].kind != c.kind) {
                 targets[found->second].kind.clear();
             }
             members[found->second][w] = &c;
+            targets[found->second].candidate[w] = static_cast<std::size_t>(&c - candidates[w].data());
         }
     }
     // A workload's speedup from a target saving `saved` of its time T_w: T_w / (T_w - saved).

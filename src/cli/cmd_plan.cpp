@@ -13,6 +13,7 @@
 #include "cli/fleet_options.hpp"
 #include "cli/mix_options.hpp"
 #include "cli/uncertainty_options.hpp"
+#include "report/mix.hpp"
 
 namespace amdahl::cli {
 
@@ -28,6 +29,7 @@ struct PlanOptions {
     std::string model = "amdahl";
     FleetFlags fleet;
     std::vector<std::string> mix;
+    bool names_given = false;  // --names: --mix tables print names whole
 };
 
 double parse_target_speedup(const std::string& text) {
@@ -59,10 +61,51 @@ double parse_target_time(const std::string& text, const Profile& profile) {
     return q.unit ? convert(q.value, *q.unit, profile.unit) : q.value;
 }
 
+// plan --mix: the cheapest set of targets whose weighted fleet speedup reaches --target.
+int run_plan_mix(const PlanOptions& options, Context& context) {
+    refuse_with_mix(options.fleet, options.model);
+    if (options.names_given) throw Error("--names", "does not apply with --mix: its tables print names whole");
+    if (!options.target_time.empty())
+        throw Error("--target-time", "is one profile's time; with --mix give --target S, the fleet's speedup");
+    if (options.target.empty()) throw Error("plan", "give --target S, the fleet speedup to reach");
+    MixPlanResult result;
+    result.target_speedup = parse_target_speedup(options.target);
+    const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
+    result.workloads = loaded.workloads;
+    CandidateSet set;
+    const auto candidates = point_mix_candidates(loaded, options.candidates, set, result.notes, context);
+    result.from_proposals = set.from_proposals;
+    result.factor = set.factor;
+    result.effort_unit = set.effort_unit;
+    result.by_effort = options.by == "effort";
+    if (result.by_effort) {
+        if (!result.from_proposals)
+            throw Error("--by", "effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT)");
+        for (const auto& workload : candidates)
+            for (const Candidate& c : workload)
+                if (!c.effort)
+                    throw Error("--by effort",
+                                "proposal '" + printable(c.name) + "' has no effort (write SELECTOR=FACTOR@EFFORT)");
+    }
+    std::vector<double> shares;
+    for (const MixWorkload& w : result.workloads) shares.push_back(w.time_share);
+    result.mix =
+        parse_option("--mix", plan_mix, candidates, loaded.pointers(), shares, result.target_speedup, result.by_effort);
+    result.required = options.require;
+    const ReportOptions report = report_options(options.profile.output, options.explain);
+    emit(context, result, options.profile.output, report);
+    context.out.flush();
+    if (options.require && !result.mix.plan.reachable) {
+        context.err << fmt::format("gate failed: no plan reaches {} for the fleet\n",
+                                   format_speedup(result.target_speedup, report.numbers));
+        return exit_gate_failed;
+    }
+    return exit_ok;
+}
+
 int run_plan(const PlanOptions& given, Context& context) {
     PlanOptions options = given;
-    if (!options.mix.empty())
-        throw Error("--mix", "plan does not support a workload mix yet (eval --mix and rank --mix do)");
+    if (!options.mix.empty()) return run_plan_mix(options, context);
     if (options.target.empty() == options.target_time.empty())
         throw Error("plan", "give exactly one of --target S (an end-to-end speedup) and --target-time T");
     const bool replay = options.model == "replay";
@@ -172,8 +215,9 @@ void setup_plan(CLI::App& app, Action& action) {
     add_model_options(*command, options->model, options->profile, "try each set of targets together");
     add_fleet_options(*command, options->fleet, true);
     add_mix_option(*command, options->mix);
-    command->callback([options, &action] {
+    command->callback([options, command, &action] {
         check_profile_or_mix(options->profile, options->mix);
+        options->names_given = command->count("--names") > 0;
         action = [options](Context& c) { return run_plan(*options, c); };
     });
 }

@@ -44,13 +44,9 @@ int run_rank_mix(const RankOptions& options, Context& context) {
     MixRankResult result;
     const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
     result.workloads = loaded.workloads;
-    CandidateSet set;
-    const auto candidates = mix_candidates(loaded, options.candidates, set);
     if (options.conservative) throw Error("--conservative", "is not supported with --mix yet");
-    for (const auto& workload : candidates) refuse_factor_ranges(workload, "--mix");
-    for (const Profile& workload : loaded.profiles) refuse_time_spreads(workload, "--mix");
-    result.notes.insert(result.notes.end(), set.notes.begin(), set.notes.end());
-    print_notes(context, result.notes);
+    CandidateSet set;
+    const auto candidates = point_mix_candidates(loaded, options.candidates, set, result.notes, context);
     result.from_proposals = set.from_proposals;
     result.factor = set.factor;
     result.effort_unit = set.effort_unit;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "amdahl/error.hpp"
+#include "cli/uncertainty_options.hpp"
 
 namespace amdahl::cli {
 
@@ -141,6 +142,17 @@ std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, cons
         for (const std::string& note : notes) set.notes.push_back(names[w] + ": " + note);
     }
     return out;
+}
+
+std::vector<std::vector<Candidate>> point_mix_candidates(const Workloads& loaded, const CandidateOptions& options,
+                                                         CandidateSet& set, std::vector<std::string>& notes,
+                                                         Context& context) {
+    auto candidates = mix_candidates(loaded, options, set);
+    for (const auto& workload : candidates) refuse_factor_ranges(workload, "--mix");
+    for (const Profile& workload : loaded.profiles) refuse_time_spreads(workload, "--mix");
+    notes.insert(notes.end(), set.notes.begin(), set.notes.end());
+    print_notes(context, notes);
+    return candidates;
 }
 
 }  // namespace amdahl::cli

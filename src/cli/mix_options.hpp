@@ -38,5 +38,10 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
 /// candidates are (proposals, factor, effort unit) and the notes.
 std::vector<std::vector<Candidate>> mix_candidates(const Workloads& workloads, const CandidateOptions& options,
                                                    CandidateSet& set);
+/// mix_candidates for rank --mix and plan --mix, which work on point figures: factor ranges and
+/// time spreads are errors; the set's notes join `notes`, all printed on stderr.
+std::vector<std::vector<Candidate>> point_mix_candidates(const Workloads& workloads, const CandidateOptions& options,
+                                                         CandidateSet& set, std::vector<std::string>& notes,
+                                                         Context& context);
 
 }  // namespace amdahl::cli

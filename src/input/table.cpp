@@ -90,6 +90,13 @@ public:
                 unit_ = i;
             } else if (!segment_ && h == "segment") {
                 segment_ = i;
+            } else if (h == "rank") {
+                // Rows of several ranks read as one profile would sum the ranks' times into each
+                // phase: a silent wrong answer. Each rank is a profile of its own (--ranks).
+                throw Error(source_ + ":" + std::to_string(header_line),
+                            "column '" + printable(header[i]) +
+                                "' gives each row's rank: read as one profile, the ranks' times would add up; "
+                                "give a profile per rank to --ranks (eval --ranks 'rank*.csv')");
             } else if (!time_sd_ && is_time_sd_header(header[i], time_sd_unit_)) {
                 time_sd_ = i;  // a run-to-run standard deviation of the time, never a profiler's per-call one
             } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {

@@ -9,8 +9,6 @@
 
 namespace amdahl {
 
-namespace {
-
 MixWeightKind kind_of(const std::vector<MixWorkload>& workloads) {
     return workloads.empty() ? MixWeightKind::share : workloads.front().weight.kind;
 }
@@ -47,8 +45,6 @@ std::vector<std::string> workload_labels(const std::vector<MixWorkload>& workloa
             }
     return labels;
 }
-
-}  // namespace
 
 std::string weights_basis(const std::vector<MixWorkload>& workloads) {
     switch (kind_of(workloads)) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <functional>
 
 #include "report/explain.hpp"
 #include "report/fleet.hpp"
@@ -9,6 +10,24 @@
 #include "report/uncertainty.hpp"
 
 namespace amdahl {
+
+std::string exact_search_optimality(const PlanResult& plan, const NumberStyle& style) {
+    return plan.proven_optimal
+               ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
+               : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
+                             count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
+                             format_plain(plan.cost - plan.lower_bound, style));
+}
+
+void add_plan_search(std::vector<SummaryLine>& summary, const PlanResult& plan, const std::string& optimal,
+                     const std::function<std::string(std::size_t)>& name_of) {
+    summary.push_back({"optimal", optimal, "optimal", plan.proven_optimal ? "true" : "false"});
+    for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
+        std::string list;
+        for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + name_of(c);
+        summary.push_back({a == 0 ? "same cost" : "", list, "", ""});
+    }
+}
 
 Document layout(const PlanReport& r, const ReportOptions& options) {
     const NumberStyle& style = options.numbers;
@@ -81,19 +100,9 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
                                 count_of(plan.nodes, "replay"), format_plain(plan.lower_bound, style),
                                 format_plain(plan.cost - plan.lower_bound, style));
         } else {
-            optimal =
-                plan.proven_optimal
-                    ? fmt::format("yes, proven (exact search, {})", count_of(plan.nodes, "node"))
-                    : fmt::format("not proven: the search stopped after {}; the optimum costs at least {} (gap {})",
-                                  count_of(plan.nodes, "node"), format_plain(plan.lower_bound, style),
-                                  format_plain(plan.cost - plan.lower_bound, style));
+            optimal = exact_search_optimality(plan, style);
         }
-        s.push_back({"optimal", optimal, "optimal", plan.proven_optimal ? "true" : "false"});
-        for (std::size_t a = 0; a < plan.alternatives.size(); ++a) {
-            std::string list;
-            for (std::size_t c : plan.alternatives[a]) list += (list.empty() ? "" : ", ") + name_of(c);
-            s.push_back({a == 0 ? "same cost" : "", list, "", ""});
-        }
+        add_plan_search(s, plan, optimal, name_of);
         doc.headline = plan.chosen.empty() ? "nothing to do" : cost + ", reaching " + format_speedup(reached, style);
     } else if (!plan.proven_optimal) {
         s.push_back({"plan",

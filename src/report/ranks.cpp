@@ -31,13 +31,6 @@ std::string segments_text(const RankSet& set) {
            (set.named_segments ? ", from the phases' segment fields" : ": every phase its own, matched by name");
 }
 
-std::vector<std::string> table_lines(const Table& table) {
-    std::vector<std::string> lines;
-    std::istringstream text(render_text(table));
-    for (std::string line; std::getline(text, line);) lines.push_back(line);
-    return lines;
-}
-
 // The ranks' busy and waiting time before and after, one row a rank.
 Table slack_table(const RanksEvalResult& r, const NumberStyle& style) {
     const RankSet& set = *r.set;

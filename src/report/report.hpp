@@ -3,6 +3,7 @@
 // layout (src/report/<command>.cpp) turns its result into a Document for the text, CSV and
 // Markdown reporters; the JSON reporter (src/report/json.cpp) writes each result's own keys.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <vector>
@@ -83,6 +84,11 @@ struct LawNote {
 std::optional<LawNote> law_note(const LawResult& result, const NumberStyle& style);
 Document layout(const RankResult& result, const ReportOptions& options);
 Document layout(const PlanReport& result, const ReportOptions& options);
+/// plan's "optimal" text for the exact search: proven, or the gap to its best bound.
+std::string exact_search_optimality(const PlanResult& plan, const NumberStyle& style);
+/// The summary's "optimal" line and the plans of the same cost ("same cost"), named by `name_of`.
+void add_plan_search(std::vector<SummaryLine>& summary, const PlanResult& plan, const std::string& optimal,
+                     const std::function<std::string(std::size_t)>& name_of);
 Document layout(const CompareReport& result, const ReportOptions& options);
 Document layout(const BenchmarkCompareReport& result, const ReportOptions& options);
 Document layout(const ScaleResult& result, const ReportOptions& options);

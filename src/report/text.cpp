@@ -1,6 +1,7 @@
 // The text reporter: aligned columns and "label: value" lines for a terminal.
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "report/bars.hpp"
 #include "report/document.hpp"
@@ -66,6 +67,13 @@ void write_text(std::ostream& stream, const Table& given, const TerminalStyle& s
 
 std::string render_text(const Table& table) {
     return detail::to_string(table, [](std::ostream& o, const Table& t) { write_text(o, t); });
+}
+
+std::vector<std::string> table_lines(const Table& table) {
+    std::vector<std::string> lines;
+    std::istringstream text(render_text(table));
+    for (std::string line; std::getline(text, line);) lines.push_back(line);
+    return lines;
 }
 
 namespace {

@@ -55,16 +55,21 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
     const std::string of = boundary_words(profile);
     const bool one = r.speedups.size() == 1;
     std::string subject;
+    // A factor range is named by its ends ("8x to 12x"), never by its midpoint alone.
+    const auto factor_words = [&](const SpeedupSpec& spec) {
+        return spec.range ? format_factor(spec.range->low, style) + " to " + format_factor(spec.range->high, style)
+                          : format_factor(spec.factor.value, style);
+    };
     if (one) {
         const double k = r.speedups.front().factor.value;
         const std::string target = target_words(r, 0);
         subject = std::isinf(k) ? fmt::format("Making {} take no time", target)
-                  : k >= 1      ? fmt::format("A {} speedup of {}", format_factor(k, style), target)
+                  : k >= 1      ? fmt::format("A {} speedup of {}", factor_words(r.speedups.front()), target)
                                 : fmt::format("A {} slowdown of {}", format_factor(1 / k, style), target);
     } else {
         std::vector<std::string> parts;
         for (std::size_t s = 0; s < r.speedups.size(); ++s)
-            parts.push_back(target_words(r, s, format_factor(r.speedups[s].factor.value, style)));
+            parts.push_back(target_words(r, s, factor_words(r.speedups[s])));
         subject = "Changes to " + join_and(parts);
     }
     if (r.speedups.empty()) {
@@ -84,7 +89,16 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
         return sentence + fmt::format("{} {} of it ({}): the run gets slower.", one ? "costs" : "cost",
                                       format_share(-e.saved_fraction, style), speedup);
     }
-    sentence += fmt::format("{} {} of it ({})", one ? "buys" : "buy", format_share(e.saved_fraction, style), speedup);
+    if (e.uncertainty && e.uncertainty->any_range()) {
+        // Each end of the range: a saving of 1 - 1/S of the total at that end's S.
+        const Interval& ends = e.uncertainty->speedup;
+        sentence += fmt::format("{} {} to {} of it ({} to {}; {} at the point)", one ? "buys" : "buy",
+                                format_share(1 - 1 / ends.low, style), format_share(1 - 1 / ends.high, style),
+                                format_speedup(ends.low, style), format_speedup(ends.high, style), speedup);
+    } else {
+        sentence +=
+            fmt::format("{} {} of it ({})", one ? "buys" : "buy", format_share(e.saved_fraction, style), speedup);
+    }
     // The ceiling: the saving with the sped-up phases at no time, f.
     const bool at_ceiling =
         std::all_of(r.speedups.begin(), r.speedups.end(), [](const SpeedupSpec& s) { return s.factor.is_infinite(); });
