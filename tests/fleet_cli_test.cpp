@@ -245,3 +245,15 @@ TEST_CASE("fleet: options that do not apply, and bad numbers, are errors", "[fle
     check_error(run_cli({"eval", step, "-s", "layernorm=10", "--effort-unit", "week"}),
                 "error: --effort-unit: applies with --cost-per-effort only\n");
 }
+
+TEST_CASE("fleet: an effort unit given in the plural reads right in the singular and the plural", "[fleet][cli]") {
+    // --effort-unit weeks printed "effort (weekses)" and "3 weeks" but also "saved per weeks".
+    const std::string step = source_path("examples/transformer_step.json");
+    const RunResult r = run_cli({"rank", step, "-s", "attention_softmax=10@3", "-s", "gemm_qkv=2@1", "--by", "effort",
+                                 "--effort-unit", "weeks"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("effort (weeks)"));
+    CHECK_THAT(r.out, Contains("saved per week"));
+    CHECK_THAT(r.out, !Contains("weekses"));
+    CHECK_THAT(r.out, !Contains("per weeks"));
+}

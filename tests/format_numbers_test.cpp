@@ -136,6 +136,18 @@ TEST_CASE("plurals: counts read as English", "[format]") {
     CHECK(count_of(2, "day") == "2 days");
     CHECK(plural("ms") == "ms");
     CHECK(plural("effort") == "effort");
+    // An effort unit given in the plural is made singular once, so that it reads right both ways.
+    CHECK(singular("weeks") == "week");
+    CHECK(singular("story points") == "story point");
+    CHECK(singular("mandays") == "manday");
+    CHECK(singular("dependencies") == "dependency");
+    CHECK(singular("engineer-week") == "engineer-week");
+    CHECK(singular("class") == "class");
+    CHECK(singular("bus") == "bus");
+    CHECK(singular("ms") == "ms");
+    CHECK(singular("effort") == "effort");
+    CHECK(amount_of(3, singular("story points"), {}) == "3 story points");
+    CHECK(amount_of(1, singular("weeks"), {}) == "1 week");
 }
 
 TEST_CASE("shortest: round-trip text without the noise of the last bits", "[format]") {

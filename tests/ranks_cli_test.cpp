@@ -196,13 +196,17 @@ TEST_CASE("ranks cli: a table with a rank column is never read as one profile", 
         amdahl::test::write_temp("steps.csv", "rank,segment,name,time_ms\n0,fwd,a,3\n1,fwd,a,4\n");
     const std::string message = "error: " + steps +
                                 ":1: column 'rank' gives each row's rank: read as one profile, the ranks' times "
-                                "would add up; give a profile per rank to --ranks (eval --ranks 'rank*.csv')\n";
+                                "would add up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), "
+                                "which reads no rank column\n";
     check_input_error({"eval", steps, "-s", "a=2"}, message);
     check_input_error({"rank", steps}, message);
+    // Under --ranks the same: one file of all ranks is not a rank.
+    check_input_error({"eval", "--ranks", steps, "-s", "a=2"}, message);
     // Whatever its case, and in a tab-separated table too.
     const std::string tsv = amdahl::test::write_temp("steps.tsv", "name\tRank\ttime_ms\na\t0\t3\na\t1\t4\n");
     check_input_error({"eval", tsv, "-s", "a=2"},
                       "error: " + tsv +
                           ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
-                          "up; give a profile per rank to --ranks (eval --ranks 'rank*.csv')\n");
+                          "up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), which reads no rank "
+                          "column\n");
 }

@@ -4,6 +4,7 @@
 #include "cli/common.hpp"
 
 #include "amdahl/error.hpp"
+#include "report/numbers.hpp"
 #include "amdahl/numbers.hpp"
 
 namespace amdahl::cli {
@@ -28,7 +29,7 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options) {
 
 CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options) {
     CandidateSet set;
-    set.effort_unit = options.effort_unit;
+    set.effort_unit = singular(options.effort_unit);  // --effort-unit weeks: "1 week", "3 weeks"
     std::vector<Proposal> proposals;
     for (const auto& text : options.proposals) {
         SpeedupSpec spec = parse_option("--speedup", parse_speedup, text);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "amdahl/error.hpp"
+#include "report/numbers.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "model/text.hpp"
@@ -119,7 +120,7 @@ std::optional<Fleet> fleet_option(const FleetFlags& flags, const std::string& ef
     if (fleet.cost_per_gpu_hour && fleet.currency.empty())
         throw Error("--cost-per-gpu-hour", "'" + printable(*flags.cost_per_gpu_hour) +
                                                "' names no currency: write 2.5USD or $2.5, or give --currency USD");
-    fleet.effort_unit = flags.effort_unit ? *flags.effort_unit : effort_unit;
+    fleet.effort_unit = flags.effort_unit ? singular(*flags.effort_unit) : effort_unit;
     return fleet;
 }
 

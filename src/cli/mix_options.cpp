@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "amdahl/error.hpp"
+#include "report/numbers.hpp"
 #include "cli/uncertainty_options.hpp"
 
 namespace amdahl::cli {
@@ -96,7 +97,7 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
 
 std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, const CandidateOptions& options,
                                                    CandidateSet& set) {
-    set.effort_unit = options.effort_unit;
+    set.effort_unit = singular(options.effort_unit);
     const std::vector<const Profile*> profiles = loaded.pointers();
     const std::vector<std::string> names = loaded.names();
     std::vector<std::vector<Candidate>> out(profiles.size());

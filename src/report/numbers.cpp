@@ -262,6 +262,16 @@ std::string plural(std::string_view noun) {
     return std::string(noun) + "s";
 }
 
+std::string singular(std::string_view noun) {
+    // "weeks" -> "week", "story points" -> "story point", "sprint-days" -> "sprint-day"; "class",
+    // "bus" and "basis" stay: -ss, -us and -is are no plurals.
+    if (noun.size() > 3 && noun.ends_with("ies")) return std::string(noun.substr(0, noun.size() - 3)) + "y";
+    if (noun.size() > 1 && noun.back() == 's' && !noun.ends_with("ss") && !noun.ends_with("us") &&
+        !noun.ends_with("is") && plural(noun) != noun)
+        return std::string(noun.substr(0, noun.size() - 1));
+    return std::string(noun);
+}
+
 std::string amount_of(double amount, std::string_view noun, const NumberStyle& style) {
     return fmt::format("{} {}", format_plain(amount, style), amount == 1 ? std::string(noun) : plural(noun));
 }

@@ -45,6 +45,8 @@ std::string count_of(std::size_t count, std::string_view noun);
 std::string amount_of(double amount, std::string_view noun, const NumberStyle& style = {});
 /// The plural of a noun: "phase" -> "phases", "batch" -> "batches", "ms" stays "ms".
 std::string plural(std::string_view noun);
+/// The singular of a noun given in the plural: "weeks" -> "week", "story points" -> "story point".
+std::string singular(std::string_view noun);
 
 /// Shortest decimal text that reads back as the same double, after dropping floating-point noise
 /// of the last few bits ("38.161", never "38.16100000000006"): for scripts (JSON, CSV).
