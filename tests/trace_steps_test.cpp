@@ -164,27 +164,7 @@ TEST_CASE("steps: on random multi-stream traces the mean table is the mean of th
     const auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
     for (int round = 0; round < 60; ++round) {
         const int steps = pick(1, 4), streams = pick(1, 3);
-        const bool cpu = pick(0, 1) == 1;
-        std::vector<std::string> events;
-        for (int k = 1; k <= steps; ++k) {
-            const std::string step = "ProfilerStep#" + std::to_string(k);
-            if (cpu) events.push_back(event(step, "user_annotation", 1, 1, 300 * (k - 1), pick(50, 300)));
-        }
-        for (int stream = 0; stream < streams; ++stream) {
-            int at = pick(0, 100);
-            for (int k = 1; k <= steps; ++k) {
-                const int first = at;
-                for (int kernel = pick(1, 3); kernel > 0; --kernel) {
-                    const int length = pick(10, 120);
-                    events.push_back(event("k" + std::to_string(pick(1, 3)), "kernel", 0, 7 + stream, at, length));
-                    at += length + pick(0, 1) * pick(1, 40);
-                }
-                const std::string step = "ProfilerStep#" + std::to_string(k);
-                events.push_back(event(step, "gpu_user_annotation", 0, 7 + stream, first, at - first));
-                at += pick(0, 1) * pick(1, 60);
-            }
-        }
-        const std::string text = trace(events);
+        const std::string text = test::random_stream_steps(rng, steps, streams, pick(0, 1) == 1);
         INFO("round " << round << ": " << text);
         ImportOptions options;
         options.window = "ProfilerStep#.*";
