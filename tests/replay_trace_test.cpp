@@ -838,7 +838,7 @@ TEST_CASE("replay: with --window a step's time is replayed, not the trace's make
     }
 }
 
-TEST_CASE("replay: each stream's copy of a step moves with its own events; the step spans their hull",
+TEST_CASE("replay: each stream's copy of a step moves with its own events, the step spans their hull",
           "[replay][window]") {
     // Stream 7 runs k7 in [100, 900), [1100, 1900), [2100, 2900); stream 8 runs k8 in [200, 1500),
     // [1500, 2200), [2200, 2950), each kernel the copy of its step on its stream. No launches: each
