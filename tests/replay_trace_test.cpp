@@ -601,6 +601,36 @@ TEST_CASE("replay: the reason fits the case", "[replay][hostile][cli]") {
     CHECK_THAT(slower.out, !Contains("gains"));
 }
 
+TEST_CASE("replay: steps the CPU spans set are called host-bound, and streams that drift apart are said",
+          "[replay][window][cli]") {
+    // CPU steps [0, 1000), [1000, 2000), [2000, 3000); GPU copies of 1400, 1100 and 900 us, gemm
+    // then relu on one stream. gemm 2x faster: the GPU copies become [100, 1000), [1000, 1700),
+    // [1700, 2300): 900, 700 and 600 us, all shorter than the CPU spans, which set every step:
+    // 1400 -> 1000, 1100 -> 1000, 1000 -> 1000.
+    const auto replay_steps = [](const std::string& file, const std::string& spec) {
+        return test::run_cli({"eval", test::source_path("tests/data/profilers/handmade/" + file), "--window",
+                              "ProfilerStep#.*", "-s", spec, "--model", "replay", "--phases", "none"});
+    };
+    const auto r = replay_steps("steps_host_bound_replay.json", "gemm=2");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("replayed speedup:     1.1667x"));
+    CHECK_THAT(r.out, Contains("why it differs:       host-bound: every replayed step lasts as long as its CPU span "
+                               "(1,000.0 us per step), longer than its GPU copy (733.3333 us); faster GPU work "
+                               "shortens the GPU copies, not the host's work that now sets the step (the phase "
+                               "table's figures follow)\n"));
+    CHECK_THAT(r.out, !Contains("relu"));  // not "'relu' on stream 7 ... holds 45.5% of the critical path"
+
+    // No event ends later, yet the mean step is longer (see "each stream's copy of a step moves
+    // with its own events"): not "the slower work also holds back the work that depends on it".
+    const auto d = replay_steps("steps_two_streams_drift.json", "k8=2");
+    CHECK(d.exit_code == 0);
+    CHECK_THAT(d.out, Contains("step time:            1,116.6667 us -> 1,183.3333 us"));
+    CHECK_THAT(d.out, Contains("why it differs:       the steps' GPU copies drift apart: the sped-up work moves "
+                               "earlier on its streams while the same steps' work on other streams does not, and a "
+                               "step spans its copies on every stream; no event ends later (the whole trace: 2,850.0 "
+                               "-> 2,800.0 us) (the phase table's figures follow)\n"));
+}
+
 // Kineto's cuda_sync markers say what a synchronizing call waited for; without them, replay
 // infers it from the call's name and the GPU work that ended inside the call, which is ambiguous
 // when work of several streams ends there. Each case below is one the inference gets wrong.
@@ -805,6 +835,71 @@ TEST_CASE("replay: with --window a step's time is replayed, not the trace's make
         REQUIRE(r.replay.steps.size() == 1);
         CHECK(r.replay.steps[0].name == "ProfilerStep#2");
         CHECK(r.replay.after == Approx(75));
+    }
+}
+
+TEST_CASE("replay: each stream's copy of a step moves with its own events, the step spans their hull",
+          "[replay][window]") {
+    // Stream 7 runs k7 in [100, 900), [1100, 1900), [2100, 2900); stream 8 runs k8 in [200, 1500),
+    // [1500, 2200), [2200, 2950), each kernel the copy of its step on its stream. No launches: each
+    // kernel after the first on its stream keeps its gap (0) to the one before it.
+    const std::string path = test::source_path("tests/data/profilers/handmade/steps_two_streams_drift.json");
+    const Profile profile = read_steps(test::read_file(path));
+    const Both same = eval(profile, {"k8=1"});
+    REQUIRE(same.replay.steps.size() == 3);
+    for (const ReplayedStep& step : same.replay.steps) CHECK(step.new_time == step.time);
+    // k8 2x faster: stream 8 runs [200, 850), [850, 1200), [1200, 1575); stream 7 is unchanged.
+    // Step 1: [100, 900) (not 1400: stream 7's copy, ended at 900, is not stretched to stream 8's
+    // recorded end). Step 2: [850, 1900). Step 3: [1200, 2900), longer than its recorded [2100,
+    // 2950): stream 8's copy moved earlier and stream 7's did not, and the step spans both.
+    const Both r = eval(profile, {"k8=2"});
+    REQUIRE(r.replay.steps.size() == 3);
+    CHECK(r.replay.steps[0].time == Approx(1400));
+    CHECK(r.replay.steps[0].new_time == Approx(800));
+    CHECK(r.replay.steps[1].time == Approx(1100));
+    CHECK(r.replay.steps[1].new_time == Approx(1050));
+    CHECK(r.replay.steps[2].time == Approx(850));
+    CHECK(r.replay.steps[2].new_time == Approx(1700));
+    CHECK(r.replay.makespan_before == Approx(2850));
+    CHECK(r.replay.makespan_after == Approx(2800));
+    // The same through a timeline kept by import (each stream's copy is written with the step).
+    const test::TempDir dir;
+    const std::string kept = dir / "drift_timeline.json";
+    const test::RunResult imported =
+        test::run_cli({"import", path, "--keep-timeline", "--window", "ProfilerStep#.*", "-o", kept});
+    REQUIRE(imported.exit_code == 0);
+    const test::RunResult json = test::run_cli({"eval", kept, "-s", "k8=2", "--model", "replay", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto doc = nlohmann::json::parse(json.out);
+    REQUIRE(doc["replay"]["steps"].size() == 3);
+    CHECK(doc["replay"]["steps"][0]["new_time"].get<double>() == Approx(800));
+    CHECK(doc["replay"]["steps"][2]["new_time"].get<double>() == Approx(1700));
+}
+
+TEST_CASE("replay: on random traces a faster kernel never makes the run longer, nor a step on one stream",
+          "[replay][window]") {
+    std::mt19937 rng(21);
+    const auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+    for (int round = 0; round < 80; ++round) {
+        const int steps = pick(1, 4), streams = pick(1, 3);
+        const std::string text = test::random_stream_steps(rng, steps, streams, false);
+        INFO("round " << round << ": " << text);
+        const Profile profile = read_steps(text);
+        std::vector<std::string> kernels;
+        for (const Phase& phase : profile.phases)
+            if (phase.kind == "kernel") kernels.push_back(phase.name);
+        REQUIRE(!kernels.empty());
+        const std::string kernel = kernels[static_cast<std::size_t>(pick(0, static_cast<int>(kernels.size()) - 1))];
+        const Both same = eval(profile, {kernel + "=1"});
+        for (const ReplayedStep& step : same.replay.steps) CHECK(step.new_time == step.time);
+        const std::string spec = kernel + "=" + std::to_string(pick(2, 4));
+        INFO(spec);
+        const Both r = eval(profile, {spec});
+        CHECK(r.replay.makespan_after <= r.replay.makespan_before);
+        // One stream: its kernels keep their order and gaps, so no step gets longer. (Over several
+        // streams a step's copies can drift apart and the step with them; see above.)
+        if (streams == 1)
+            for (const ReplayedStep& step : r.replay.steps) CHECK(step.new_time <= step.time);
     }
 }
 

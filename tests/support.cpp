@@ -103,4 +103,32 @@ std::string parse_error(const std::string& content, InputFormat format) {
     return "no error";
 }
 
+std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool cpu) {
+    const auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+    std::vector<std::string> events;
+    const auto event = [&](const std::string& name, const char* cat, int pid, int tid, int ts, int dur) {
+        events.push_back("{\"ph\": \"X\", \"name\": \"" + name + "\", \"cat\": \"" + cat +
+                         "\", \"pid\": " + std::to_string(pid) + ", \"tid\": " + std::to_string(tid) +
+                         ", \"ts\": " + std::to_string(ts) + ", \"dur\": " + std::to_string(dur) + "}");
+    };
+    for (int k = 1; k <= steps && cpu; ++k)
+        event("ProfilerStep#" + std::to_string(k), "user_annotation", 1, 1, 300 * (k - 1), pick(50, 300));
+    for (int stream = 0; stream < streams; ++stream) {
+        int at = pick(0, 100);
+        for (int k = 1; k <= steps; ++k) {
+            const int first = at;
+            for (int kernel = pick(1, 3); kernel > 0; --kernel) {
+                const int length = pick(10, 120);
+                event("k" + std::to_string(pick(1, 3)), "kernel", 0, 7 + stream, at, length);
+                at += length + pick(0, 1) * pick(1, 40);
+            }
+            event("ProfilerStep#" + std::to_string(k), "gpu_user_annotation", 0, 7 + stream, first, at - first);
+            at += pick(0, 1) * pick(1, 60);
+        }
+    }
+    std::string text = "{\"traceEvents\": [\n";
+    for (std::size_t i = 0; i < events.size(); ++i) text += (i ? ",\n" : "") + events[i];
+    return text + "\n]}\n";
+}
+
 }  // namespace amdahl::test

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "amdahl/error.hpp"
@@ -120,6 +121,69 @@ TEST_CASE("steps: a repeated name pairs by order, GPU copies on several streams 
     CHECK(t.count("idle") == 0);
     CHECK(profile.total() == Approx(60));
     CHECK(profile.steps.size() == 3);
+}
+
+TEST_CASE("steps: where steps' windows overlap, each step counts the time: the mean is the mean of the steps",
+          "[import][trace][steps]") {
+    // Two streams, each step's copy on a stream enclosing one kernel: stream 7 runs k7 in [100,
+    // 900), [1100, 1900), [2100, 2900); stream 8 runs k8 in [200, 1500), [1500, 2200), [2200, 2950).
+    // The GPU is busy from 100 to 2950 without a gap. The steps' GPU copies, [100, 1500), [1100,
+    // 2200) and [2100, 2950), overlap each other.
+    const std::string path = test::source_path("tests/data/profilers/handmade/steps_two_streams_drift.json");
+    std::istringstream none;
+    ImportOptions options;
+    options.window = "ProfilerStep#.*";
+    // Step by step (k8, k7, overlapped): step 1 [100, 1500): k7 alone 100-200, both 200-900, k8
+    // alone 900-1100, both 1100-1500: (200, 100, 1100). Step 2 [1100, 2200): (200, 0, 900). Step 3
+    // [2100, 2950): (50, 0, 800). No step has idle time.
+    const std::map<std::string, double> step_times[] = {
+        {{"k8", 200}, {"k7", 100}, {"overlapped", 1100}},
+        {{"k8", 200}, {"k7", 0}, {"overlapped", 900}},
+        {{"k8", 50}, {"k7", 0}, {"overlapped", 800}},
+    };
+    for (int k = 1; k <= 3; ++k) {
+        INFO("step " << k);
+        options.step = std::to_string(k);
+        const auto t = times(load_profile(path, none, std::nullopt, options));
+        CHECK(t.count("idle") == 0);
+        for (const auto& [name, time] : step_times[k - 1]) CHECK((t.count(name) ? t.at(name) : 0.0) == Approx(time));
+    }
+    options.step.clear();
+    const Profile profile = load_profile(path, none, std::nullopt, options);
+    const auto t = times(profile);
+    CHECK(t.at("k8") == Approx(150));
+    CHECK(t.at("k7") == Approx(100.0 / 3));
+    CHECK(t.at("overlapped") == Approx(2800.0 / 3));  // not 766.67: [1100, 1500) and [2100, 2200) count twice
+    CHECK(t.count("idle") == 0);                      // not 166.67: the GPU never waits
+    CHECK(profile.total() == Approx(3350.0 / 3));
+}
+
+TEST_CASE("steps: on random multi-stream traces the mean table is the mean of the --step tables",
+          "[import][trace][steps]") {
+    std::mt19937 rng(12);
+    const auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+    for (int round = 0; round < 60; ++round) {
+        const int steps = pick(1, 4), streams = pick(1, 3);
+        const std::string text = test::random_stream_steps(rng, steps, streams, pick(0, 1) == 1);
+        INFO("round " << round << ": " << text);
+        ImportOptions options;
+        options.window = "ProfilerStep#.*";
+        options.keep_partial_steps = true;
+        const auto mean = times(load_text("random_steps.json", text, options));
+        std::map<std::string, double> sum;
+        for (int k = 1; k <= steps; ++k) {
+            options.step = std::to_string(k);
+            for (const auto& [name, time] : times(load_text("random_steps.json", text, options))) sum[name] += time;
+        }
+        for (const auto& [name, time] : sum) {
+            INFO("phase " << name);
+            CHECK((mean.count(name) ? mean.at(name) : 0.0) == Approx(time / steps).margin(1e-9));
+        }
+        for (const auto& [name, time] : mean) {
+            INFO("phase " << name);
+            CHECK(sum.count(name) == 1);
+        }
+    }
 }
 
 TEST_CASE("steps: a window nested in a window of the same name is part of it", "[import][trace][steps]") {

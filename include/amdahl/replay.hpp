@@ -33,6 +33,11 @@ struct PathHolder {
 struct ReplayedStep {
     std::string name;
     double time = 0, new_time = 0;  ///< in the profile's unit
+    /// The new time's parts, in the profile's unit: the step's replayed CPU span and GPU copy
+    /// (0 for the one it lacks); `new_time` is the longer of the two.
+    double new_cpu_time = 0, new_gpu_time = 0;
+    /// The replayed CPU span sets the new time: the step is host-bound after the speedups.
+    bool set_by_cpu() const { return new_cpu_time > 0 && new_cpu_time >= new_gpu_time; }
 };
 
 struct ReplayOutcome {

@@ -389,14 +389,18 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const NewStar
         return new_start(v) + std::min(t - events[v].start, new_end(v) - new_start(v));
     };
     // A boundary before an event keeps its lead to it, one after an event its tail; one inside an
-    // event moves with it. Over several tracks, the earliest start and the latest end.
-    const auto moved = [&](double start, double end, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& in) {
+    // event moves with it. Each track's span [start, end] (copies[k], else the whole span) moves
+    // with its own first and last events; over several tracks, the hull of the moved spans:
+    //   new span = [min_k new_start_k, max_k new_end_k].
+    const auto moved = [&](double start, double end, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& in,
+                           const std::vector<std::pair<double, double>>& copies) {
         if (in.empty()) return end - start;
         double from = INFINITY, to = -INFINITY;
-        for (const auto& [a, b] : in) {
-            from =
-                std::min(from, events[a].start < start ? inside(a, start) : start + (new_start(a) - events[a].start));
-            to = std::max(to, events[b].end > end ? inside(b, end) : end + (new_end(b) - events[b].end));
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            const auto [a, b] = in[k];
+            const auto [s, e] = k < copies.size() ? copies[k] : std::pair(start, end);
+            from = std::min(from, events[a].start < s ? inside(a, s) : s + (new_start(a) - events[a].start));
+            to = std::max(to, events[b].end > e ? inside(b, e) : e + (new_end(b) - events[b].end));
         }
         return std::max(to - from, 0.0);
     };
@@ -406,12 +410,13 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const NewStar
         replayed.name = step.name;
         if (step.has_cpu) {
             replayed.time = step.cpu_end - step.cpu_start;
-            replayed.new_time = moved(step.cpu_start, step.cpu_end, step.cpu_enclosed);
+            replayed.new_cpu_time = moved(step.cpu_start, step.cpu_end, step.cpu_enclosed, {});
         }
         if (step.has_gpu) {
             replayed.time = std::max(replayed.time, step.gpu_end - step.gpu_start);
-            replayed.new_time = std::max(replayed.new_time, moved(step.gpu_start, step.gpu_end, step.gpu_enclosed));
+            replayed.new_gpu_time = moved(step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies);
         }
+        replayed.new_time = std::max(replayed.new_cpu_time, replayed.new_gpu_time);
         out.push_back(std::move(replayed));
     }
     return out;
@@ -433,6 +438,8 @@ void set_times(ReplayOutcome& outcome, const Profile& profile, double before, do
         for (ReplayedStep& step : outcome.steps) {
             step.time = convert(step.time, deps.unit, profile.unit);
             step.new_time = convert(step.new_time, deps.unit, profile.unit);
+            step.new_cpu_time = convert(step.new_cpu_time, deps.unit, profile.unit);
+            step.new_gpu_time = convert(step.new_gpu_time, deps.unit, profile.unit);
             before_sum.add(step.time);
             after_sum.add(step.new_time);
         }

@@ -161,6 +161,10 @@ struct Dependencies {
         bool has_cpu = false, has_gpu = false;
         double cpu_start = 0, cpu_end = 0, gpu_start = 0, gpu_end = 0;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> cpu_enclosed, gpu_enclosed;
+        /// Per `gpu_enclosed` entry, the start and end of that stream's copy: each moves with its
+        /// own events, and the step's GPU copy is their hull. Empty (a timeline written before
+        /// these were kept): every stream's copy is taken to span [gpu_start, gpu_end].
+        std::vector<std::pair<double, double>> gpu_copies;
     };
     std::vector<Step> steps;
     /// The graph prepared for replays (detail::prepare_replay), set by whoever builds the graph;

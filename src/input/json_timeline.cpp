@@ -161,7 +161,8 @@ private:
         Dependencies::Step out;
         out.name = text(value["name"], path + ".name");
         const auto copy = [&](const char* key, bool& has, double& start, double& end,
-                              std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed) {
+                              std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed,
+                              std::vector<std::pair<double, double>>* copies) {
             const Json& c = value[key];
             const std::string at = path + "." + key;
             if (c.is_null()) return;
@@ -180,9 +181,23 @@ private:
                 enclosed.emplace_back(static_cast<std::uint32_t>(whole(pair[0], item + "[0]", 0, last)),
                                       static_cast<std::uint32_t>(whole(pair[1], item + "[1]", 0, last)));
             }
+            // Optional (timelines written before it lack it): per enclosed pair, its stream's copy.
+            if (!copies || !c.contains("copies")) return;
+            const Json& spans = array(c["copies"], at + ".copies");
+            if (spans.size() != list.size())
+                fail(at + ".copies", "expected one [start, end] per enclosed pair (" + std::to_string(list.size()) +
+                                         "), got " + std::to_string(spans.size()));
+            for (std::size_t k = 0; k < spans.size(); ++k) {
+                const std::string item = at + ".copies[" + std::to_string(k) + "]";
+                const Json& copy_span = tuple(spans[k], item, 2, "[start, end]");
+                const double copy_start = number(copy_span[0], item + "[0]");
+                const double copy_end = number(copy_span[1], item + "[1]");
+                if (copy_end < copy_start) fail(item, "ends before it starts");
+                copies->emplace_back(copy_start, copy_end);
+            }
         };
-        copy("cpu", out.has_cpu, out.cpu_start, out.cpu_end, out.cpu_enclosed);
-        copy("gpu", out.has_gpu, out.gpu_start, out.gpu_end, out.gpu_enclosed);
+        copy("cpu", out.has_cpu, out.cpu_start, out.cpu_end, out.cpu_enclosed, nullptr);
+        copy("gpu", out.has_gpu, out.gpu_start, out.gpu_end, out.gpu_enclosed, &out.gpu_copies);
         if (!out.has_cpu && !out.has_gpu) fail(path, "has neither a CPU span nor a GPU copy");
         return out;
     }

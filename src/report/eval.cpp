@@ -84,6 +84,20 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
         gpu_work = gpu_work || (e.phases[i].spec >= 0 && (kind == "kernel" || kind == "copy" || kind == "memset"));
     }
     const bool slower = p.speedup < 1 || e.speedup < 1;
+    bool none_slower = true;  // no factor makes work slower
+    for (const PhaseOutcome& phase : e.phases) none_slower = none_slower && (phase.spec < 0 || phase.factor >= 1);
+    // With --window: the replayed steps whose CPU span sets their new time, and the mean new CPU
+    // span and GPU copy.
+    std::size_t set_by_cpu = 0;
+    Summation cpu_span, gpu_copy;
+    for (const ReplayedStep& step : p.steps) {
+        set_by_cpu += step.set_by_cpu() ? 1 : 0;
+        cpu_span.add(step.new_cpu_time);
+        gpu_copy.add(step.new_gpu_time);
+    }
+    const auto per_step = [&](const Summation& sum) {
+        return format_time(sum.value() / static_cast<double>(p.steps.size()), style);
+    };
     // "nccl_allreduce on stream 13 (device 0) runs as long as before and holds 80% of ...": what
     // still sets the end, named with its track.
     std::string holder;
@@ -109,12 +123,25 @@ std::string replay_reason(const EvalResult& r, const NumberStyle& style) {
     std::string reason;
     if ((std::isinf(p.speedup) && std::isinf(e.speedup)) || std::fabs(p.speedup - e.speedup) <= 0.005 * e.speedup) {
         reason = "none worth telling: the replay agrees with Amdahl's law on the phase table";
+    } else if (p.speedup < 1 && none_slower && !p.steps.empty() && p.makespan_after <= p.makespan_before) {
+        // No event ends later, yet the steps are longer: a step spans its copies on every stream,
+        // and the sped-up streams' copies move earlier than the others'.
+        reason = fmt::format(
+            "the steps' GPU copies drift apart: the sped-up work moves earlier on its streams while the same steps' "
+            "work on other streams does not, and a step spans its copies on every stream; no event ends later (the "
+            "whole trace: {} -> {} {})",
+            format_time(p.makespan_before, style), format_time(p.makespan_after, style), unit);
     } else if (slower) {
         reason = p.speedup > high ? "the replay loses less: other work still running hides part of the slower work"
                  : p.speedup < low
                      ? "the replay loses more: the slower work also holds back the work that depends on it"
                      : "the replay lies within the phase table's range: part of the slower work ran alongside other "
                        "work";
+    } else if (p.speedup < low && gpu_work && !p.steps.empty() && set_by_cpu == p.steps.size()) {
+        reason = fmt::format(
+            "host-bound: every replayed step lasts as long as its CPU span ({} {} per step), longer than its GPU "
+            "copy ({} {}); faster GPU work shortens the GPU copies, not the host's work that now sets the step",
+            per_step(cpu_span), unit, per_step(gpu_copy), unit);
     } else if (p.speedup < low && gpu_work && p.gpu_busy_before > 0 && p.gpu_busy_before < 0.5 * p.makespan_before) {
         reason = fmt::format(
             "host-bound: the GPU is idle {} of the recorded step, waiting for the CPU's launches "

@@ -76,7 +76,8 @@ void write_timeline(JsonWriter& json, const Dependencies& deps) {
     for (const Dependencies::Step& step : deps.steps) {
         json.begin_object(true).field("name", step.name);
         const auto copy = [&](const char* key, bool has, double start, double end,
-                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed) {
+                              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed,
+                              const std::vector<std::pair<double, double>>& copies) {
             json.key(key);
             if (!has) {
                 json.null();
@@ -89,10 +90,17 @@ void write_timeline(JsonWriter& json, const Dependencies& deps) {
                     .value(static_cast<std::size_t>(first))
                     .value(static_cast<std::size_t>(last))
                     .end_array();
-            json.end_array().end_object();
+            json.end_array();
+            if (!copies.empty()) {  // per enclosed pair, its stream's copy
+                json.key("copies").begin_array(true);
+                for (const auto& [copy_start, copy_end] : copies)
+                    json.begin_array(true).value(copy_start).value(copy_end).end_array();
+                json.end_array();
+            }
+            json.end_object();
         };
-        copy("cpu", step.has_cpu, step.cpu_start, step.cpu_end, step.cpu_enclosed);
-        copy("gpu", step.has_gpu, step.gpu_start, step.gpu_end, step.gpu_enclosed);
+        copy("cpu", step.has_cpu, step.cpu_start, step.cpu_end, step.cpu_enclosed, {});
+        copy("gpu", step.has_gpu, step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies);
         json.end_object();
     }
     json.end_array().key("sources").begin_array();

@@ -674,9 +674,13 @@ private:
             step.gpu_end = spans.gpu_end;
             if (spans.has_cpu && spans.cpu_track < cpu_nodes_.size())
                 enclosed(cpu_nodes_[spans.cpu_track], spans.cpu_start, spans.cpu_end, step.cpu_enclosed);
-            if (spans.has_gpu) {
-                for (std::uint32_t track : gpu_tracks_)
-                    enclosed(gpu_nodes_[track], spans.gpu_start, spans.gpu_end, step.gpu_enclosed);
+            // Each stream's copy moves with the events it encloses, not the hull of them all:
+            // streams that drift apart in a replay would stretch one stream's copy to another's end.
+            for (const StepSpans::StreamCopy& copy : spans.gpu_copies) {
+                if (copy.track >= gpu_nodes_.size()) continue;
+                const std::size_t before = step.gpu_enclosed.size();
+                enclosed(gpu_nodes_[copy.track], copy.start, copy.end, step.gpu_enclosed);
+                if (step.gpu_enclosed.size() > before) step.gpu_copies.emplace_back(copy.start, copy.end);
             }
             deps.steps.push_back(std::move(step));
         }

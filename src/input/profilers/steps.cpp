@@ -64,7 +64,7 @@ std::string known_values(const std::set<std::string>& values, const char* noun) 
 
 struct Copy {
     double start = 0, end = 0;
-    std::uint32_t track = 0;  // of a CPU span
+    std::uint32_t track = 0;
     double length() const { return end - start; }
 };
 
@@ -83,7 +83,8 @@ std::vector<Copy> outermost(std::vector<Copy> copies) {
 
 struct Found {
     std::string name;
-    std::optional<Copy> cpu, gpu;
+    std::optional<Copy> cpu, gpu;  // gpu: the hull of the copies on every stream
+    std::vector<Copy> gpu_copies;  // one per stream
     double start() const { return cpu && gpu ? std::min(cpu->start, gpu->start) : cpu ? cpu->start : gpu->start; }
     double time() const { return std::max(cpu ? cpu->length() : 0.0, gpu ? gpu->length() : 0.0); }
 };
@@ -212,7 +213,7 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         }
         Copies& copies = by_name[s.name];
         if (on_gpu(s.cls))
-            copies.gpu[s.track].push_back({s.start, s.end});
+            copies.gpu[s.track].push_back({s.start, s.end, s.track});
         else
             copies.cpu.push_back({s.start, s.end, s.track});
     }
@@ -251,6 +252,7 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
                 if (!step.gpu) step.gpu = list[k];
                 step.gpu->start = std::min(step.gpu->start, list[k].start);
                 step.gpu->end = std::max(step.gpu->end, list[k].end);
+                step.gpu_copies.push_back(list[k]);
             }
             found.push_back(std::move(step));
         }
@@ -393,6 +395,7 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
             copies.has_gpu = true;
             copies.gpu_start = step.gpu->start;
             copies.gpu_end = step.gpu->end;
+            for (const Copy& copy : step.gpu_copies) copies.gpu_copies.push_back({copy.track, copy.start, copy.end});
         }
         out.spans.push_back(std::move(copies));
     }

@@ -197,7 +197,8 @@ struct SweepInput {
 };
 
 // Walks the boundaries: `on_interval(dt, running)` for each stretch of time between two boundaries
-// that counts (inside a window, when there are windows), `on_change(phase, runs)` when a phase
+// that counts (inside a window, when there are windows; dt is then the stretch times the windows
+// open over it), `on_change(phase, runs)` when a phase
 // starts or stops running, `on_cross(ended, inner)` when a span ends while a span that started
 // inside it still runs on its track (the two overlap partly). O(log n) per boundary, n the spans
 // running on its track.
@@ -210,8 +211,11 @@ void walk(const SweepInput& in, OnInterval&& on_interval, OnChange&& on_change, 
     int open_windows = 0;
     double previous = in.boundaries.empty() ? 0 : in.boundaries.front().time;
     for (const Boundary& b : in.boundaries) {
-        const double dt = b.time - previous;
-        if (dt > 0 && (!in.windowed || open_windows > 0)) on_interval(dt, running);
+        // Each step counts its own window's time: where the windows of several steps overlap
+        // (steps' GPU copies on streams that drift apart), the time counts once per step, so that
+        // the mean over the steps is the mean of the steps' own tables (--step k), phase by phase.
+        const double dt = in.windowed ? (b.time - previous) * open_windows : b.time - previous;
+        if (dt > 0) on_interval(dt, running);
         previous = b.time;
         if (b.kind == 2) {
             ++open_windows;
@@ -425,7 +429,7 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     const SweepInput input{timeline, boundaries, span_phase, phase_count, windowed};
     std::vector<Summation> exclusive(phase_count), active(phase_count);
     Summation overlapped, idle;
-    double wall = 0;
+    double wall = 0;  // with --window, the steps' windows' lengths added up
     // A phase's active time: while at most `direct_limit` phases run at once, each of them adds
     // every stretch of time to its sum. Past that, the stretch goes to one shared clock instead,
     // and a phase adds the clock's advance over its run when it stops: thousands of phases running

@@ -121,6 +121,12 @@ struct StepSpans {
     bool has_cpu = false, has_gpu = false;
     double cpu_start = 0, cpu_end = 0, gpu_start = 0, gpu_end = 0;
     std::uint32_t cpu_track = 0;
+    /// The GPU copy's parts, one per stream: its track, start and end.
+    struct StreamCopy {
+        std::uint32_t track = 0;
+        double start = 0, end = 0;
+    };
+    std::vector<StreamCopy> gpu_copies;
 };
 
 }  // namespace amdahl::detail
