@@ -23,6 +23,10 @@ struct OverlapRange {
     double high_saved = 0;  ///< sum of active time * (1 - 1/k), at most the affected and overlapped time
     double low_speedup = 1;
     double high_speedup = 1;
+    /// Some factor is a range: the low end is at every range's low end, the high end at every high end.
+    bool factor_ends = false;
+    bool low_is_active = false;   ///< the low end is the active-time estimate (a slowdown), not the exclusive one
+    bool high_is_active = false;  ///< the high end is the active-time estimate (a speedup)
 };
 
 struct Evaluation {

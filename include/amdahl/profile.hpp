@@ -102,11 +102,13 @@ struct Profile {
     /// End-to-end times of repeated runs ("runs" in JSON), in `unit`, each > 0; empty when the
     /// profile is one run. `amdahl compare` takes their median and interval as the total.
     std::vector<double> runs;
-    std::string format;              ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
-    std::string boundary;            ///< for imports: what the phases add up to, in words
-    bool summary_only = false;       ///< from a summary (nsys/rocprof stats): no overlap information
-    bool unit_assumed = false;       ///< no unit declared or written anywhere: the times were read as ms
-    bool total_declared = false;     ///< a "total" field, a Total row or --total gave the end-to-end time
+    std::string format;         ///< what it was read as: "json", "csv", "chrome-trace", "nsys", ...
+    std::string boundary;       ///< for imports: what the phases add up to, in words
+    bool summary_only = false;  ///< from a summary (nsys/rocprof stats): no overlap information
+    bool unit_assumed = false;  ///< no unit declared or written anywhere: the times were read as ms
+    /// A total was declared (JSON "total", a Total row, --total): the baseline is that total at
+    /// every end of the phases' time ranges, the phase 'unattributed' taking up what they leave.
+    bool total_declared = false;
     std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
     std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches

@@ -29,13 +29,18 @@ struct EvalResult {
     std::vector<SpeedupSpec> speedups;       ///< as given, in order; PhaseOutcome::spec indexes them
     Evaluation evaluation;                   ///< baseline, new time, speedup, f, ceiling, per-phase outcomes
     std::optional<double> required_speedup;  ///< --require-speedup: the gate's threshold (a speedup)
-    bool gate_passed = true;                 ///< speedup >= required_speedup, or no gate
+    bool gate_passed = true;                 ///< gate_speedup() >= required_speedup, or no gate
     /// --model replay: the speedups replayed over the trace's dependencies; the headline then
     /// (and the gate's figure), with `evaluation` as the phase-table Amdahl figure beside it.
     std::optional<ReplayOutcome> replay;
     std::optional<FleetFigures> fleet;  ///< --fleet: what speedup() frees on the fleet
     /// The figure the command answers with: the replayed speedup, or Amdahl's.
     double speedup() const { return replay ? replay->speedup : evaluation.speedup; }
+    /// True when the gate checks the low end of a range (a factor or time range), not the point.
+    bool gate_at_low_end() const { return !replay && evaluation.uncertainty && evaluation.uncertainty->any_range(); }
+    /// What --require-speedup compares: the range's low end (a CI gate must not pass on a
+    /// midpoint), else the point.
+    double gate_speedup() const { return gate_at_low_end() ? evaluation.uncertainty->speedup.low : speedup(); }
 };
 
 /// `amdahl law`: the closed form solved for the quantity not given.
@@ -150,6 +155,13 @@ struct PlanReport {
     /// With a factor range or phase times with a range or spread: the bounds of the plan's
     /// speedup and saving (the plan itself is chosen at the point factors and times).
     std::optional<Uncertainty> uncertainty;
+    /// True when --require checks the low end of a range: the plan must reach the target there.
+    bool gate_at_low_end() const { return plan.reachable && uncertainty && uncertainty->any_range(); }
+    /// --require: a plan reaches the target, at the low end of the ranges when there are ranges
+    /// (a CI gate must not pass on a midpoint).
+    bool gate_passed() const {
+        return plan.reachable && (!gate_at_low_end() || meets_threshold(uncertainty->speedup.low, target_speedup));
+    }
 };
 
 /// `amdahl compare`: two sides, the change attributed to each phase, and the gates.

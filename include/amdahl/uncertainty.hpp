@@ -25,6 +25,10 @@ struct PhaseGroup {
     double time_low = 0;
     double time_high = 0;
     double variance = 0;  ///< sum of the phases' sd^2
+    /// The group holds the phase 'unattributed' of a declared total (its time in `time`, not in
+    /// time_low and time_high): the total less every other phase at every end of their ranges, so
+    /// it moves against them and the baseline stays the total.
+    bool holds_rest = false;
 };
 
 /// A corner of the box of ranges: the baseline T and the new time T' there.
@@ -60,6 +64,10 @@ struct Uncertainty {
     Interval speedup;
     Interval time_saved;
     Corner slowest, fastest;  ///< where speedup.low and speedup.high are reached
+    /// The sped-up phases also ran overlapped with others: these bounds count their exclusive
+    /// time only (Evaluation::overlap_range spans the active time too).
+    bool exclusive_only = false;
+    bool total_fixed = false;  ///< a declared total is the baseline at every corner ('unattributed' takes up the rest)
     /// First-order propagation of the phase times' standard deviations, at the point (phases
     /// independent); none without spreads or when S is infinite.
     std::optional<double> speedup_sd;
@@ -71,8 +79,9 @@ struct Uncertainty {
 /// and no time is a range or has a spread (the point answer is then all there is).
 std::optional<Uncertainty> speedup_uncertainty(const std::vector<PhaseGroup>& groups);
 
-/// Adds `phase`'s times (point, range ends, variance) to `group`.
-void add_phase(PhaseGroup& group, const Phase& phase);
+/// Adds `phase` of `profile` to `group`: its times (point, range ends, variance), or, when it is
+/// the 'unattributed' phase of a declared total, its point time alone (PhaseGroup::holds_rest).
+void add_phase(PhaseGroup& group, const Profile& profile, const Phase& phase);
 
 /// True when some phase of `profile` has a run-to-run range or spread.
 bool has_spread(const Profile& profile);

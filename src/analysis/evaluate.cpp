@@ -54,8 +54,78 @@ std::optional<Uncertainty> evaluation_uncertainty(const Profile& profile, const 
     }
     groups.back().range = {1, 1};
     for (std::size_t i = 0; i < profile.phases.size(); ++i)
-        add_phase(owner[i] >= 0 ? groups[static_cast<std::size_t>(owner[i])] : groups.back(), profile.phases[i]);
+        add_phase(owner[i] >= 0 ? groups[static_cast<std::size_t>(owner[i])] : groups.back(), profile,
+                  profile.phases[i]);
     return speedup_uncertainty(groups);
+}
+
+// The savings of the sped-up phases at factors `factor_of(spec)`: by their exclusive times,
+// sum t_i (1 - 1/k_i), and by their active times, sum A_i (1 - 1/k_i), which can save no more than
+// the affected and the overlapped time.
+struct OverlapSavings {
+    double exclusive = 0;
+    double active = 0;
+};
+
+template <typename FactorOf>
+OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, FactorOf factor_of) {
+    Summation exclusive, active, affected, overlapped;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
+        const Phase& phase = profile.phases[i];
+        if (e.phases[i].spec < 0) {
+            if (phase.name == overlapped_phase) overlapped.add(phase.time);
+            continue;
+        }
+        const double k = factor_of(static_cast<std::size_t>(e.phases[i].spec));
+        const double a = phase.active_time.value_or(phase.time);
+        exclusive.add(std::isinf(k) ? phase.time : phase.time - phase.time / k);
+        active.add(std::isinf(k) ? a : a - a / k);
+        affected.add(phase.time);
+    }
+    return {exclusive.value(), std::min(active.value(), affected.value() + overlapped.value())};
+}
+
+// Overlap (imported traces): a phase's active time also covers time it shared with others, so the
+// saving lies between the exclusive-time estimate and the active-time one. A speedup makes the
+// active-time estimate the high end; a slowdown makes it the low end. With factor ranges both
+// estimates grow with every factor: the low end takes the lesser at the ranges' low ends, the high
+// end the greater at their high ends.
+std::optional<OverlapRange> overlap_range(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                          const Evaluation& e) {
+    bool any_overlap = false;
+    for (std::size_t i = 0; i < profile.phases.size(); ++i)
+        any_overlap = any_overlap || (e.phases[i].spec >= 0 && profile.phases[i].active_time &&
+                                      *profile.phases[i].active_time > profile.phases[i].time);
+    if (!any_overlap) return std::nullopt;
+    const auto end = [&](bool high) {
+        return [&specs, high](std::size_t s) {
+            return specs[s].range ? (high ? specs[s].range->high : specs[s].range->low) : specs[s].factor.value;
+        };
+    };
+    const OverlapSavings low = overlap_savings(profile, e, end(false));
+    const OverlapSavings high = overlap_savings(profile, e, end(true));
+    OverlapRange range;
+    range.factor_ends = std::any_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.range; });
+    // The exclusive estimate at the point is the evaluation's own figure, bit for bit.
+    const double low_exclusive = range.factor_ends ? low.exclusive : e.time_saved;
+    const double high_exclusive = range.factor_ends ? high.exclusive : e.time_saved;
+    range.low_saved = std::min(low_exclusive, low.active);
+    range.high_saved = std::max(high_exclusive, high.active);
+    range.low_is_active = low.active < low_exclusive;
+    range.high_is_active = high.active > high_exclusive;
+    // With time ranges too, the exclusive ends are the uncertainty's (which spans them).
+    if (e.uncertainty && e.uncertainty->time_ranges) {
+        range.low_saved = std::min(range.low_saved, e.uncertainty->time_saved.low);
+        range.high_saved = std::max(range.high_saved, e.uncertainty->time_saved.high);
+    }
+    const auto speedup_of = [&](double saving) {
+        if (saving == e.time_saved) return e.speedup;
+        const double remaining = e.baseline_time - saving;
+        return remaining > 0 ? e.baseline_time / remaining : std::numeric_limits<double>::infinity();
+    };
+    range.low_speedup = speedup_of(range.low_saved);
+    range.high_speedup = speedup_of(range.high_saved);
+    return range;
 }
 
 }  // namespace
@@ -97,36 +167,8 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
     out.uncertainty = evaluation_uncertainty(profile, specs, owner);
 
-    // Overlap (imported traces): a phase's active time also covers time it shared with others.
-    Summation high, overlapped;
-    bool any_overlap = false;
-    for (std::size_t i = 0; i < profile.phases.size(); ++i) {
-        const Phase& phase = profile.phases[i];
-        if (phase.name == overlapped_phase && out.phases[i].spec < 0) overlapped.add(phase.time);
-        if (out.phases[i].spec < 0) continue;
-        const double active = phase.active_time.value_or(phase.time);
-        any_overlap = any_overlap || active > phase.time;
-        const double k = out.phases[i].factor;
-        // saved_high_i = A_i (1 - 1/k_i)
-        high.add(std::isinf(k) ? active : active - active / k);
-    }
-    if (any_overlap) {
-        // The saving lies between the exclusive-time estimate and the active-time one (which can
-        // save no more than the affected and overlapped time). A speedup makes the active-time
-        // estimate the high end; a slowdown makes it the low end.
-        const double active_estimate = std::min(high.value(), affected.value() + overlapped.value());
-        const auto speedup_of = [&](double saving) {
-            if (saving == out.time_saved) return out.speedup;
-            const double remaining = out.baseline_time - saving;
-            return remaining > 0 ? out.baseline_time / remaining : std::numeric_limits<double>::infinity();
-        };
-        OverlapRange range;
-        range.low_saved = std::min(out.time_saved, active_estimate);
-        range.high_saved = std::max(out.time_saved, active_estimate);
-        range.low_speedup = speedup_of(range.low_saved);
-        range.high_speedup = speedup_of(range.high_saved);
-        out.overlap_range = range;
-    }
+    out.overlap_range = overlap_range(profile, specs, out);
+    if (out.overlap_range && out.uncertainty) out.uncertainty->exclusive_only = true;
     return out;
 }
 

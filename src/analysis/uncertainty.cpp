@@ -58,8 +58,12 @@ RatioExtremes ratio_extremes(std::vector<RatioTerm> terms) {
     return out;
 }
 
-void add_phase(PhaseGroup& group, const Phase& phase) {
+void add_phase(PhaseGroup& group, const Profile& profile, const Phase& phase) {
     group.time += phase.time;
+    if (profile.total_declared && phase.name == unattributed_phase) {
+        group.holds_rest = true;
+        return;
+    }
     group.time_low += phase.spread ? phase.spread->low : phase.time;
     group.time_high += phase.spread ? phase.spread->high : phase.time;
     if (phase.spread) group.variance += phase.spread->sd * phase.spread->sd;
@@ -72,6 +76,44 @@ bool has_spread(const Profile& profile) {
 
 namespace {
 
+// The bounds when a declared total T is the baseline at every corner: the rest u (the phase
+// 'unattributed', in group `held`, factor c_u) is T - sum_g t_g, t_g each group's other phases. So
+// T - T' = sum_g (1 - c_g) t_g + (1 - c_u) u = T (1 - c_u) + sum_g (c_u - c_g) t_g: linear in each
+// t_g, increasing in every factor (no time is below 0 at any corner, as the high ends fit under T),
+// and S = T / (T - saved) grows with it. Both are least with every factor at its low end and each
+// t_g at the end its coefficient c_u - c_g makes least, greatest the other way round.
+void fixed_total_bounds(const std::vector<PhaseGroup>& groups, const PhaseGroup& held, Uncertainty& out) {
+    out.total_fixed = true;
+    Summation sum;
+    for (const PhaseGroup& g : groups) sum.add(g.time);
+    const double total = sum.value();
+    const auto saving = [&](bool most) {
+        const double c_u = inverse(most ? held.range.high : held.range.low);
+        Summation saved;
+        saved.add(total * (1 - c_u));
+        for (const PhaseGroup& g : groups) {
+            const double coefficient = c_u - inverse(most ? g.range.high : g.range.low);
+            saved.add(coefficient * ((coefficient > 0) == most ? g.time_high : g.time_low));
+        }
+        return saved.value();
+    };
+    out.time_saved = {saving(false), saving(true)};
+    out.slowest = {total, total - out.time_saved.low};
+    out.fastest = {total, total - out.time_saved.high};
+    out.speedup = {out.slowest.speedup(), out.fastest.speedup()};
+    if (!out.spreads) return;
+    // First order, phases independent: d(T - T')/dt_g = c_u - c_g, and dS = T / T'^2 d(T - T').
+    const double c_u = inverse(held.factor);
+    Summation new_time, saved_variance;
+    for (const PhaseGroup& g : groups) {
+        const double c = inverse(g.factor);
+        new_time.add(c * g.time);
+        saved_variance.add((c_u - c) * (c_u - c) * g.variance);
+    }
+    out.time_saved_sd = std::sqrt(saved_variance.value());
+    if (new_time.value() > 0) out.speedup_sd = total / (new_time.value() * new_time.value()) * *out.time_saved_sd;
+}
+
 // speedup_uncertainty; with `even_without`, the point's bounds when nothing is uncertain.
 std::optional<Uncertainty> uncertainty_of(const std::vector<PhaseGroup>& groups, bool even_without) {
     Uncertainty out;
@@ -81,6 +123,11 @@ std::optional<Uncertainty> uncertainty_of(const std::vector<PhaseGroup>& groups,
         out.spreads = out.spreads || g.variance > 0;
     }
     if (!out.any_range() && !out.spreads && !even_without) return std::nullopt;
+    const auto held = std::find_if(groups.begin(), groups.end(), [](const PhaseGroup& g) { return g.holds_rest; });
+    if (held != groups.end()) {
+        fixed_total_bounds(groups, *held, out);
+        return out;
+    }
 
     // S is increasing in every factor (T' = sum t / k falls as any k grows), so for any times
     // S(t, k_low) <= S(t, k) <= S(t, k_high): the lowest S has every factor at its low end and
@@ -137,11 +184,12 @@ std::vector<PhaseGroup> candidate_groups(const Profile& profile, const std::vect
         PhaseGroup& g = groups.emplace_back();
         g.factor = candidate.factor;
         g.range = candidate.factor_range.value_or(FactorRange{candidate.factor, candidate.factor});
-        for (std::size_t p : candidate.phases) add_phase(g, profile.phases[p]);
+        for (std::size_t p : candidate.phases) add_phase(g, profile, profile.phases[p]);
         rest.time -= g.time;
         rest.time_low -= g.time_low;
         rest.time_high -= g.time_high;
         rest.variance -= g.variance;
+        if (g.holds_rest) rest.holds_rest = false;
     }
     // What is left of sums after subtracting may carry rounding below 0.
     rest.time = std::max(rest.time, 0.0);
@@ -154,7 +202,7 @@ std::vector<PhaseGroup> candidate_groups(const Profile& profile, const std::vect
 
 PhaseGroup whole_profile(const Profile& profile) {
     PhaseGroup whole;
-    for (const Phase& phase : profile.phases) add_phase(whole, phase);
+    for (const Phase& phase : profile.phases) add_phase(whole, profile, phase);
     return whole;
 }
 

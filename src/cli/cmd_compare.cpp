@@ -19,6 +19,7 @@
 #include "cli/commands.hpp"
 #include "input/raw_profile.hpp"
 #include "report/numbers.hpp"
+#include "cli/uncertainty_options.hpp"
 
 namespace amdahl::cli {
 
@@ -200,6 +201,8 @@ LoadedSide load_side(const std::string& argument, const char* label, std::option
     loaded.sources = expand_side(argument, label);
     for (const auto& path : loaded.sources) {
         Profile profile = amdahl::load_profile(path, context.in, format, import);
+        // compare's intervals come from repeated runs (several profiles, or "runs"), not ranges.
+        refuse_time_spreads(profile, "compare");
         context.inputs.push_back(path);
         for (const auto& note : profile.notes) notes.push_back(note);
         loaded.side.profiles.push_back(std::move(profile));

@@ -263,6 +263,12 @@ int run_law(const LawOptions& options, Context& context) {
         result.solution = solve_for_fraction(factor(0), parse_target(options.target));
     }
     if (const std::optional<Fleet> fleet = fleet_option(options.fleet, "effort", false)) {
+        // As eval, rank and plan: the fleet's figures would take the range's midpoint unseen.
+        for (std::size_t i = 0; i < ranged.size(); ++i)
+            if (ranged[i].range)
+                throw Error("--factor",
+                            "'" + options.factors[i] +
+                                "': a factor range is not supported with --fleet yet (give a point factor)");
         result.fleet_given = true;
         if (result.solution.possible) result.fleet = fleet_figures(*fleet, result.solution.speedup);
     }

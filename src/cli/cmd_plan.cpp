@@ -191,9 +191,15 @@ int run_plan(const PlanOptions& given, Context& context) {
     const ReportOptions report = report_options(options.profile.output, options.explain);
     emit(context, result, options.profile.output, report);
     context.out.flush();
-    if (options.require && !result.plan.reachable) {
-        context.err << fmt::format("gate failed: no plan reaches {}\n",
-                                   format_speedup(result.target_speedup, report.numbers));
+    if (options.require && !result.gate_passed()) {
+        if (result.plan.reachable)
+            context.err << fmt::format(
+                "gate failed: the plan reaches only {} at the low end of the range, short of {}\n",
+                format_speedup(result.uncertainty->speedup.low, report.numbers),
+                format_speedup(result.target_speedup, report.numbers));
+        else
+            context.err << fmt::format("gate failed: no plan reaches {}\n",
+                                       format_speedup(result.target_speedup, report.numbers));
         return exit_gate_failed;
     }
     return exit_ok;

@@ -15,6 +15,7 @@
 #include "amdahl/scaling.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
+#include "cli/uncertainty_options.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl::cli {
@@ -80,6 +81,7 @@ ParallelPart parallel_part(const ScaleOptions& options, Context& context) {
     profile_options.path = options.profile;
     profile_options.input_format = options.input_format;
     Profile profile = load_profile(profile_options, context);
+    refuse_time_spreads(profile, "scale");
     std::vector<bool> picked(profile.phases.size(), false);
     for (const auto& text : options.parallel) {
         const Selector selector = parse_option("--parallel", parse_selector, text);

@@ -1,5 +1,6 @@
 // Reads the speedup out of an `amdahl eval --format json` report, for `amdahl queue
 // --speedup-from`: the proposal's end-to-end speedup becomes the service-time speedup of a queue.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -43,6 +44,17 @@ ReportedSpeedup read_eval_speedup(std::string_view content, const std::string& s
     if (!value->is_number() || !(value->get<double>() > 0) || !std::isfinite(value->get<double>()))
         throw Error(source, "\"" + out.key + "\" must be a number > 0 (got " + printable(value->dump()) + ")");
     out.speedup = value->get<double>();
+    // Factor or time ranges: the point is a midpoint, and a queue takes one speedup. Not picked unseen.
+    if (const auto u = doc.find("uncertainty"); u != doc.end() && u->is_object()) {
+        const auto low = u->find("speedup_low"), high = u->find("speedup_high");
+        if (low != u->end() && high != u->end() && low->is_number() &&
+            (!high->is_number() || low->get<double>() < high->get<double>()))
+            throw Error(source, fmt::format("the report's speedup is a range ({:.4f}x to {}; \"speedup\" is its "
+                                            "midpoint): queue takes one service-time speedup, give -s with the "
+                                            "one you mean",
+                                            low->get<double>(),
+                                            high->is_number() ? fmt::format("{:.4f}x", high->get<double>()) : "inf"));
+    }
     // Overlapped phases: the true speedup lies in a range, which `speedup` is one end of.
     const auto range = doc.find("speedup_range");
     if (out.key == "speedup" && range != doc.end() && range->is_object()) {

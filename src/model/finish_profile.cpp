@@ -116,6 +116,33 @@ void prefer_huge_pages(const void* data, std::size_t bytes) {
 #endif
 }
 
+// A declared total is the baseline at every end of the phases' time ranges ('unattributed' takes
+// up the rest), so their high ends (and the share-only phases' `share_time`) must fit under it;
+// 'unattributed' itself has no range of its own.
+void check_ranges_fit(const RawProfile& raw, double share_time, double total, Unit unit) {
+    Summation high;
+    high.add(share_time);
+    bool any_range = false;
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        const Phase& phase = raw.phases[i];
+        if (!raw.extra[i].has_time) continue;
+        if (phase.name == unattributed_phase) {
+            if (phase.spread)
+                throw Error(raw.where(i), std::string("phase '") + unattributed_phase +
+                                              "' holds what the phases leave of the total: its time cannot have "
+                                              "a range or a spread of its own");
+            continue;
+        }
+        any_range = any_range || (phase.spread && phase.spread->high > phase.time);
+        high.add(phase.spread ? phase.spread->high : phase.time);
+    }
+    if (any_range && high.value() > total * (1 + rounding_tolerance))
+        throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
+                    "phases add up to " + format_duration(high.value(), unit) +
+                        " at their time ranges' high ends, more than the total " + format_duration(total, unit) +
+                        " (every end of a range must fit under it)");
+}
+
 }  // namespace
 
 void RawProfile::reserve(std::size_t count) {
@@ -245,7 +272,6 @@ Profile finish_profile(RawProfile raw) {
     // The baseline: the declared total, else the phases' sum. Share-only phases need a total.
     std::optional<double> total;
     if (raw.total) {
-        profile.total_declared = true;
         total = in_unit(raw.total->value, raw.total->unit);
         if (!std::isfinite(*total)) throw Error(raw.total_where, "total is too large");
     }
@@ -265,6 +291,8 @@ Profile finish_profile(RawProfile raw) {
                             format_duration(*total, profile.unit));
         }
         if (*total == 0) throw Error(raw.total_where, "total must be > 0");
+        check_ranges_fit(raw, share_sum.value() * *total, *total, profile.unit);
+        profile.total_declared = true;
     } else if (!std::isfinite(phase_sum)) {
         throw Error(raw.source, "the phases add up to more than a double can hold");
     } else if (!(phase_sum > 0)) {

@@ -279,11 +279,18 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     s.push_back({r.replay ? "Amdahl speedup" : "speedup", speedup, "speedup", machine_number(e.speedup)});
     if (e.overlap_range) {
         const OverlapRange& o = *e.overlap_range;
+        // With factor ranges, which estimate each end is, at which end of the ranges.
+        std::string ends;
+        if (o.factor_ends)
+            ends = fmt::format(
+                "; low: {} time, every factor at its range's low end; high: {} time, every factor at "
+                "its range's high end",
+                o.low_is_active ? "active" : "exclusive", o.high_is_active ? "active" : "exclusive");
         s.push_back({"with overlap",
-                     fmt::format("between {} and {} (saving {} to {}): the sped-up phases also ran alongside others, "
-                                 "and only the time they ran alone surely changes",
+                     fmt::format("between {} and {} (saving {} to {}{}): the sped-up phases also ran alongside "
+                                 "others, and only the time they ran alone surely changes",
                                  format_speedup(o.low_speedup, style), format_speedup(o.high_speedup, style),
-                                 format_time(o.low_saved, style), t(o.high_saved)),
+                                 format_time(o.low_saved, style), t(o.high_saved), ends),
                      "", ""});
         s.push_back({"", "", "speedup_low", machine_number(o.low_speedup)});
         s.push_back({"", "", "speedup_high", machine_number(o.high_speedup)});
@@ -310,8 +317,11 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     if (r.required_speedup) {
         doc.gates.push_back(
             {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
-             fmt::format("{}{} {}: {} the required {}", r.replay ? "replayed, " : "",
+             fmt::format("{}{} {}{}: {} the required {}", r.replay ? "replayed, " : "",
                          whole_run(r.profile->summary_only), format_speedup(r.speedup(), style),
+                         r.gate_at_low_end()
+                             ? ", at the low end of the range " + format_speedup(r.gate_speedup(), style)
+                             : std::string(),
                          r.gate_passed ? "at least" : "below", format_speedup(*r.required_speedup, style))});
         doc.verdict = r.gate_passed ? "the gate passed" : "the gate failed";
         s.push_back({"", "", "gate_passed", r.gate_passed ? "true" : "false"});

@@ -370,7 +370,7 @@ void write_json(std::ostream& out, const PlanReport& result, const ReportOptions
     write_lines(json, "notes", all_notes(result.profile->notes, set.notes));
     if (options.explain) write_lines(json, "explanation", explain_plan(result, options.numbers));
     if (result.required) {
-        json.key("gate").begin_object().field("required", true).field("passed", plan.reachable).end_object();
+        json.key("gate").begin_object().field("required", true).field("passed", result.gate_passed()).end_object();
     }
     json.end_object();
     out << json.str();

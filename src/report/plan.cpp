@@ -174,10 +174,14 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
         doc.sections.push_back({"why", {why}});
     }
     if (r.required) {
-        doc.gates.push_back({plan.reachable, "--require",
-                             plan.reachable ? "a plan reaches " + format_speedup(r.target_speedup, style)
-                                            : "no plan reaches " + format_speedup(r.target_speedup, style)});
-        doc.verdict = plan.reachable ? "the gate passed" : "the gate failed";
+        std::string detail = plan.reachable ? "a plan reaches " + format_speedup(r.target_speedup, style)
+                                            : "no plan reaches " + format_speedup(r.target_speedup, style);
+        if (r.gate_at_low_end())
+            detail = fmt::format("the plan reaches {} at its point; at the low end of the range {}: {} the target {}",
+                                 format_speedup(reached, style), format_speedup(r.uncertainty->speedup.low, style),
+                                 r.gate_passed() ? "at least" : "below", format_speedup(r.target_speedup, style));
+        doc.gates.push_back({r.gate_passed(), "--require", detail});
+        doc.verdict = r.gate_passed() ? "the gate passed" : "the gate failed";
     }
     doc.notes = r.profile->notes;
     doc.notes.insert(doc.notes.end(), r.set.notes.begin(), r.set.notes.end());

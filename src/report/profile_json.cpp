@@ -1,4 +1,6 @@
 // Writes a profile in amdahl's JSON profile format, the one src/input/json.cpp reads.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -137,7 +139,12 @@ std::string profile_to_json(const Profile& profile, bool with_timeline) {
     json.field("schema_version", 1);
     json.field("name", profile.name.empty() ? profile.source : profile.name);
     json.field("unit", unit_name(profile.unit));
-    json.field("total", profile.total());
+    // Without a declared total the time ranges' ends move the baseline; a total written here would
+    // fix it (and the high ends would not fit under it), so only a declared one is written then.
+    const bool any_range = std::any_of(profile.phases.begin(), profile.phases.end(), [](const Phase& phase) {
+        return phase.spread && phase.spread->low < phase.spread->high;
+    });
+    if (profile.total_declared || !any_range) json.field("total", profile.total());
     if (!profile.format.empty()) json.field("format", profile.format);
     if (!profile.boundary.empty()) json.field("boundary", profile.boundary);
     if (profile.summary_only) json.field("summary_only", true);
@@ -147,7 +154,14 @@ std::string profile_to_json(const Profile& profile, bool with_timeline) {
     for (const auto& [old_name, new_name] : profile.renamed_from) former[new_name].push_back(old_name);
     json.key("phases").begin_array();
     for (const Phase& phase : profile.phases) {
-        json.begin_object(true).field("name", phase.name).field("time", phase.time);
+        json.begin_object(true).field("name", phase.name);
+        // A run-to-run range as the reader takes it ("19..23", in the profile's unit; its midpoint
+        // is the time), and a spread as time_sd: an import keeps what eval's bounds stand on.
+        if (phase.spread && phase.spread->low < phase.spread->high)
+            json.field("time", fmt::format("{}..{}", phase.spread->low, phase.spread->high));
+        else
+            json.field("time", phase.time);
+        if (phase.spread && phase.spread->sd > 0) json.field("time_sd", phase.spread->sd);
         if (!phase.kind.empty()) json.field("kind", phase.kind);
         if (phase.calls) json.field("calls", *phase.calls);
         if (!phase.segment.empty()) json.field("segment", phase.segment);
@@ -160,6 +174,21 @@ std::string profile_to_json(const Profile& profile, bool with_timeline) {
         json.end_object();
     }
     json.end_array();
+    if (!profile.proposals.empty()) {
+        json.key("proposals").begin_array();
+        for (const ProfileProposal& proposal : profile.proposals) {
+            json.begin_object(true);
+            if (!proposal.name.empty()) json.field("name", proposal.name);
+            json.field("target", proposal.target).field("factor", proposal.factor).field("effort", proposal.effort);
+            json.end_object();
+        }
+        json.end_array();
+    }
+    if (!profile.runs.empty()) {
+        json.key("runs").begin_array(true);
+        for (const double run : profile.runs) json.value(run);
+        json.end_array();
+    }
     if (!profile.class_members.empty()) {
         json.key("classes").begin_array();
         for (const ClassMember& member : profile.class_members)

@@ -17,6 +17,14 @@ std::string uncertainty_assumption(const Uncertainty& u) {
         if (u.factor_ranges && u.time_ranges) text += " and ";
         if (u.time_ranges) text += "each time range's arithmetic midpoint";
     }
+    if (u.exclusive_only && u.any_range())
+        text +=
+            "; these bounds count only the time the sped-up phases ran alone (their exclusive time): 'with "
+            "overlap' spans their active time too";
+    if (u.total_fixed && (u.time_ranges || u.spreads)) {
+        if (!text.empty()) text += "; ";
+        text += "the declared total stays fixed: 'unattributed' takes up what the phases leave of it";
+    }
     if (u.spreads) {
         if (!text.empty()) text += "; ";
         text += "the run-to-run spreads (sd) are propagated to first order at the point, the phases independent";
@@ -63,12 +71,18 @@ std::vector<std::string> explain_uncertainty(const Uncertainty& u, const std::st
     const auto t = [&](double v) { return format_time(v, style) + " " + unit; };
     std::vector<std::string> lines;
     if (u.any_range()) {
-        const char* times =
-            u.time_ranges ? ", times at the corner where S is least (sorted by 1/k, m + 1 corners)" : "";
+        const bool fixed = u.total_fixed && u.time_ranges;
+        const char* times = fixed
+                                ? ", each time at the end that saves least (the total fixed, 'unattributed' taking up "
+                                  "the rest)"
+                            : u.time_ranges ? ", times at the corner where S is least (sorted by 1/k, m + 1 corners)"
+                                            : "";
         lines.push_back(fmt::format("low end:  every factor at its low end{}: S = T / T' = {} / {} = {}", times,
                                     t(u.slowest.baseline), t(u.slowest.new_time),
                                     format_speedup(u.speedup.low, style)));
-        times = u.time_ranges ? ", times at the corner where S is greatest" : "";
+        times = fixed           ? ", each time at the end that saves most"
+                : u.time_ranges ? ", times at the corner where S is greatest"
+                                : "";
         lines.push_back(fmt::format("high end: every factor at its high end{}: S = T / T' = {} / {} = {}", times,
                                     t(u.fastest.baseline), t(u.fastest.new_time),
                                     format_speedup(u.speedup.high, style)));
