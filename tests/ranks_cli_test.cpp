@@ -204,9 +204,10 @@ TEST_CASE("ranks cli: a table with a rank column is never read as one profile", 
     check_input_error({"eval", "--ranks", steps, "-s", "a=2"}, message);
     // Whatever its case, and in a tab-separated table too.
     const std::string tsv = amdahl::test::write_temp("steps.tsv", "name\tRank\ttime_ms\na\t0\t3\na\t1\t4\n");
-    check_input_error({"eval", tsv, "-s", "a=2"},
-                      "error: " + tsv +
-                          ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
-                          "up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), which reads no rank "
-                          "column\n");
+    check_input_error(
+        {"eval", tsv, "-s", "a=2"},
+        "error: " + tsv +
+            ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
+            "up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), which reads no rank "
+            "column\n");
 }

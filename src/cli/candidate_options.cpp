@@ -4,8 +4,8 @@
 #include "cli/common.hpp"
 
 #include "amdahl/error.hpp"
-#include "report/numbers.hpp"
 #include "amdahl/numbers.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::cli {
 

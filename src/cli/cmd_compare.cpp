@@ -17,9 +17,9 @@
 #include "amdahl/harness.hpp"
 #include "amdahl/numbers.hpp"
 #include "cli/commands.hpp"
+#include "cli/uncertainty_options.hpp"
 #include "input/raw_profile.hpp"
 #include "report/numbers.hpp"
-#include "cli/uncertainty_options.hpp"
 
 namespace amdahl::cli {
 

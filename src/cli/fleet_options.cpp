@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "amdahl/error.hpp"
-#include "report/numbers.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "model/text.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::cli {
 

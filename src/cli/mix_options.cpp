@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "amdahl/error.hpp"
-#include "report/numbers.hpp"
 #include "cli/uncertainty_options.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::cli {
 
