@@ -579,6 +579,28 @@ TEST_CASE("silent wrong: a JSON phase named like a total that is the sum of the 
     CHECK(test::run_cli({"eval", table}).exit_code == 0);
 }
 
+TEST_CASE("silent wrong: a JSON phase named like a total under a declared total it is not is a phase",
+          "[silent][totals]") {
+    // The file's "total" says what the total is: a phase of another time is not that total, even
+    // when its time happens to equal the other phases' sum (found by fuzz_folded: a frame named
+    // '...total...' of 5 samples beside 1 and 4 did not read back from amdahl's own JSON).
+    const std::string declared = test::write_temp("json_declared_total.json",
+                                                  R"({"unit":"ms","total":10,"phases":{"a":1,"b":4,"grand total":5}})");
+    const auto d = test::run_cli({"eval", declared, "--format", "json"});
+    CHECK(d.exit_code == 0);
+    CHECK(d.err.empty());
+    CHECK(nlohmann::json::parse(d.out)["baseline_time"].get<double>() == Approx(10));
+    // Declared as the same time as the phase: that phase is the total written twice.
+    const std::string twice =
+        test::write_temp("json_total_twice.json", R"({"unit":"ms","total":5,"phases":{"a":1,"b":4,"grand total":5}})");
+    const auto t = test::run_cli({"eval", twice});
+    CHECK(t.exit_code == 2);
+    CHECK(t.err == "error: " + twice +
+                       ": phases.grand total: phase 'grand total' is named like a total and its time is the sum "
+                       "of the other phases: give it as the profile's \"total\" field, or rename it if it is a "
+                       "phase\n");
+}
+
 TEST_CASE("silent wrong: a self time column wins over an inclusive one", "[silent][self_time]") {
     // 'CPU total' holds inclusive times (linear's 800 us includes addmm's): baseline 1,800 us and
     // 1.2x; the self times give 1,000 us and 1000 / 750 = 1.3333x.

@@ -427,9 +427,17 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
 // The same test as a table's last row (table.cpp): a name that sounds like a total row is equal
 // within rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it
 // was written in, and only without a kind. A table's phase then never fails to read back as JSON.
+// A declared "total" of another time says what the total is: that phase is not it.
 void refuse_total_as_phase(const detail::RawProfile& raw) {
+    const Unit bare = raw.unit.value_or(Unit::ms);
+    const std::optional<double> declared =
+        raw.total ? std::optional(convert(raw.total->value, raw.total->unit.value_or(bare), Unit::ns)) : std::nullopt;
     for (std::size_t i = 0; i < raw.phases.size(); ++i) {
         if (!detail::names_like_a_total(raw.phases[i].name)) continue;
+        if (declared) {
+            const double time = convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), Unit::ns);
+            if (std::fabs(time - *declared) > detail::rounding_tolerance * std::max(time, *declared)) continue;
+        }
         const bool sounds_like_total = detail::sounds_like_total_row_name(raw.phases[i].name);
         if (!sounds_like_total && !raw.phases[i].kind.empty()) continue;
         if (!detail::is_sum_of_the_others(
