@@ -255,7 +255,7 @@ TEST_CASE("uncertainty cli: the verdict names a factor range by its ends, and wh
     const RunResult r = run_cli({"eval", step, "-s", "attention_softmax=8..12", "--verdict"});
     CHECK(r.exit_code == 0);
     CHECK(r.out ==
-          "A 8x to 12x speedup of attention_softmax, 21.0% of the total, buys 18.4% to 19.2% of it (1.2251x to "
+          "An 8x to 12x speedup of attention_softmax, 21.0% of the total, buys 18.4% to 19.2% of it (1.2251x to "
           "1.2384x; 1.2324x at the point); even an infinitely fast one would buy 21.0%: more time is in gemm_qkv "
           "(34.0%).\n");
     // Several speedups: each range by its ends beside its target.

@@ -49,6 +49,23 @@ std::string target_words(const EvalResult& r, std::size_t spec, const std::strin
 
 }  // namespace
 
+std::string_view capital_article(std::string_view number) {
+    // The integer part's leading group of up to three digits is what is read first: "eight",
+    // "eleven", "eighteen", "eighty-", "eight hundred" begin with a vowel sound.
+    std::string digits;
+    for (const char c : number) {
+        if (c == ',') continue;
+        if (c < '0' || c > '9') break;
+        digits += c;
+    }
+    if (digits.empty()) return "A";
+    const std::size_t lead = digits.size() % 3 == 0 ? 3 : digits.size() % 3;
+    const int group = std::stoi(digits.substr(0, lead));
+    const bool vowel =
+        group == 8 || group == 11 || group == 18 || (group >= 80 && group <= 89) || (group >= 800 && group <= 899);
+    return vowel ? "An" : "A";
+}
+
 std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
     const Evaluation& e = r.evaluation;
     const Profile& profile = *r.profile;
@@ -63,9 +80,10 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
     if (one) {
         const double k = r.speedups.front().factor.value;
         const std::string target = target_words(r, 0);
+        const std::string factor = k >= 1 ? factor_words(r.speedups.front()) : format_factor(1 / k, style);
         subject = std::isinf(k) ? fmt::format("Making {} take no time", target)
-                  : k >= 1      ? fmt::format("A {} speedup of {}", factor_words(r.speedups.front()), target)
-                                : fmt::format("A {} slowdown of {}", format_factor(1 / k, style), target);
+                                : fmt::format("{} {} {} of {}", capital_article(factor), factor,
+                                              k >= 1 ? "speedup" : "slowdown", target);
     } else {
         std::vector<std::string> parts;
         for (std::size_t s = 0; s < r.speedups.size(); ++s)
