@@ -202,6 +202,17 @@ TEST_CASE("mix: input errors name the option and the problem", "[mix][cli]") {
                       "error: --names: does not apply with --mix: its tables print names whole\n");
     check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--by", "effort"},
                       "error: --by: effort needs proposals with efforts (-s SELECTOR=FACTOR@EFFORT)\n");
+    // -k 8..12 was refused as "not a number"; -k beside -s proposals was silently unused.
+    for (const char* command : {"rank", "plan"}) {
+        std::vector<std::string> args{command, "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-k", "8..12"};
+        if (std::string(command) == "plan") args.insert(args.end(), {"--target", "1.2"});
+        check_input_error(args,
+                          "error: --factor: '8..12': a factor range is not supported with --mix yet (give a "
+                          "point factor)\n");
+    }
+    check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "-k", "4"},
+                      "error: --factor: applies to the phases --only picks (or every phase); the proposals given "
+                      "with -s carry their own factors (-s NAME=FACTOR)\n");
     const std::string with_proposals = write_temp(
         "mix_proposals.json",
         R"({"unit": "ms", "phases": [{"name": "gemm", "time": 5}], "proposals": [{"target": "gemm", "factor": 2}]})");

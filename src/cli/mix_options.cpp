@@ -123,7 +123,15 @@ std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, cons
     for (const auto& text : options.only) selectors.push_back(parse_option("--only", parse_selector, text));
     const auto picked = select_in_workloads(profiles, names, selectors, set.notes);
     if (!proposals.empty()) set.from_proposals = true;
-    const Factor factor = parse_option("--factor", parse_factor, options.factor);
+    // Proposals carry their own factors: a -k beside them would be silently unused.
+    if (set.from_proposals && options.factor_option && options.factor_option->count() > 0)
+        throw Error("--factor",
+                    "applies to the phases --only picks (or every phase); the proposals given with -s "
+                    "carry their own factors (-s NAME=FACTOR)");
+    const auto [factor, range] = parse_option("--factor", parse_ranged_factor, options.factor);
+    if (range)
+        throw Error("--factor", "'" + printable(options.factor) +
+                                    "': a factor range is not supported with --mix yet (give a point factor)");
     set.factor = factor.value;
     for (std::size_t w = 0; w < profiles.size(); ++w) {
         std::vector<std::string> notes;
