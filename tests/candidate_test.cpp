@@ -108,8 +108,8 @@ TEST_CASE("candidates: a proposal covers the phases its selector picks", "[candi
 TEST_CASE("candidates: proposals stored in a profile are parsed, named and placed", "[candidate]") {
     Profile profile = step();
     profile.proposals = {
-        ProfileProposal{"flash-attention", "attention_softmax", "10x", 3.0, "step.json: proposals[0]"},
-        ProfileProposal{"", "kind:kernel", "-30%", std::nullopt, "step.json: proposals[1]"},
+        ProfileProposal{"flash-attention", "attention_softmax", "10x", 3.0, "", "step.json: proposals[0]"},
+        ProfileProposal{"", "kind:kernel", "-30%", std::nullopt, "", "step.json: proposals[1]"},
     };
     const auto proposals = profile_proposals(profile);
     REQUIRE(proposals.size() == 2);
@@ -125,11 +125,11 @@ TEST_CASE("candidates: proposals stored in a profile are parsed, named and place
     CHECK(proposals[1].spec.factor.value == Approx(1 / 0.7));
     CHECK_FALSE(proposals[1].spec.effort);
 
-    profile.proposals.push_back(ProfileProposal{"bad", "layernorm", "0", std::nullopt, "step.json: proposals[2]"});
+    profile.proposals.push_back(ProfileProposal{"bad", "layernorm", "0", std::nullopt, "", "step.json: proposals[2]"});
     CHECK_THROWS_MATCHES(
         profile_proposals(profile), Error,
         Message("step.json: proposals[2]: bad factor '0': a speedup factor must be > 0 (0.5 is a 2x slowdown)"));
-    profile.proposals.back() = ProfileProposal{"", "", "2", std::nullopt, "step.json: proposals[2]"};
+    profile.proposals.back() = ProfileProposal{"", "", "2", std::nullopt, "", "step.json: proposals[2]"};
     CHECK_THROWS_MATCHES(
         profile_proposals(profile), Error,
         Message("step.json: proposals[2]: empty selector (expected a phase name, a glob, kind:KIND or *)"));

@@ -14,6 +14,7 @@ namespace {
 using amdahl::test::run_cli;
 using amdahl::test::RunResult;
 using amdahl::test::source_path;
+using amdahl::test::write_temp;
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
 
@@ -256,4 +257,62 @@ TEST_CASE("fleet: an effort unit given in the plural reads right in the singular
     CHECK_THAT(r.out, Contains("saved per week"));
     CHECK_THAT(r.out, !Contains("weekses"));
     CHECK_THAT(r.out, !Contains("per weeks"));
+}
+
+TEST_CASE("fleet: an effort written with its unit (@3w) names the effort unit", "[fleet][cli]") {
+    const std::string step = source_path("examples/transformer_step.json");
+    const RunResult r = run_cli(
+        {"rank", step, "-s", "attention_softmax=4@3w", "-s", "gemm_qkv=2@1w", "--by", "effort", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["effort_unit"] == "week");
+    // gemm_qkv: 34 ms at 2x saves 17 ms for 1 week; attention_softmax: 21 ms at 4x saves 15.75 ms for 3.
+    CHECK(report["targets"][0]["effort"].get<double>() == Approx(1));
+    CHECK(report["targets"][0]["saved_per_effort"].get<double>() == Approx(17));
+    CHECK(report["targets"][1]["saved_per_effort"].get<double>() == Approx(5.25));
+    // --effort-unit may name the same unit more fully.
+    const RunResult full = run_cli({"rank", step, "-s", "attention_softmax=4@3w", "--effort-unit", "engineer-weeks"});
+    CHECK(full.exit_code == 0);
+    CHECK_THAT(full.out, Contains("effort (engineer-weeks)"));
+    // eval --fleet: the payback is in the unit the efforts give.
+    const RunResult eval = run_cli({"eval", step, "-s", "layernorm=10@2d", "--fleet", "100", "--cost-per-gpu-hour",
+                                    "2USD", "--cost-per-effort", "1000USD", "--format", "json"});
+    REQUIRE(eval.exit_code == 0);
+    CHECK(nlohmann::json::parse(eval.out)["fleet"]["effort_unit"] == "day");
+}
+
+TEST_CASE("fleet: efforts in different units, or with and without one, are errors", "[fleet][cli]") {
+    const std::string step = source_path("examples/transformer_step.json");
+    check_error(run_cli({"rank", step, "-s", "attention_softmax=4@3w", "-s", "gemm_qkv=2@2d"}),
+                "error: --speedup: efforts are in different units ('attention_softmax=4@3w' in weeks, "
+                "'gemm_qkv=2@2d' in days): give every effort in one unit; amdahl does not convert between them\n");
+    check_error(run_cli({"plan", step, "-s", "attention_softmax=4@3w", "-s", "gemm_qkv=2@2", "--target", "1.1"}),
+                "error: --speedup: 'attention_softmax=4@3w' gives its effort in weeks and 'gemm_qkv=2@2' gives no "
+                "unit: give every effort its unit\n");
+    check_error(run_cli({"rank", step, "-s", "attention_softmax=4@3w", "--effort-unit", "days"}),
+                "error: --effort-unit: 'days' disagrees with the unit of the efforts ('attention_softmax=4@3w' is in "
+                "weeks)\n");
+    check_error(run_cli({"rank", step, "-s", "attention_softmax=4@3m"}),
+                "error: --speedup: speedup 'attention_softmax=4@3m': effort '3m': unit 'm' could mean more than one "
+                "thing: write the word (3 weeks) or use h, d, w or mo\n");
+}
+
+TEST_CASE("fleet: a profile's proposal effort may carry its unit, and import writes it back", "[fleet][cli]") {
+    const std::string path =
+        write_temp("effort_unit.json",
+                   R"({"unit":"ms","phases":{"a":60,"b":40},"proposals":[{"target":"a","factor":2,"effort":"3w"}]})");
+    const RunResult r = run_cli({"rank", path, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["effort_unit"] == "week");
+    CHECK(report["targets"][0]["effort"].get<double>() == Approx(3));
+    const RunResult imported = run_cli({"import", path});
+    REQUIRE(imported.exit_code == 0);
+    CHECK(nlohmann::json::parse(imported.out)["proposals"][0]["effort"] == "3 weeks");
+    const std::string bad =
+        write_temp("effort_bad.json",
+                   R"({"unit":"ms","phases":{"a":60,"b":40},"proposals":[{"target":"a","factor":2,"effort":"soon"}]})");
+    check_error(run_cli({"rank", bad}), "error: " + bad +
+                                            ": proposals[0].effort: effort must be a number > 0 with an optional "
+                                            "unit, such as 3, 3w or 2 days (got 'soon')\n");
 }

@@ -100,6 +100,18 @@ TEST_CASE("speedup: parse_speedup splits SELECTOR=FACTOR@EFFORT", "[speedup]") {
     REQUIRE(spec.effort);
     CHECK(*spec.effort == Approx(0.5));
 
+    // An effort may carry its unit: the short forms are hours, days, weeks and months.
+    spec = parse_speedup("a=2@3w");
+    REQUIRE(spec.effort);
+    CHECK(*spec.effort == Approx(3));
+    CHECK(spec.effort_unit == "week");
+    CHECK(parse_speedup("a=2@1.5 d").effort_unit == "day");
+    CHECK(parse_speedup("a=2@2mo").effort_unit == "month");
+    CHECK(parse_speedup("a=2@4h").effort_unit == "hour");
+    CHECK(parse_speedup("a=2@2 Engineer-Weeks").effort_unit == "engineer-weeks");
+    CHECK(parse_speedup("a=2@1e3").effort_unit.empty());
+    CHECK(*parse_speedup("a=2@1e3").effort == Approx(1000));
+
     // The last '=' splits: a selector may hold one (C++ operator names do).
     spec = parse_speedup("operator==2");
     CHECK(spec.selector.type == Selector::Type::name);
@@ -121,12 +133,22 @@ TEST_CASE("speedup: parse_speedup errors quote the speedup as written", "[speedu
         {"a=0", "speedup 'a=0': bad factor '0': a speedup factor must be > 0 (0.5 is a 2x slowdown)"},
         {"a=fast", "speedup 'a=fast': bad factor 'fast': not a number (expected e.g. 10, 10x, inf or -30%)"},
         {"a=@3", "speedup 'a=@3': bad factor '': empty (expected a number such as 10, 10x, inf or -30%)"},
-        {"a=10@0", "speedup 'a=10@0': effort must be a number > 0 (got '0')"},
-        {"a=10@-1", "speedup 'a=10@-1': effort must be a number > 0 (got '-1')"},
-        {"a=10@", "speedup 'a=10@': effort must be a number > 0 (got '')"},
-        {"a=10@week", "speedup 'a=10@week': effort must be a number > 0 (got 'week')"},
-        {"a=10@inf", "speedup 'a=10@inf': effort must be a number > 0 (got 'inf')"},
-        {"a=10@3@4", "speedup 'a=10@3@4': effort must be a number > 0 (got '3@4')"},
+        {"a=10@0",
+         "speedup 'a=10@0': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got '0')"},
+        {"a=10@-1",
+         "speedup 'a=10@-1': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got '-1')"},
+        {"a=10@",
+         "speedup 'a=10@': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got '')"},
+        {"a=10@week",
+         "speedup 'a=10@week': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got "
+         "'week')"},
+        {"a=10@inf",
+         "speedup 'a=10@inf': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got 'inf')"},
+        {"a=10@3@4",
+         "speedup 'a=10@3@4': effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got '3@4')"},
+        {"a=10@3m",
+         "speedup 'a=10@3m': effort '3m': unit 'm' could mean more than one thing: write the word (3 weeks) or use h, "
+         "d, w or mo"},
         {"kind:=2", "selector 'kind:': kind: needs a kind name"},
     };
     for (const auto& [text, message] : cases) {

@@ -78,6 +78,7 @@ struct ProfileProposal {
     std::string target;  ///< a selector: name, glob, kind:KIND or *
     std::string factor;  ///< as written: "10", "10x", "inf", "-30%"
     std::optional<double> effort;
+    std::string effort_unit;  ///< as parse_effort reads it ("3w": "week"), or empty
     std::string where;
 };
 

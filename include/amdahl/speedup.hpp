@@ -67,8 +67,19 @@ struct SpeedupSpec {
     Factor factor;                     ///< the point: a range's geometric midpoint
     std::optional<FactorRange> range;  ///< "8..12": the factor lies in it
     std::optional<double> effort;      ///< in the user's effort unit, > 0
+    std::string effort_unit;           ///< the unit written after the effort ("3w": "week"), or empty
     std::string text;                  ///< as the user wrote it, for messages
 };
+
+/// An effort as written: "3", "3w", "2.5 engineer-days".
+struct Effort {
+    double value = 0;  ///< > 0
+    std::string unit;  ///< h, d, w, wk and mo as hour, day, week, month; other words lower-cased; or empty
+};
+
+/// Parses an effort: a number > 0 and an optional unit word. A one-letter unit other than h, d and
+/// w ("3m": a month or a minute?) is refused. Throws amdahl::Error.
+Effort parse_effort(std::string_view text);
 
 /// Parses "SELECTOR=FACTOR[@EFFORT]".
 SpeedupSpec parse_speedup(std::string_view text);

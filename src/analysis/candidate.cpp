@@ -115,6 +115,7 @@ std::vector<Proposal> profile_proposals(const Profile& profile) {
             throw Error(stored.where, e.message());
         }
         proposal.spec.effort = stored.effort;
+        proposal.spec.effort_unit = stored.effort_unit;
         proposal.spec.text = proposal.name;
         out.push_back(std::move(proposal));
     }

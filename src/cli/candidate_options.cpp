@@ -2,6 +2,7 @@
 #include "cli/candidate_options.hpp"
 
 #include "cli/common.hpp"
+#include "cli/fleet_options.hpp"
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -29,13 +30,14 @@ void add_candidate_options(CLI::App& command, CandidateOptions& options) {
 
 CandidateSet build_candidates(const Profile& profile, const CandidateOptions& options) {
     CandidateSet set;
-    set.effort_unit = singular(options.effort_unit);  // --effort-unit weeks: "1 week", "3 weeks"
     std::vector<Proposal> proposals;
     for (const auto& text : options.proposals) {
         SpeedupSpec spec = parse_option("--speedup", parse_speedup, text);
         proposals.push_back({spec.text, std::move(spec)});
     }
     if (proposals.empty()) proposals = profile_proposals(profile);
+    // --effort-unit weeks or @3w: "1 week", "3 weeks".
+    set.effort_unit = effort_unit_of(proposals, options.effort_unit);
     for (std::size_t i = 0; i < proposals.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
             if (proposals[i].name == proposals[j].name)

@@ -103,7 +103,10 @@ int run_eval(const EvalOptions& given, const CLI::App& command, Context& context
     for (const auto& text : options.speedups) result.speedups.push_back(parse_option("--speedup", parse_speedup, text));
     bool any_effort = false;
     for (const SpeedupSpec& spec : result.speedups) any_effort = any_effort || spec.effort;
-    const std::optional<Fleet> fleet = fleet_option(options.fleet, "effort", any_effort);
+    std::vector<const SpeedupSpec*> specs;
+    for (const SpeedupSpec& spec : result.speedups) specs.push_back(&spec);
+    const std::optional<Fleet> fleet =
+        fleet_option(options.fleet, effort_unit_of(specs, options.fleet.effort_unit.value_or("")), any_effort);
     const std::optional<double> effort = speedups_effort(result.speedups, fleet);
     const Profile profile = load_profile(options.profile, context);
     result.profile = &profile;

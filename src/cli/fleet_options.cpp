@@ -142,4 +142,39 @@ std::optional<double> speedups_effort(const std::vector<SpeedupSpec>& speedups, 
     return total;
 }
 
+std::string effort_unit_of(const std::vector<const SpeedupSpec*>& specs, const std::string& given) {
+    const SpeedupSpec* with_unit = nullptr;
+    const SpeedupSpec* without_unit = nullptr;
+    for (const SpeedupSpec* spec : specs) {
+        if (!spec->effort) continue;
+        if (spec->effort_unit.empty()) {
+            if (!without_unit) without_unit = spec;
+        } else if (!with_unit) {
+            with_unit = spec;
+        } else if (singular(spec->effort_unit) != singular(with_unit->effort_unit)) {
+            throw Error("--speedup", "efforts are in different units ('" + printable(with_unit->text) + "' in " +
+                                         singular(with_unit->effort_unit) + "s, '" + printable(spec->text) + "' in " +
+                                         singular(spec->effort_unit) +
+                                         "s): give every effort in one unit; amdahl does not convert between them");
+        }
+    }
+    const std::string option = given.empty() ? "" : singular(given);
+    if (!with_unit) return option.empty() ? "effort" : option;
+    const std::string unit = singular(with_unit->effort_unit);
+    if (without_unit)
+        throw Error("--speedup", "'" + printable(with_unit->text) + "' gives its effort in " + unit + "s and '" +
+                                     printable(without_unit->text) + "' gives no unit: give every effort its unit");
+    if (option.empty()) return unit;
+    // --effort-unit engineer-week with @3w: the same unit, named more fully.
+    if (option == unit || option.ends_with("-" + unit) || option.ends_with(" " + unit)) return option;
+    throw Error("--effort-unit", "'" + printable(given) + "' disagrees with the unit of the efforts ('" +
+                                     printable(with_unit->text) + "' is in " + unit + "s)");
+}
+
+std::string effort_unit_of(const std::vector<Proposal>& proposals, const std::string& given) {
+    std::vector<const SpeedupSpec*> specs;
+    for (const Proposal& proposal : proposals) specs.push_back(&proposal.spec);
+    return effort_unit_of(specs, given == "effort" ? "" : given);
+}
+
 }  // namespace amdahl::cli

@@ -33,4 +33,12 @@ bool any_effort(const CandidateSet& set);
 /// must carry one; without, none is needed (and none is returned).
 std::optional<double> speedups_effort(const std::vector<SpeedupSpec>& speedups, const std::optional<Fleet>& fleet);
 
+/// The word efforts are counted in, singular: the unit they are written in ("@3w": week), or
+/// --effort-unit (`given`, empty when not given), or "effort". Throws amdahl::Error when efforts are
+/// in different units (amdahl does not guess how many days a week has), when some have a unit and
+/// some none, or when --effort-unit names another unit ("engineer-week" agrees with "@3w").
+std::string effort_unit_of(const std::vector<const SpeedupSpec*>& specs, const std::string& given);
+/// The same for proposals (rank, plan); `given` "effort" is --effort-unit's default: not given.
+std::string effort_unit_of(const std::vector<Proposal>& proposals, const std::string& given);
+
 }  // namespace amdahl::cli

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "amdahl/error.hpp"
+#include "cli/fleet_options.hpp"
 #include "cli/uncertainty_options.hpp"
 #include "report/numbers.hpp"
 
@@ -97,7 +98,6 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
 
 std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, const CandidateOptions& options,
                                                    CandidateSet& set) {
-    set.effort_unit = singular(options.effort_unit);
     const std::vector<const Profile*> profiles = loaded.pointers();
     const std::vector<std::string> names = loaded.names();
     std::vector<std::vector<Candidate>> out(profiles.size());
@@ -116,6 +116,7 @@ std::vector<std::vector<Candidate>> mix_candidates(const Workloads& loaded, cons
                 throw Error("--speedup", "proposal '" + printable(spec.text) + "' is given twice");
         proposals.push_back({spec.text, std::move(spec)});
     }
+    set.effort_unit = effort_unit_of(proposals, options.effort_unit);
     if (!proposals.empty() && !options.only.empty())
         throw Error("--only", "choose candidates with --only or with proposals (-s), not both");
     std::vector<Selector> selectors;

@@ -9,6 +9,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/report.hpp"
+#include "amdahl/speedup.hpp"
 #include "input/json_errors.hpp"
 #include "input/json_fields.hpp"
 #include "input/json_timeline.hpp"
@@ -208,11 +209,23 @@ void read_proposals(const Json& proposals, const std::string& source, RawProfile
             proposal.factor = read_string(*factor, source, path + ".factor");
         if (const auto name = item.find("name"); name != item.end())
             proposal.name = read_string(*name, source, path + ".name");
+        // "effort": 3, or with its unit: "3w", "2 engineer-days".
         if (const auto effort = item.find("effort"); effort != item.end() && !effort->is_null()) {
-            if (!effort->is_number() || !(effort->get<double>() > 0) || !std::isfinite(effort->get<double>()))
+            if (effort->is_string()) {
+                try {
+                    const Effort parsed = parse_effort(effort->get_ref<const std::string&>());
+                    proposal.effort = parsed.value;
+                    proposal.effort_unit = parsed.unit;
+                } catch (const Error& e) {
+                    throw Error(where(source, path + ".effort"), e.message());
+                }
+            } else if (!effort->is_number() || !(effort->get<double>() > 0) || !std::isfinite(effort->get<double>())) {
                 throw Error(where(source, path + ".effort"),
-                            "effort must be a number > 0 (got " + describe(*effort) + ")");
-            proposal.effort = effort->get<double>();
+                            "effort must be a number > 0, or a string with its unit such as \"3w\" (got " +
+                                describe(*effort) + ")");
+            } else {
+                proposal.effort = effort->get<double>();
+            }
         }
         out.proposals.push_back(std::move(proposal));
     }

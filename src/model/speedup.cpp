@@ -1,9 +1,12 @@
 #include "amdahl/speedup.hpp"
 
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -131,6 +134,39 @@ Selector parse_selector(std::string_view text) {
     return selector;
 }
 
+Effort parse_effort(std::string_view text) {
+    const std::string_view written = trim(text);
+    // The unit is the trailing run of letters, hyphens and spaces: "3w", "2.5 engineer-days".
+    std::size_t end = written.size();
+    const auto in_word = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '-' || c == ' '; };
+    while (end > 0 && in_word(written[end - 1])) --end;
+    const std::string_view number = trim(written.substr(0, end));
+    std::string unit(trim(written.substr(end)));
+    while (!unit.empty() && (unit.front() == '-' || unit.front() == ' ')) unit.erase(0, 1);
+    for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    Effort effort;
+    if (!parse_double(number, effort.value) || !(effort.value > 0) || !std::isfinite(effort.value))
+        throw Error("effort must be a number > 0 with an optional unit, such as 3, 3w or 2 days (got '" +
+                    std::string(written) + "')");
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> short_forms{{{"h", "hour"},
+                                                                                                {"hr", "hour"},
+                                                                                                {"hrs", "hour"},
+                                                                                                {"d", "day"},
+                                                                                                {"w", "week"},
+                                                                                                {"wk", "week"},
+                                                                                                {"wks", "week"},
+                                                                                                {"mo", "month"},
+                                                                                                {"mos", "month"},
+                                                                                                {"mth", "month"}}};
+    for (const auto& [from, to] : short_forms)
+        if (unit == from) effort.unit = std::string(to);
+    if (effort.unit.empty() && unit.size() == 1)
+        throw Error("effort '" + std::string(written) + "': unit '" + unit +
+                    "' could mean more than one thing: write the word (3 weeks) or use h, d, w or mo");
+    if (effort.unit.empty()) effort.unit = unit;
+    return effort;
+}
+
 SpeedupSpec parse_speedup(std::string_view text) {
     SpeedupSpec spec;
     spec.text = std::string(text);
@@ -140,12 +176,13 @@ SpeedupSpec parse_speedup(std::string_view text) {
     spec.selector = parse_selector(text.substr(0, eq));
     std::string_view factor = text.substr(eq + 1);
     if (const auto at = factor.find('@'); at != std::string_view::npos) {
-        double effort = 0;
-        const std::string_view effort_text = trim(factor.substr(at + 1));
-        if (!parse_double(effort_text, effort) || effort <= 0)
-            throw Error("speedup '" + spec.text + "': effort must be a number > 0 (got '" + std::string(effort_text) +
-                        "')");
-        spec.effort = effort;
+        try {
+            const Effort effort = parse_effort(factor.substr(at + 1));
+            spec.effort = effort.value;
+            spec.effort_unit = effort.unit;
+        } catch (const Error& e) {
+            throw Error("speedup '" + spec.text + "': " + e.message());
+        }
         factor = factor.substr(0, at);
     }
     try {

@@ -8,6 +8,7 @@
 #include "amdahl/io.hpp"
 #include "amdahl/report.hpp"
 #include "analysis/replay.hpp"
+#include "report/numbers.hpp"
 #include "report/profile_json.hpp"
 
 namespace amdahl {
@@ -179,7 +180,13 @@ std::string profile_to_json(const Profile& profile, bool with_timeline) {
         for (const ProfileProposal& proposal : profile.proposals) {
             json.begin_object(true);
             if (!proposal.name.empty()) json.field("name", proposal.name);
-            json.field("target", proposal.target).field("factor", proposal.factor).field("effort", proposal.effort);
+            json.field("target", proposal.target).field("factor", proposal.factor);
+            // An effort with its unit is written as "3 weeks", which reads back as it was given.
+            if (proposal.effort && !proposal.effort_unit.empty())
+                json.field("effort", shortest(*proposal.effort) + " " +
+                                         (*proposal.effort == 1 ? proposal.effort_unit : plural(proposal.effort_unit)));
+            else
+                json.field("effort", proposal.effort);
             json.end_object();
         }
         json.end_array();
