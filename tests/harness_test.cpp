@@ -341,4 +341,13 @@ TEST_CASE("harness: errors that say what is wrong", "[harness]") {
                                                    {"command": "dup", "times": [2]}]})",
                                    "dup.json", Harness::hyperfine, false),
                       "dup.json: results[2]: a second benchmark named 'dup' (the first is [0])");
+    // Optional fields of the wrong type were an uncaught exception (found by fuzz_harness).
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [{"name": "BM_a", "run_type": 5,
+                                       "real_time": 1, "time_unit": "ns"}]})",
+                                   "type.json", Harness::google_benchmark, false),
+                      "type.json: benchmarks[0].run_type: expected a string");
+    CHECK_THROWS_WITH(read_harness(R"({"context": {}, "benchmarks": [{"name": "BM_a", "error_occurred": "yes",
+                                       "real_time": 1, "time_unit": "ns"}]})",
+                                   "flag.json", Harness::google_benchmark, false),
+                      "flag.json: benchmarks[0].error_occurred: expected true or false");
 }

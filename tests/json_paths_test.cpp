@@ -14,8 +14,8 @@ using amdahl::detail::read_json_profile_events;
 using amdahl::detail::read_plain_json_profile;
 
 TEST_CASE("json paths: the fast path reads plain profiles as the full path does", "[json]") {
-    const std::string text = R"({"name": "step", "unit": "us", "total": "1 ms", "note": [1, {"x": null}],
-        "phases": [{"name": "gemm", "time": 340, "kind": "kernel", "extra": {"a": [true]}},
+    const std::string text = R"({"name": "step", "unit": "us", "total": "1 ms", "_note": [1, {"x": null}],
+        "phases": [{"name": "gemm", "time": 340, "kind": "kernel", "_extra": {"a": [true]}},
                    {"name": "copy", "time": "0.2 ms", "share": 0.2},
                    {"name": "attention", "time": 2.1e2, "active_time": 300}],
         "proposals": [{"target": "gemm", "factor": 4, "effort": 2}]})";

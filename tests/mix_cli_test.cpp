@@ -303,3 +303,21 @@ TEST_CASE("eval and rank --mix: a loss is carried by the workload that loses mos
     check_input_error({"eval", "--mix", m1 + "=0.5", "--mix", again + "=0.5", "-s", "p=2"},
                       "error: --mix: workload '" + again + "' is given twice (as '" + m1 + "')\n");
 }
+
+TEST_CASE("mix: a selector that is an exact name in one workload and a glob in another is an error", "[mix][cli]") {
+    // -s 'attn*=2' picked only the phase named 'attn*' in w1 but attn_fwd and attn_bwd in w2: 1.1960x, which is
+    // neither reading (1.0256x exact, 1.2720x glob).
+    const std::string w1 = write_temp("mix_exact_w1.csv", "name,time_ms\nattn*,10\nattn_fwd,20\nc,70\n");
+    const std::string w2 = write_temp("mix_exact_w2.csv", "name,time_ms\nattn_fwd,20\nattn_bwd,30\nc,40\n");
+    check_input_error({"eval", "--mix", w1 + "=0.5", "--mix", w2 + "=0.5", "-s", "attn*=2"},
+                      "error: selector 'attn*' is the exact name of a phase in " + w1 + " but a glob in " + w2 +
+                          ": write name:attn* or glob:attn* so that it means one thing in every workload\n");
+    // Either prefix says which; glob: gives (10+20)/2 + 70 = 85 of 100 in w1 and 25 + 40 = 65 of 90 in w2:
+    // S = 1 / (0.5 * 0.85 + 0.5 * 65/90).
+    const auto glob = json_of(
+        run_cli({"eval", "--mix", w1 + "=0.5", "--mix", w2 + "=0.5", "-s", "glob:attn*=2", "--format", "json"}));
+    CHECK(glob["speedup"].get<double>() == Approx(1 / (0.5 * 0.85 + 0.5 * 65.0 / 90)));
+    // An exact name that is all the glob picks reads the same either way: no error.
+    const std::string w3 = write_temp("mix_exact_w3.csv", "name,time_ms\nattn*,10\nc,90\n");
+    CHECK(run_cli({"eval", "--mix", w3 + "=0.5", "--mix", w2 + "=0.5", "-s", "attn*=2"}).exit_code == 0);
+}

@@ -725,3 +725,56 @@ TEST_CASE("silent wrong: compare never counts a total's unattributed time as rem
     REQUIRE(r.exit_code == 0);
     CHECK(nlohmann::json::parse(r.out)["speedup"].get<double>() == Approx(90.0 / 80));
 }
+
+TEST_CASE("silent wrong: a JSON key amdahl does not read is an error, not dropped", "[silent][json]") {
+    // A phase's "unit" was dropped: -s a=2 gave 1.2x, where a is 10 us and the answer 1.00025x.
+    const std::string unit =
+        test::write_temp("json_phase_unit.json",
+                         R"({"unit":"ms","phases":[{"name":"a","time":10,"unit":"us"},{"name":"b","time":20}]})");
+    const auto u = test::run_cli({"eval", unit, "-s", "a=2"});
+    CHECK(u.exit_code == 2);
+    CHECK(u.out.empty());
+    CHECK(u.err == "error: " + unit +
+                       ": phases[0].unit: unknown key 'unit' (the keys here are name, time, time_sd, share, kind, "
+                       "active_time, calls, segment and renamed_from; a key starting with _ is a comment); give a "
+                       "phase's unit with its time (\"time\": \"10 us\")\n");
+    // A misspelled "total" skipped the check against the phases.
+    const std::string totl = test::write_temp("json_totl.json", R"({"unit":"ms","totl":100,"phases":{"a":10,"b":20}})");
+    const auto t = test::run_cli({"eval", totl});
+    CHECK(t.exit_code == 2);
+    CHECK(t.err == "error: " + totl +
+                       ": totl: unknown key 'totl' (the keys here are schema_version, name, unit, total, phases, "
+                       "proposals, runs, overlaps, steps, classes, timeline, boundary, summary_only, format and "
+                       "notes; a key starting with _ is a comment)\n");
+    // The shorthand form's phase objects, and "time_ms" beside "time".
+    const std::string shorthand =
+        test::write_temp("json_time_ms.json", R"({"phases":{"a":{"time":10,"time_ms":12},"b":20}})");
+    const auto s = test::run_cli({"eval", shorthand});
+    CHECK(s.exit_code == 2);
+    CHECK_THAT(s.err, Catch::Matchers::StartsWith("error: " + shorthand + ": phases.a.time_ms: unknown key 'time_ms'"));
+    // Comments are allowed.
+    const std::string comments = test::write_temp(
+        "json_comments.json",
+        R"({"$schema":"x","_note":"from the 12 May run","unit":"ms","phases":[{"name":"a","time":10,"_src":"nsys"}]})");
+    CHECK(test::run_cli({"eval", comments}).exit_code == 0);
+}
+
+TEST_CASE("silent wrong: a bare time_sd beside a time written with its unit is an error", "[silent][uncertainty]") {
+    // "10 ms" with time_sd 500 was read as a 500 ms spread: speedup spread +/- 11.1x, no note.
+    const std::string csv = test::write_temp("bare_sd.csv", "name,time,time_sd\na,10 ms,500\nb,10 ms,\n");
+    const auto c = test::run_cli({"eval", csv, "-s", "a=2"});
+    CHECK(c.exit_code == 2);
+    CHECK(c.err ==
+          "error: " + csv + ":2: phase 'a': time_sd has no unit and the time has one: give both a unit, or neither\n");
+    const std::string json = test::write_temp(
+        "bare_sd.json", R"({"phases":[{"name":"a","time":"10 ms","time_sd":500},{"name":"b","time":"10 ms"}]})");
+    const auto j = test::run_cli({"eval", json, "-s", "a=2"});
+    CHECK(j.exit_code == 2);
+    CHECK(j.err == "error: " + json +
+                       ": phases[0].time_sd: time_sd has no unit and the time has one: give both a unit, or neither\n");
+    // Both with units, or both bare under a unit header, read as before.
+    const std::string both = test::write_temp("both_sd.csv", "name,time,time_sd\na,10 ms,0.5 ms\nb,10 ms,\n");
+    CHECK(test::run_cli({"eval", both, "-s", "a=2"}).exit_code == 0);
+    const std::string header = test::write_temp("header_sd.csv", "name,time_ms,time_sd\na,10,0.5\nb,10,\n");
+    CHECK(test::run_cli({"eval", header, "-s", "a=2"}).exit_code == 0);
+}

@@ -384,3 +384,28 @@ TEST_CASE("steps: two steps that each lack a copy are both kept: one step alone 
     CHECK(profile.steps[0].dropped.empty() != profile.steps[1].dropped.empty());  // one of them stays
     CHECK(profile.total() == Approx(100));
 }
+
+TEST_CASE("steps: a --window that is an annotation's whole name takes that annotation only, with a note",
+          "[import][trace][steps]") {
+    // ProfilerStep#1 is 1,000 us of gemm; #10 to #12 are 100 us each. As a regex matched anywhere, 'ProfilerStep#1'
+    // averaged 4 steps: (1000 + 3 x 100) / 4 = 325 us, where step 1 is 1,000 us.
+    std::vector<std::string> events;
+    double ts = 0;
+    for (int k = 1; k <= 12; ++k) {
+        const double dur = k == 1 ? 1000 : 100;
+        events.push_back(event("ProfilerStep#" + std::to_string(k), "user_annotation", 1, 1, ts, dur));
+        events.push_back(event("gemm", "cpu_op", 1, 1, ts, dur));
+        ts += dur;
+    }
+    ImportOptions options;
+    options.window = "ProfilerStep#1";
+    const Profile profile = load_text("exact_window.json", trace(events), options);
+    CHECK(profile.total() == Approx(1000));
+    CHECK(has_note(profile,
+                   "--window 'ProfilerStep#1' is the exact name of an annotation and takes only it; as a "
+                   "regex, matched anywhere in a name, it would also take 'ProfilerStep#10', "
+                   "'ProfilerStep#11' and 'ProfilerStep#12' (write 'ProfilerStep#1.*' for those)"));
+    // The regex form takes all four.
+    options.window = "ProfilerStep#1.*";
+    CHECK(load_text("regex_window.json", trace(events), options).total() == Approx(325));
+}

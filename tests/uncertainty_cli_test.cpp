@@ -263,3 +263,24 @@ TEST_CASE("uncertainty cli: the verdict names a factor range by its ends, and wh
     CHECK_THAT(two.out, Contains("Changes to attention_softmax (8x to 12x) and layernorm (10x), 27.0% of the total "
                                  "together, buy "));
 }
+
+TEST_CASE("uncertainty cli: plan --target-time --require gates the new time at the ranges' worst end",
+          "[uncertainty][cli]") {
+    // a 10..30 ms (point 20), b 20 ms: the target 22 ms of 40 is 1.8182x. Both phases at 2x reach 20 ms at the
+    // point; with a at 30 the new time is 15 + 10 = 25 ms, over 22 ms, though the speedup there is 50 / 25 = 2x.
+    // The gate passed on that speedup.
+    const std::string path = write_temp("plan_time_gate.csv", "name,time_ms\na,10..30\nb,20\n");
+    const RunResult r = run_cli({"plan", path, "-k", "2", "--target-time", "22ms", "--require"});
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Contains("the plan misses the target time at the ranges' worst end (25.0 ms > 22.0 ms)"));
+    CHECK_THAT(r.err, Contains("gate failed: at the ranges' worst end the plan's new time is 25.0 ms, over the "
+                               "target 22.0 ms\n"));
+    const RunResult j = run_cli({"plan", path, "-k", "2", "--target-time", "22ms", "--require", "--format", "json"});
+    CHECK(j.exit_code == 1);
+    CHECK(nlohmann::json::parse(j.out)["gate"]["passed"] == false);
+    // 25 ms is within a 25 ms target.
+    const RunResult ok = run_cli({"plan", path, "-k", "2", "--target-time", "25ms", "--require"});
+    CHECK(ok.exit_code == 0);
+    CHECK_THAT(ok.out, Contains("the plan's new time is at most 25.0 ms at every range's worst end, within the target "
+                                "25.0 ms"));
+}

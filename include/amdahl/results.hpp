@@ -137,6 +137,7 @@ struct PlanReport {
     double baseline_time = 0;     ///< T
     double target_speedup = 1;    ///< S wanted
     double target_time = 0;       ///< T / S: the new time must be at most this
+    bool target_is_time = false;  ///< given as --target-time (the gate is then on the time)
     PlanResult plan;              ///< chosen candidates, cost, optimality, alternatives
     std::vector<PlanStep> steps;  ///< the chosen candidates in order, with running totals
     double best_possible = 1;     ///< end-to-end speedup with every candidate at its factor
@@ -159,8 +160,12 @@ struct PlanReport {
     bool gate_at_low_end() const { return plan.reachable && uncertainty && uncertainty->any_range(); }
     /// --require: a plan reaches the target, at the low end of the ranges when there are ranges
     /// (a CI gate must not pass on a midpoint).
+    /// With --target-time the gate is on the time: the new time at the ranges' worst end must be
+    /// at most the target (the baseline there may be longer than the one the target was divided by).
     bool gate_passed() const {
-        return plan.reachable && (!gate_at_low_end() || meets_threshold(uncertainty->speedup.low, target_speedup));
+        if (!plan.reachable || !gate_at_low_end()) return plan.reachable;
+        return target_is_time ? meets_threshold(target_time, uncertainty->new_time.high)
+                              : meets_threshold(uncertainty->speedup.low, target_speedup);
     }
 };
 

@@ -63,6 +63,9 @@ struct Uncertainty {
     /// Exact bounds over every range (factor ends and time ends at once); the point without ranges.
     Interval speedup;
     Interval time_saved;
+    /// Exact bounds of the new time T' (a --target-time gate must hold at the high end, where the
+    /// baseline may be longer than at the low end of the speedup).
+    Interval new_time;
     Corner slowest, fastest;  ///< where speedup.low and speedup.high are reached
     /// The sped-up phases also ran overlapped with others: these bounds count their exclusive
     /// time only (Evaluation::overlap_range spans the active time too).

@@ -108,6 +108,27 @@ std::vector<std::vector<std::size_t>> select_in_workloads(const std::vector<cons
                     hints.push_back(names[w] + ": " + e.message().substr(no_match.size() + 2));
             }
         }
+        // A glob that is a phase's exact name in one workload picks only that phase there; where it is
+        // a glob elsewhere, one -s would mean two things in one fleet.
+        const Selector& selector = selectors[s];
+        if (selector.type == Selector::Type::glob && selector.exact_name_first) {
+            std::optional<std::size_t> exact_in, glob_in;
+            for (std::size_t w = 0; w < profiles.size(); ++w) {
+                if (std::find(out[w].begin(), out[w].end(), s) == out[w].end()) continue;
+                const Profile& profile = *profiles[w];
+                const auto globbed = std::count_if(profile.phases.begin(), profile.phases.end(),
+                                                   [&](const Phase& phase) { return selector.matches(phase); });
+                // The exact name that is also all the glob picks reads the same either way.
+                if (profile.find(selector.pattern) && globbed == 1) continue;
+                auto& first = profile.find(selector.pattern) ? exact_in : glob_in;
+                if (!first) first = w;
+            }
+            if (exact_in && glob_in)
+                throw Error(fmt::format(
+                    "selector {} is the exact name of a phase in {} but a glob in {}: write "
+                    "name:{} or glob:{} so that it means one thing in every workload",
+                    quoted_name(selector.text), names[*exact_in], names[*glob_in], selector.pattern, selector.pattern));
+        }
         if (missing.size() == profiles.size()) {
             std::string message = no_match + " in any workload";
             if (!hints.empty()) message += " (" + fmt::format("{}", fmt::join(hints, "; ")) + ")";

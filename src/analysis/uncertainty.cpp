@@ -98,6 +98,7 @@ void fixed_total_bounds(const std::vector<PhaseGroup>& groups, const PhaseGroup&
         return saved.value();
     };
     out.time_saved = {saving(false), saving(true)};
+    out.new_time = {total - out.time_saved.high, total - out.time_saved.low};
     out.slowest = {total, total - out.time_saved.low};
     out.fastest = {total, total - out.time_saved.high};
     out.speedup = {out.slowest.speedup(), out.fastest.speedup()};
@@ -135,9 +136,13 @@ std::optional<Uncertainty> uncertainty_of(const std::vector<PhaseGroup>& groups,
     std::vector<RatioTerm> slowest, fastest;
     // The saving T - T' = sum t_g (1 - c_g) is linear in each time and increasing in each factor:
     // its bounds take each time's end by the sign of 1 - c_g.
-    Summation saved_low, saved_high, numerator, denominator;
+    // T' = sum t_g c_g is increasing in each time and each c_g = 1/k_g: least with every time
+    // at its low end and every factor at its high end, greatest the other way round.
+    Summation saved_low, saved_high, numerator, denominator, new_low, new_high;
     for (const PhaseGroup& g : groups) {
         const double c_low = inverse(g.range.low), c_high = inverse(g.range.high);
+        new_low.add(c_high * g.time_low);
+        new_high.add(c_low * g.time_high);
         slowest.push_back({c_low, g.time_low, g.time_high});
         fastest.push_back({c_high, g.time_low, g.time_high});
         saved_low.add((1 - c_low) * (1 - c_low > 0 ? g.time_low : g.time_high));
@@ -149,6 +154,7 @@ std::optional<Uncertainty> uncertainty_of(const std::vector<PhaseGroup>& groups,
     out.fastest = ratio_extremes(fastest).high;
     out.speedup = {out.slowest.speedup(), out.fastest.speedup()};
     out.time_saved = {saved_low.value(), saved_high.value()};
+    out.new_time = {new_low.value(), new_high.value()};
     if (out.spreads) {
         // First order, phases independent: S = N / D, dS/dt_g = (1 - S c_g) / D, so
         // var S = sum_g ((1 - S c_g) / D)^2 var_g; T - T' = sum t_g (1 - c_g), var = sum (1 - c_g)^2 var_g.

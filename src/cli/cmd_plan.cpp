@@ -139,6 +139,7 @@ int run_plan(const PlanOptions& given, Context& context) {
         result.target_time = result.baseline_time / result.target_speedup;
     } else {
         result.target_time = parse_target_time(options.target_time, profile);
+        result.target_is_time = true;
         result.target_speedup = result.baseline_time / result.target_time;
     }
     PlanRequest request;
@@ -192,7 +193,13 @@ int run_plan(const PlanOptions& given, Context& context) {
     emit(context, result, options.profile.output, report);
     context.out.flush();
     if (options.require && !result.gate_passed()) {
-        if (result.plan.reachable)
+        if (result.plan.reachable && result.target_is_time)
+            context.err << fmt::format(
+                "gate failed: at the ranges' worst end the plan's new time is {} {}, over the "
+                "target {} {}\n",
+                format_time(result.uncertainty->new_time.high, report.numbers), unit_name(profile.unit),
+                format_time(result.target_time, report.numbers), unit_name(profile.unit));
+        else if (result.plan.reachable)
             context.err << fmt::format(
                 "gate failed: the plan reaches only {} at the low end of the range, short of {}\n",
                 format_speedup(result.uncertainty->speedup.low, report.numbers),

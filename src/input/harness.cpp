@@ -93,14 +93,23 @@ void read_google_benchmark(const Json& doc, HarnessFile& out, bool higher_is_bet
         const std::string path = "benchmarks[" + std::to_string(i) + "]";
         const Json& entry = entries[i];
         if (!entry.is_object()) throw Error(at(out.source, path), "expected an object");
-        if (entry.value("run_type", std::string("iteration")) == "aggregate") {
+        // Optional fields of the wrong type are errors, never a crash or a guess.
+        const auto flag = [&](const char* key) {
+            const auto it = entry.find(key);
+            if (it == entry.end() || it->is_null()) return false;
+            if (!it->is_boolean()) throw Error(at(out.source, path + "." + key), "expected true or false");
+            return it->get<bool>();
+        };
+        if (entry.contains("run_type") && text_of(entry, "run_type", out.source, path) == "aggregate") {
             ++aggregates;
             continue;
         }
-        if (entry.value("error_occurred", false) || entry.value("skipped", false)) {
+        const bool error_occurred = flag("error_occurred");
+        if (error_occurred || flag("skipped")) {
             ++failed;
-            out.notes.push_back(out.source + ": " + path + " ('" + entry.value("name", std::string()) + "') " +
-                                (entry.value("error_occurred", false) ? "failed" : "was skipped") +
+            const std::string name = entry.contains("name") ? text_of(entry, "name", out.source, path) : "";
+            out.notes.push_back(out.source + ": " + path + " ('" + name + "') " +
+                                (error_occurred ? "failed" : "was skipped") +
                                 (entry.contains("error_message") && entry["error_message"].is_string()
                                      ? ": " + entry["error_message"].get<std::string>()
                                      : std::string()) +

@@ -110,6 +110,24 @@ std::vector<std::string> read_renamed_from(const Json& value, const std::string&
     return names;
 }
 
+constexpr std::string_view phase_keys =
+    "name, time, time_sd, share, kind, active_time, calls, segment and renamed_from";
+constexpr std::string_view profile_keys =
+    "schema_version, name, unit, total, phases, proposals, runs, overlaps, steps, classes, timeline, boundary, "
+    "summary_only, format and notes";
+
+// A key amdahl does not read is an error, never dropped: a phase's "unit" or a misspelled "totl"
+// would silently change the answer. A key starting with "_" (or "$schema") is a comment.
+void refuse_unknown_key(const std::string& key, const std::string& source, const std::string& path,
+                        std::string_view known) {
+    if (key.starts_with('_') || key == "$schema") return;
+    std::string hint;
+    if (key == "unit" || key == "units" || key == "time_unit")
+        hint = "; give a phase's unit with its time (\"time\": \"10 us\")";
+    throw Error(where(source, path), "unknown key '" + printable(key) + "' (the keys here are " + std::string(known) +
+                                         "; a key starting with _ is a comment)" + hint);
+}
+
 RawPhase read_phase_object(const Json& object, const std::string& source, const std::string& path,
                            std::optional<std::string> name, std::uint64_t at, RawProfile& out) {
     RawPhase phase;
@@ -143,6 +161,8 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
             phase.segment = read_string(value, source, key_path);
         } else if (key == "renamed_from") {
             former = read_renamed_from(value, source, key_path());
+        } else {
+            refuse_unknown_key(key, source, key_path(), phase_keys);
         }
     }
     if (name) phase.name = std::move(*name);
@@ -150,6 +170,7 @@ RawPhase read_phase_object(const Json& object, const std::string& source, const 
     if (!name && !named) throw Error(where(source, path), "phase has no \"name\"");
     if (time_sd) {
         if (!phase.time) throw Error(where(source, time_sd_path), "time_sd needs a \"time\" beside it");
+        if (phase.time->unit && !time_sd->unit) throw Error(where(source, time_sd_path), time_sd_without_unit);
         add_time_sd(*phase.time, *time_sd, where(source, time_sd_path) + ": ");
     }
     if (!phase.time && !phase.share)
@@ -495,6 +516,15 @@ private:
 
 }  // namespace
 
+// The top-level fields read below, besides "phases", and those only amdahl's own JSON carries
+// (format, notes: what the reader found).
+bool profile_field(const std::string& key) {
+    for (const std::string_view known : {"phases", "proposals", "runs", "overlaps", "steps", "classes", "timeline",
+                                         "boundary", "summary_only", "format", "notes"})
+        if (key == known) return true;
+    return false;
+}
+
 // The top-level fields besides "phases": schema_version, name, unit, total, proposals, runs, overlaps, ...
 void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     for (const auto& [key, value] : doc.items()) {
@@ -514,6 +544,8 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
         } else if (key == "total") {
             out.total = read_time(value, source, "total", "total");
             out.total_where = where(source, "total");
+        } else if (!profile_field(key)) {
+            refuse_unknown_key(key, source, key, profile_keys);
         }
     }
     if (const auto proposals = doc.find("proposals"); proposals != doc.end()) read_proposals(*proposals, source, out);

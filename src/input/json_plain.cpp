@@ -6,6 +6,8 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "amdahl/error.hpp"
 #include "input/json_fields.hpp"
@@ -65,10 +67,8 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
                 double calls = 0;
                 if (!scan.number(calls) || calls < 0 || calls != std::floor(calls) || calls > 9.0e15) return false;
                 phase.calls = static_cast<std::uint64_t>(calls);
-            } else if (key == "renamed_from" || key == "time_sd") {  // the full reader's: kept, not skipped
-                return false;
-            } else if (!scan.skip_value(text) || !Json::accept(text)) {  // a field amdahl ignores
-                return false;
+            } else if (!key.starts_with('_') || !scan.skip_value(text) || !Json::accept(text)) {
+                return false;  // renamed_from, time_sd and keys amdahl does not read: the full reader's
             }
         } while (scan.eat(','));
         if (!scan.eat('}')) return false;
@@ -117,8 +117,22 @@ std::optional<RawProfile> read_plain_json_profile(std::string_view content, cons
                 continue;
             }
             if (!scan.skip_value(text) || fields.contains(key)) return std::nullopt;
-            Json value = Json::parse(text, nullptr, false);
-            if (value.is_discarded()) return std::nullopt;
+            // A key given twice inside a field is the full reader's to report, in document order.
+            std::vector<std::unordered_set<std::string>> open;
+            bool twice = false;
+            Json value = Json::parse(
+                text,
+                [&](int, Json::parse_event_t event, Json& parsed) {
+                    if (event == Json::parse_event_t::object_start)
+                        open.emplace_back();
+                    else if (event == Json::parse_event_t::object_end)
+                        open.pop_back();
+                    else if (event == Json::parse_event_t::key && !open.back().insert(parsed.get<std::string>()).second)
+                        twice = true;
+                    return true;
+                },
+                false);
+            if (value.is_discarded() || twice) return std::nullopt;
             fields[std::string(key)] = std::move(value);
         } while (scan.eat(','));
         if (!scan.eat('}')) return std::nullopt;

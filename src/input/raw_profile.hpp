@@ -87,6 +87,9 @@ RawTime parse_uncertain_time_text(std::string_view text, const std::string& wher
 /// Gives a phase's `time` the run-to-run standard deviation `sd` (a "time_sd" field or column),
 /// in the time's unit. `where` begins the message ("step.json: phases[1].time_sd: ").
 void add_time_sd(RawTime& time, RawTime sd, const std::string& where);
+/// The error when a time is written with its unit and its time_sd without one.
+inline constexpr const char* time_sd_without_unit =
+    "time_sd has no unit and the time has one: give both a unit, or neither";
 /// Parses a share ("21%", "0.21"); `percent_scale` tells whether a bare number is a percentage.
 double parse_share_text(std::string_view text, bool percent_scale, const std::string& where, const std::string& what);
 

@@ -297,6 +297,10 @@ public:
                 break;
         }
         if (phase.time) {
+            // "10 ms" beside a bare time_sd "500": the spread's unit is not the reader's to guess.
+            if (phase.time->unit && filled(time_sd_) && !time_sd_unit_ &&
+                !read_time_cell(cells[*time_sd_], at, label, "time_sd").unit)
+                throw Error(at(), label() + time_sd_without_unit);
             if (!phase.time->unit && unit_ && !trim(cells[*unit_]).empty()) {
                 // A "unit" column gives the unit of the row's bare time.
                 phase.time->unit = parse_unit(cells[*unit_]);

@@ -118,7 +118,18 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
     s.push_back({"", "", "reachable", plan.reachable ? "true" : "false"});
     if (r.uncertainty) {
         add_uncertainty_summary(s, *r.uncertainty, unit, style);
-        if (r.uncertainty->any_range())
+        // A --target-time holds at the ranges' worst end when the longest new time is within it.
+        const double worst_time = r.uncertainty->new_time.high;
+        if (r.uncertainty->any_range() && r.target_is_time)
+            s.push_back({"at the low end",
+                         meets_threshold(r.target_time, worst_time)
+                             ? fmt::format("the plan's new time is at most {} at every range's worst end, within "
+                                           "the target {}",
+                                           t(worst_time), t(r.target_time))
+                             : fmt::format("the plan misses the target time at the ranges' worst end ({} > {})",
+                                           t(worst_time), t(r.target_time)),
+                         "", ""});
+        else if (r.uncertainty->any_range())
             s.push_back({"at the low end",
                          r.uncertainty->speedup.low >= r.target_speedup
                              ? "the plan reaches the target at every range's worst end too"
@@ -176,7 +187,11 @@ Document layout(const PlanReport& r, const ReportOptions& options) {
     if (r.required) {
         std::string detail = plan.reachable ? "a plan reaches " + format_speedup(r.target_speedup, style)
                                             : "no plan reaches " + format_speedup(r.target_speedup, style);
-        if (r.gate_at_low_end())
+        if (r.gate_at_low_end() && r.target_is_time)
+            detail =
+                fmt::format("the plan's new time at the ranges' worst end is {}: {} the target {}",
+                            t(r.uncertainty->new_time.high), r.gate_passed() ? "within" : "over", t(r.target_time));
+        else if (r.gate_at_low_end())
             detail = fmt::format("the plan reaches {} at its point; at the low end of the range {}: {} the target {}",
                                  format_speedup(reached, style), format_speedup(r.uncertainty->speedup.low, style),
                                  r.gate_passed() ? "at least" : "below", format_speedup(r.target_speedup, style));

@@ -190,13 +190,42 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
     };
     std::map<std::uint32_t, Copies> by_name;
     std::unordered_map<std::uint32_t, bool> matches;
+    // A pattern that is an annotation's whole name is that name: 'ProfilerStep#1' is step 1, not
+    // #10 to #19 too (as -s reads a glob that is a phase's exact name), with a note naming the rest.
+    std::optional<std::uint32_t> exact;
+    std::vector<std::string> also;
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        if (left_out[i] || (!options.window_any && !annotation_like(timeline, spans[i]))) continue;
+        const auto [it, fresh] = matches.try_emplace(spans[i].name, false);
+        if (!fresh) continue;
+        const std::string_view text = timeline.text(spans[i].name);
+        if (text == options.window)
+            exact = spans[i].name;
+        else if (pattern.found_in(text))
+            also.emplace_back(text);
+    }
+    matches.clear();
+    if (exact && !also.empty()) {
+        constexpr std::size_t listed = 3;
+        std::string list;
+        for (std::size_t i = 0; i < std::min(also.size(), listed); ++i)
+            list += (i == 0 ? "'" : i + 1 == also.size() ? "' and '" : "', '") + printable(also[i]);
+        list += also.size() > listed ? "' and " + std::to_string(also.size() - listed) + " more" : "'";
+        out.notes.push_back(
+            fmt::format("{}: --window '{}' is the exact name of an annotation and takes only it; as a "
+                        "regex, matched anywhere in a name, it would also take {} (write '{}.*' "
+                        "for those)",
+                        source, printable(options.window), list, printable(options.window)));
+    } else {
+        exact.reset();
+    }
     std::size_t zero_length = 0, not_annotations = 0;
     std::string example;
     for (std::size_t i = 0; i < spans.size(); ++i) {
         if (left_out[i]) continue;
         const Span& s = spans[i];
         auto [it, fresh] = matches.try_emplace(s.name, false);
-        if (fresh) it->second = pattern.found_in(timeline.text(s.name));
+        if (fresh) it->second = exact ? s.name == *exact : pattern.found_in(timeline.text(s.name));
         if (!it->second) continue;
         if (!options.window_any && !annotation_like(timeline, s)) {
             if (not_annotations++ == 0) {
