@@ -153,22 +153,22 @@ std::string effort_unit_of(const std::vector<const SpeedupSpec*>& specs, const s
             with_unit = spec;
         } else if (singular(spec->effort_unit) != singular(with_unit->effort_unit)) {
             throw Error("--speedup", "efforts are in different units ('" + printable(with_unit->text) + "' in " +
-                                         singular(with_unit->effort_unit) + "s, '" + printable(spec->text) + "' in " +
-                                         singular(spec->effort_unit) +
-                                         "s): give every effort in one unit; amdahl does not convert between them");
+                                         plural(singular(with_unit->effort_unit)) + ", '" + printable(spec->text) +
+                                         "' in " + plural(singular(spec->effort_unit)) +
+                                         "): give every effort in one unit; amdahl does not convert between them");
         }
     }
     const std::string option = given.empty() ? "" : singular(given);
     if (!with_unit) return option.empty() ? "effort" : option;
     const std::string unit = singular(with_unit->effort_unit);
     if (without_unit)
-        throw Error("--speedup", "'" + printable(with_unit->text) + "' gives its effort in " + unit + "s and '" +
+        throw Error("--speedup", "'" + printable(with_unit->text) + "' gives its effort in " + plural(unit) + " and '" +
                                      printable(without_unit->text) + "' gives no unit: give every effort its unit");
     if (option.empty()) return unit;
     // --effort-unit engineer-week with @3w: the same unit, named more fully.
     if (option == unit || option.ends_with("-" + unit) || option.ends_with(" " + unit)) return option;
     throw Error("--effort-unit", "'" + printable(given) + "' disagrees with the unit of the efforts ('" +
-                                     printable(with_unit->text) + "' is in " + unit + "s)");
+                                     printable(with_unit->text) + "' is in " + plural(unit) + ")");
 }
 
 std::string effort_unit_of(const std::vector<Proposal>& proposals, const std::string& given) {

@@ -696,7 +696,8 @@ bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision
     const double time = in_ns(index, written);
     const double tolerance =
         precision == SumPrecision::rounded ? rounding_tolerance * time : in_ns(index, half_last_place(written));
-    return std::fabs(time - others.value()) <= tolerance;
+    // Never a total the others then exceed beyond rounding (30 beside 10.2 + 20.2 + 0.1 = 30.5).
+    return std::fabs(time - others.value()) <= tolerance && others.value() <= time * (1 + rounding_tolerance);
 }
 
 RawTime parse_time_text(std::string_view text, const std::string& where, const std::string& what) {

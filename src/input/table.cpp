@@ -228,10 +228,21 @@ public:
                 break;
         }
         if (start_ && source_kind_ != TimeSource::end_minus_start) start_unit_ = checked_unit(*start_, at);
-        if (other_time_)
-            raw_.notes.push_back(at + ": columns '" + printable(header[*time_]) + "' and '" +
-                                 printable(header[*other_time_]) + "' both look like times; '" +
-                                 printable(header[*time_]) + "' is read as the phase time");
+        // Two time columns: which is each phase's duration is not the reader's to guess ('time'
+        // beside 'duration' may be a time stamp; 'cpu_ms' beside 'gpu_ms' are two timelines).
+        if (other_time_) {
+            const std::string_view first = column_timeline(header[*time_]),
+                                   second = column_timeline(header[*other_time_]);
+            const std::string both =
+                "columns '" + printable(header[*time_]) + "' and '" + printable(header[*other_time_]) + "'";
+            if (!first.empty() && !second.empty() && first != second)
+                throw Error(at, both + " are times on two timelines (the " + std::string(first) + "'s and the " +
+                                    std::string(second) +
+                                    "'s): keep the column of the one to analyse and remove the other");
+            throw Error(at, both +
+                                " both look like times, and which is each phase's duration cannot be told (a "
+                                "'time' may be a time stamp): keep that column and remove the other");
+        }
         if (time_unit_) raw_.unit = time_unit_;
         if (source_kind_ != TimeSource::share_only) {
             for (std::size_t i : spreads)
@@ -428,6 +439,8 @@ private:
         if (total_row_) {
             raw_.total_where = amdahl::where(source_, Origin::line, total_row_->line, total_row_->name);
             if (total_row_->time) raw_.total = total_row_->time;
+            raw_.total_reason = "row '" + printable(total_row_->name) +
+                                "' is read as the total by its name; rename it if it is a phase";
             if (!raw_.phases.empty() && total_row_->line < raw_.phases.back().at)
                 raw_.notes.push_back(source_ + ":" + std::to_string(total_row_->line) + ": row '" +
                                      printable(total_row_->name) +
@@ -450,6 +463,8 @@ private:
             raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
                                  "' is read as the total: its time is the sum of the rows before it (name it 'Total' "
                                  "to say so; if it is a phase, add a row 'Total' after it)");
+            raw_.total_reason = "row '" + printable(raw_.phases[last].name) +
+                                "' is read as the total: its time is the sum of the rows before it";
             RawPhase total = raw_.pop_back();
             raw_.total = total.time;
             return;

@@ -288,7 +288,8 @@ Profile finish_profile(RawProfile raw) {
         if (phase_sum > *total * (1 + rounding_tolerance)) {
             throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
                         "phases add up to " + format_duration(phase_sum, profile.unit) + ", more than the total " +
-                            format_duration(*total, profile.unit));
+                            format_duration(*total, profile.unit) +
+                            (raw.total_reason.empty() ? "" : " (" + raw.total_reason + ")"));
         }
         if (*total == 0) throw Error(raw.total_where, "total must be > 0");
         check_ranges_fit(raw, share_sum.value() * *total, *total, profile.unit);
