@@ -118,9 +118,10 @@ std::vector<std::vector<std::size_t>> select_in_workloads(const std::vector<cons
                 const Profile& profile = *profiles[w];
                 const auto globbed = std::count_if(profile.phases.begin(), profile.phases.end(),
                                                    [&](const Phase& phase) { return selector.matches(phase); });
+                const bool exact = profile.find(selector.pattern).has_value();
                 // The exact name that is also all the glob picks reads the same either way.
-                if (profile.find(selector.pattern) && globbed == 1) continue;
-                auto& first = profile.find(selector.pattern) ? exact_in : glob_in;
+                if (exact && globbed == 1) continue;
+                auto& first = exact ? exact_in : glob_in;
                 if (!first) first = w;
             }
             if (exact_in && glob_in)

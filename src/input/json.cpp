@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <concepts>
+#include <span>
 #include <string>
 
 #include "amdahl/error.hpp"
@@ -110,21 +111,26 @@ std::vector<std::string> read_renamed_from(const Json& value, const std::string&
     return names;
 }
 
-constexpr std::string_view phase_keys =
-    "name, time, time_sd, share, kind, active_time, calls, segment and renamed_from";
-constexpr std::string_view profile_keys =
-    "schema_version, name, unit, total, phases, proposals, runs, overlaps, steps, classes, timeline, boundary, "
-    "summary_only, format and notes";
+constexpr std::string_view phase_keys[] = {"name",        "time",  "time_sd", "share",       "kind",
+                                           "active_time", "calls", "segment", "renamed_from"};
+// Every top-level key: those read in read_fields, and those only amdahl's own JSON carries
+// (format, notes: what the reader found).
+constexpr std::string_view profile_keys[] = {"schema_version", "name",     "unit",         "total",  "phases",
+                                             "proposals",      "runs",     "overlaps",     "steps",  "classes",
+                                             "timeline",       "boundary", "summary_only", "format", "notes"};
 
 // A key amdahl does not read is an error, never dropped: a phase's "unit" or a misspelled "totl"
 // would silently change the answer. A key starting with "_" (or "$schema") is a comment.
 void refuse_unknown_key(const std::string& key, const std::string& source, const std::string& path,
-                        std::string_view known) {
-    if (key.starts_with('_') || key == "$schema") return;
+                        std::span<const std::string_view> known) {
+    if (key.starts_with('_') || key == "$schema" || std::find(known.begin(), known.end(), key) != known.end()) return;
+    std::string list;
+    for (std::size_t i = 0; i < known.size(); ++i)
+        list += std::string(i == 0 ? "" : i + 1 == known.size() ? " and " : ", ") + std::string(known[i]);
     std::string hint;
     if (key == "unit" || key == "units" || key == "time_unit")
         hint = "; give a phase's unit with its time (\"time\": \"10 us\")";
-    throw Error(where(source, path), "unknown key '" + printable(key) + "' (the keys here are " + std::string(known) +
+    throw Error(where(source, path), "unknown key '" + printable(key) + "' (the keys here are " + list +
                                          "; a key starting with _ is a comment)" + hint);
 }
 
@@ -516,15 +522,6 @@ private:
 
 }  // namespace
 
-// The top-level fields read below, besides "phases", and those only amdahl's own JSON carries
-// (format, notes: what the reader found).
-bool profile_field(const std::string& key) {
-    for (const std::string_view known : {"phases", "proposals", "runs", "overlaps", "steps", "classes", "timeline",
-                                         "boundary", "summary_only", "format", "notes"})
-        if (key == known) return true;
-    return false;
-}
-
 // The top-level fields besides "phases": schema_version, name, unit, total, proposals, runs, overlaps, ...
 void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
     for (const auto& [key, value] : doc.items()) {
@@ -544,7 +541,7 @@ void read_fields(const Json& doc, const std::string& source, RawProfile& out) {
         } else if (key == "total") {
             out.total = read_time(value, source, "total", "total");
             out.total_where = where(source, "total");
-        } else if (!profile_field(key)) {
+        } else {
             refuse_unknown_key(key, source, key, profile_keys);
         }
     }

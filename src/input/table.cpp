@@ -308,10 +308,10 @@ public:
                 break;
         }
         if (phase.time) {
+            std::optional<RawTime> sd;
+            if (filled(time_sd_)) sd = with_unit(read_time_cell(cells[*time_sd_], at, label, "time_sd"), time_sd_unit_);
             // "10 ms" beside a bare time_sd "500": the spread's unit is not the reader's to guess.
-            if (phase.time->unit && filled(time_sd_) && !time_sd_unit_ &&
-                !read_time_cell(cells[*time_sd_], at, label, "time_sd").unit)
-                throw Error(at(), label() + time_sd_without_unit);
+            if (phase.time->unit && sd && !sd->unit) throw Error(at(), label() + time_sd_without_unit);
             if (!phase.time->unit && unit_ && !trim(cells[*unit_]).empty()) {
                 // A "unit" column gives the unit of the row's bare time.
                 phase.time->unit = parse_unit(cells[*unit_]);
@@ -320,10 +320,7 @@ public:
                                           "' (expected ns, us, ms, s, min or h)");
             }
             if (!phase.time->unit) phase.time->unit = time_unit_;
-            if (filled(time_sd_))
-                add_time_sd(*phase.time,
-                            with_unit(read_time_cell(cells[*time_sd_], at, label, "time_sd"), time_sd_unit_),
-                            at() + ": " + label());
+            if (sd) add_time_sd(*phase.time, *sd, at() + ": " + label());
             if (start && !total_row) {
                 const Unit unit = bare_unit();
                 const double begin = convert(start->value, start->unit.value_or(unit), unit);

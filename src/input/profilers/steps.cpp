@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -194,17 +195,16 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
     // #10 to #19 too (as -s reads a glob that is a phase's exact name), with a note naming the rest.
     std::optional<std::uint32_t> exact;
     std::vector<std::string> also;
+    std::unordered_set<std::uint32_t> seen;
     for (std::size_t i = 0; i < spans.size(); ++i) {
         if (left_out[i] || (!options.window_any && !annotation_like(timeline, spans[i]))) continue;
-        const auto [it, fresh] = matches.try_emplace(spans[i].name, false);
-        if (!fresh) continue;
+        if (!seen.insert(spans[i].name).second) continue;
         const std::string_view text = timeline.text(spans[i].name);
         if (text == options.window)
             exact = spans[i].name;
         else if (pattern.found_in(text))
             also.emplace_back(text);
     }
-    matches.clear();
     if (exact && !also.empty()) {
         constexpr std::size_t listed = 3;
         std::string list;
