@@ -351,3 +351,13 @@ TEST_CASE("harness: errors that say what is wrong", "[harness]") {
                                    "flag.json", Harness::google_benchmark, false),
                       "flag.json: benchmarks[0].error_occurred: expected true or false");
 }
+
+TEST_CASE("harness: a google/benchmark field of the wrong type is exit 2 from the CLI", "[harness][compare][cli]") {
+    const std::string bad = test::write_temp(
+        "gbench_bad_type.json",
+        R"({"context": {}, "benchmarks": [{"name": "BM_a", "run_type": 5, "real_time": 1, "time_unit": "ns"}]})");
+    const auto r = test::run_cli({"compare", bad, data("gbench_after.json")});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + bad + ": benchmarks[0].run_type: expected a string\n");
+}
