@@ -649,7 +649,9 @@ TEST_CASE("compare: bad input exits 2 with one message", "[compare][cli][errors]
          "'flash_attention'?"},
         {{"compare", before_path, after_path, "--rename", "attention_softmax=flash_attention", "--rename",
           "layernorm=flash_attention"},
-         "error: --rename: two phases are renamed to 'flash_attention'"},
+         "error: --rename: 'attention_softmax' and 'layernorm' of BEFORE are both renamed to 'flash_attention': "
+         "compare matches one phase with one; to compare their sum, merge them in BEFORE first (amdahl import BEFORE "
+         "--rename 'attention_softmax=flash_attention' --rename 'layernorm=flash_attention' -o FILE)"},
         {{"compare", before_path, after_path, "--unit", "weeks"}, "error: --unit: unknown unit 'weeks'"},
         {{"compare", before_path, after_path, "--rename", "layernorm=layernorm", "--rename", "layernorm=gemm_proj"},
          "error: --rename: 'layernorm' is renamed twice"},

@@ -259,3 +259,76 @@ TEST_CASE("trace: the boundary's wall time is written as every other time", "[im
     CHECK_THAT(r.err, Contains("; boundary: wall time from the first to the last event on the lane: "
                                "8,999,999,100.0 us\n"));
 }
+
+TEST_CASE("rename: merging phases of different kinds says the merged phase has no kind", "[rename][cli]") {
+    const std::string profile = temp("kinds.json", R"({"unit": "ms", "phases": [
+        {"name": "a", "kind": "kernel", "time": 6}, {"name": "b", "kind": "memcpy", "time": 2},
+        {"name": "c", "kind": "kernel", "time": 2}]})");
+    const RunResult r = run_cli({"eval", profile, "--rename", "a=x", "--rename", "b=x", "-s", "kind:kernel=2"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.err ==
+          "note: --rename: 'a' (kind kernel) and 'b' (kind memcpy) are one phase 'x' now, which has no kind: kind: "
+          "selectors do not pick it\n");
+    CHECK_THAT(r.out, Contains("1.1111x"));  // only c (2 of 10 ms) is a kernel now: 10 / 9
+    // The same kinds merge without a word, and keep their kind.
+    const RunResult same = run_cli({"eval", profile, "--rename", "a=x", "--rename", "c=x", "-s", "kind:kernel=2"});
+    CHECK(same.exit_code == 0);
+    CHECK(same.err.empty());
+    CHECK_THAT(same.out, Contains("1.6667x"));
+}
+
+TEST_CASE("compare: renamed_from that fuses two BEFORE phases says how to compare their sum", "[compare][rename]") {
+    const std::string before = temp("fuse_before.json", R"({"unit": "ms", "phases": [
+        {"name": "qk", "time": 4}, {"name": "softmax", "time": 3}, {"name": "rest", "time": 3}]})");
+    const std::string after = temp("fuse_after.json", R"({"unit": "ms", "phases": [
+        {"name": "flash", "time": 2, "renamed_from": ["qk", "softmax"]}, {"name": "rest", "time": 3}]})");
+    check_input_error(run_cli({"compare", before, after}),
+                      "error: renamed_from: 'qk' and 'softmax' of BEFORE are both renamed to 'flash': compare matches "
+                      "one phase with one; to compare their sum, merge them in BEFORE first (amdahl import BEFORE "
+                      "--rename 'qk=flash' --rename 'softmax=flash' -o FILE)\n");
+    // Which is what the message says to do: merged, the two compare as one.
+    const std::string merged = temp("fuse_merged.json", "");
+    REQUIRE(run_cli({"import", before, "--rename", "qk=flash", "--rename", "softmax=flash", "-o", merged}).exit_code ==
+            0);
+    const RunResult r = run_cli({"compare", merged, after});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("2.0000x"));  // 10 ms before, 5 ms after
+}
+
+TEST_CASE("table: amdahl rank's own CSV read back is a ranking, not ranks of a job", "[table][rank]") {
+    const RunResult ranking =
+        run_cli({"rank", amdahl::test::source_path("examples/transformer_step.json"), "-k", "2", "--format", "csv"});
+    REQUIRE(ranking.exit_code == 0);
+    const std::string path = temp("ranking.csv", ranking.out);
+    check_input_error(run_cli({"eval", path, "-s", "gemm_qkv=2"}),
+                      "error: " + path +
+                          ":1: this is a ranking (columns 'rank' and speedup or ceiling), such as amdahl rank --format "
+                          "csv writes, not a profile: give rank the profile it ranked\n");
+    // A rank column beside times alone is still the ranks of a job.
+    const std::string ranks = temp("ranks.csv", "rank,phase,time_ms\n0,a,1\n1,a,2\n");
+    const RunResult r = run_cli({"eval", ranks, "-s", "a=2"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("gives each row's rank"));
+}
+
+TEST_CASE("messages: calls too large, a number beyond a double, a spread in percent", "[errors][json][table]") {
+    const std::string json_calls =
+        temp("calls.json", "{\"unit\": \"ms\", \"phases\": [\n {\"name\": \"a\", \"time\": 1, \"calls\": 1e20}]}");
+    check_input_error(run_cli({"eval", json_calls, "-s", "a=2"}),
+                      "error: " + json_calls + ": phases[0].calls: calls must be at most 9e15 (got 1e+20)\n");
+    const std::string csv_calls = temp("calls.csv", "name,time,calls\na,1,1e20\n");
+    check_input_error(run_cli({"eval", csv_calls, "-s", "a=2"}),
+                      "error: " + csv_calls + ":2: phase 'a': calls must be at most 9e15 (got '1e20')\n");
+    // Where the number is: line and column.
+    const std::string huge =
+        temp("huge.json", "{\"unit\": \"ms\", \"phases\": [\n {\"name\": \"a\", \"time\": 1e999}]}");
+    check_input_error(run_cli({"eval", huge, "-s", "a=2"}),
+                      "error: " + huge + ":2:28: number too large for a double: '1e999'\n");
+    // "± 5%" is a relative spread: the message says what the time would be.
+    const std::string spread =
+        temp("spread.json", R"({"unit": "ms", "phases": [{"name": "a", "time": "21 ms ± 5%"}]})");
+    check_input_error(run_cli({"eval", spread, "-s", "a=2"}),
+                      "error: " + spread +
+                          ": phases[0].time: time '21 ms ± 5%': the spread is a percentage; give the standard "
+                          "deviation as a time, such as \"21 ms ± 1.05\"\n");
+}

@@ -127,4 +127,12 @@ TEST_CASE("progress: a large trace draws the line on a terminal's stderr, and ne
     CHECK(run(5, argv, in, ci_out, ci_err, false, true) == 0);
     CHECK(ci_err.str().find('\r') == std::string::npos);
     CHECK(out.str() == ci_out.str());  // the report is the same with the line or without
+
+    // --quiet, on a terminal and outside CI: no line and no notes, the same report.
+    const ScopedEnvironment no_ci_again("CI", nullptr);
+    const char* quiet_argv[] = {"amdahl", "eval", trace.c_str(), "-s", "k=2", "--quiet"};
+    std::ostringstream quiet_out, quiet_err;
+    CHECK(run(6, quiet_argv, in, quiet_out, quiet_err, false, true) == 0);
+    CHECK(quiet_err.str().empty());
+    CHECK(quiet_out.str() == out.str());
 }

@@ -409,3 +409,24 @@ TEST_CASE("steps: a --window that is an annotation's whole name takes that annot
     options.window = "ProfilerStep#1.*";
     CHECK(load_text("regex_window.json", trace(events), options).total() == Approx(325));
 }
+
+TEST_CASE("steps: two steps have no median (it is their mean), one step no spread at all", "[import][trace][steps]") {
+    ImportOptions options;
+    options.window = "^s";
+    const std::string two =
+        trace({event("s1", "user_annotation", 1, 1, 0, 3000), event("s2", "user_annotation", 1, 1, 3000, 1000),
+               event("k", "kernel", 0, 7, 0, 4000)});
+    const Profile profile = load_text("two.json", two, options);
+    CHECK(profile.total() == Approx(2000));
+    CHECK(profile.boundary ==
+          "the mean of 2 steps matching '^s' (CPU spans; the trace has no GPU copies of them): 2,000.0 us per step "
+          "(min 1,000.0 us, max 3,000.0 us)");
+    CHECK(has_note(profile,
+                   "of the 2 steps, 's1' (3,000.0 us) is 3.00x the other (1,000.0 us): a cold first step or "
+                   "a lazy kernel load? --step N picks one"));
+    CHECK_FALSE(has_note(profile, "the median"));
+
+    const std::string one = trace({event("s1", "user_annotation", 1, 1, 0, 1000), event("k", "kernel", 0, 7, 0, 1000)});
+    CHECK(load_text("one.json", one, options).boundary ==
+          "the only step matching '^s' (CPU spans; the trace has no GPU copies of them): 1,000.0 us");
+}

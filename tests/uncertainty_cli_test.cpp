@@ -52,6 +52,8 @@ TEST_CASE("uncertainty cli: eval -s NAME=8..12 bounds the speedup exactly", "[un
     CHECK(u["speedup_high"].get<double>() == Approx(100 / 45.0));
     CHECK(u["time_saved_low"].get<double>() == Approx(52.5));
     CHECK(u["time_saved_high"].get<double>() == Approx(55));
+    CHECK(u["new_time_low"].get<double>() == Approx(45));     // 60 / 12 + 40
+    CHECK(u["new_time_high"].get<double>() == Approx(47.5));  // 60 / 8 + 40
     CHECK(u["speedup_sd"].is_null());
     CHECK_THAT(u["assumption"].get<std::string>(), Contains("geometric midpoint"));
 }
@@ -205,6 +207,9 @@ TEST_CASE("uncertainty cli: the README's example profile of time ranges", "[unce
     CHECK(u["speedup_high"].get<double>() == Approx(99 / (23 / 12.0 + 76)));
     CHECK(u["time_saved_low"].get<double>() == Approx(19 * (1 - 1 / 8.0)));
     CHECK(u["time_saved_high"].get<double>() == Approx(23 * (1 - 1 / 12.0)));
+    // T' at its ends: every time and factor where T' is least (76 + 19 / 12), then greatest (82 + 23 / 8).
+    CHECK(u["new_time_low"].get<double>() == Approx(76 + 19 / 12.0));
+    CHECK(u["new_time_high"].get<double>() == Approx(82 + 23 / 8.0));
     // Only untouched phases have a spread: the saving's sd is 0.
     CHECK(u["time_saved_sd"].get<double>() == Approx(0));
 

@@ -323,6 +323,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
     // Renames first, then the same name on both sides.
     std::vector<std::optional<std::size_t>> match(before.names.size());
     std::vector<bool> claimed(after.names.size(), false);
+    std::vector<std::string> renamed_from(after.names.size());  // the BEFORE name a rename matched it with
     std::vector<bool> renamed(before.names.size(), false);
     // The renames asked for, then those AFTER's profiles declare ("renamed_from"), once each.
     struct Rename {
@@ -365,7 +366,15 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         const auto a = after.index.find(new_name);
         if (a == after.index.end()) throw not_a_phase(text, new_name, after, "AFTER");
         if (renamed[b->second]) throw Error("--rename", "'" + printable(old_name) + "' is renamed twice");
-        if (claimed[a->second]) throw Error("--rename", "two phases are renamed to '" + printable(new_name) + "'");
+        if (claimed[a->second])
+            throw Error(declared ? "renamed_from" : "--rename",
+                        "'" + printable(renamed_from[a->second]) + "' and '" + printable(old_name) +
+                            "' of BEFORE are both renamed to '" + printable(new_name) +
+                            "': compare matches one phase with one; to compare their sum, merge them in BEFORE "
+                            "first (amdahl import BEFORE --rename '" +
+                            printable(renamed_from[a->second]) + "=" + printable(new_name) + "' --rename '" +
+                            printable(old_name) + "=" + printable(new_name) + "' -o FILE)");
+        renamed_from[a->second] = old_name;
         match[b->second] = a->second;
         renamed[b->second] = true;
         claimed[a->second] = true;

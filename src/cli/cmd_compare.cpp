@@ -360,7 +360,7 @@ int run_benchmarks(const CompareCommandOptions& options, const HarnessSide& befo
     const BenchmarkComparison comparison = compare_benchmarks(before.files, after.files, compare_options);
     const ReportOptions report_style = report_options(options.output, false);
     const std::vector<GateResult> results = check_benchmark_gates(comparison, gates, report_style.numbers);
-    for (const auto& note : comparison.notes) context.err << "note: " << printable(note) << '\n';
+    print_notes(context, comparison.notes);
     const BenchmarkCompareReport report{comparison,          results,
                                         before.sources,      after.sources,
                                         comparison.notes,    options.label_before,
@@ -465,7 +465,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
             format_speedup(comparison.predicted_speedup, p), format_speedup(comparison.speedup, p),
             format_time(outside_before, p), format_time(outside_after, p), unit_text));
     }
-    for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
+    print_notes(context, notes);
 
     CompareReport report{comparison,
                          results,

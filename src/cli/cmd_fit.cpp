@@ -96,7 +96,7 @@ int run_fit(const FitOptions& options, Context& context) {
         result.notes.push_back(fmt::format(
             "the fitted overhead coefficient is negative ({}): the runs scale better than the {} overhead model allows",
             shortest(result.fit.coefficient), overhead_model_name(result.model)));
-    for (const auto& note : result.notes) context.err << "note: " << note << '\n';
+    print_notes(context, result.notes);
     emit(context, result, options.output, report_options(options.output, false));
     return exit_ok;
 }

@@ -33,15 +33,16 @@ int run_import(const ImportCommandOptions& options, Context& context) {
     ImportOptions import = import_options(flags);
     import.keep_timeline = options.keep_timeline;
     const Profile profile = amdahl::load_profile(options.path, context.in, input_format(options.input_format), import);
-    for (const auto& note : profile.notes) context.err << "note: " << printable(note) << '\n';
+    print_notes(context, profile.notes);
     const std::string json = profile_to_json(profile, options.keep_timeline);
     if (options.output == "-") {
         context.out << json;
         return exit_ok;
     }
     write_file(options.output, [&](std::ostream& file) { file << json; });
-    context.err << "wrote " << printable(options.output) << " (" << count_of(profile.phases.size(), "phase") << ", "
-                << unit_name(profile.unit) << ")\n";
+    if (!context.quiet)
+        context.err << "wrote " << printable(options.output) << " (" << count_of(profile.phases.size(), "phase") << ", "
+                    << unit_name(profile.unit) << ")\n";
     return exit_ok;
 }
 

@@ -55,7 +55,7 @@ TimeArg parse_time_arg(const std::string& text, const std::string& option, bool 
 
 // What was assumed of a time without a unit, said on stderr (never a silent ms).
 void note_bare(Context& context, const std::string& option, const std::string& text, const TimeArg& time) {
-    if (time.bare) context.err << "note: " << option << " " << printable(text) << " has no unit: read as ms\n";
+    if (time.bare) print_notes(context, {option + " " + text + " has no unit: read as ms"});
 }
 
 // One -f: a fraction (0.6, 60%), or times PART/WHOLE (900ms/1500ms) whose whole is the run's time.

@@ -59,7 +59,7 @@ int run_report(const ReportCommandOptions& options, Context& context) {
         return exit_ok;
     }
     write_file(options.output, [&](std::ostream& file) { write_html(file, report, style); });
-    context.err << "wrote " << printable(options.output) << '\n';
+    if (!context.quiet) context.err << "wrote " << printable(options.output) << '\n';
     return exit_ok;
 }
 

@@ -192,8 +192,8 @@ std::vector<std::pair<long long, double>> parse_effective(const std::vector<std:
         if (!out.emplace(count, k.value).second)
             throw Error("--effective", fmt::format("N = {} is given twice", count));
         if (k.value > n)
-            context.err << fmt::format("note: --effective {}: {}x on {} processors is superlinear (more than N)\n",
-                                       printable(text), shortest(k.value), count);
+            print_notes(context, {fmt::format("--effective {}: {}x on {} processors is superlinear (more than N)", text,
+                                              shortest(k.value), count)});
     }
     return {out.begin(), out.end()};
 }

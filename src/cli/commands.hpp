@@ -24,8 +24,9 @@ void setup_manual(CLI::App& app, Action& action);
 
 /// Defines the whole command line on `app`: its name, description, --version and every command;
 /// when `only` names a command, that one alone (start-up cost matters to CI loops). `run` parses
-/// with it, and the man pages and completions are generated from it.
-void define_program(CLI::App& app, Action& action, std::string_view only = {});
+/// with it, and the man pages and completions are generated from it. Every command but completions
+/// and manual gets -q/--quiet, which sets `*quiet` (when given).
+void define_program(CLI::App& app, Action& action, std::string_view only = {}, bool* quiet = nullptr);
 
 /// What --version prints: "amdahl 0.1.0 (git abc1234)", the commit CMake read when configuring.
 std::string version_line();

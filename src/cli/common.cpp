@@ -250,7 +250,7 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
     std::optional<Unit> unit;
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
     std::optional<ProgressLine> progress;  // erased when the reading ends, before any message
-    if (progress_allowed(context.err_is_terminal, std::getenv("CI"), std::getenv("TERM"))) {
+    if (!context.quiet && progress_allowed(context.err_is_terminal, std::getenv("CI"), std::getenv("TERM"))) {
         progress.emplace(context.err, printable(options.path == "-" ? "<stdin>" : options.path));
         reading.on_read = [&progress](std::uint64_t read, std::uint64_t size) { progress->on_read(read, size); };
     }
@@ -263,6 +263,7 @@ Profile load_profile(const ProfileOptions& options, Context& context) {
 }
 
 void print_notes(Context& context, const std::vector<std::string>& notes) {
+    if (context.quiet) return;
     for (const auto& note : notes) context.err << "note: " << printable(note) << '\n';
 }
 

@@ -26,6 +26,7 @@ struct Context {
     std::vector<std::string> inputs;     ///< the files read so far, which no output may replace
     bool out_is_terminal = false;        ///< `out` is a terminal: --color and --bars auto draw
     bool err_is_terminal = false;        ///< `err` is a terminal: a large input's progress line is drawn
+    bool quiet = false;                  ///< --quiet: no notes, progress or "wrote" lines on `err`
 };
 
 /// A subcommand's work once its options are parsed; returns the exit code.
@@ -109,7 +110,7 @@ auto parse_option(std::string_view option, Parse&& parse, Args&&... args) {
     }
 }
 
-/// Each note on stderr as "note: ...", made safe for a terminal.
+/// Each note on stderr as "note: ...", made safe for a terminal; nothing under --quiet.
 void print_notes(Context& context, const std::vector<std::string>& notes);
 
 /// A CLI11 check that a value is a number > 0, with a message a person can read.

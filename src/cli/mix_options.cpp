@@ -75,11 +75,11 @@ Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptio
         Context quiet{context.in, context.out, talk, context.arguments, {}, context.out_is_terminal};
         out.profiles.push_back(load_profile(one, quiet));
         context.inputs.push_back(workload.name);
+        std::vector<std::string> said;
         std::string line;
         for (std::istringstream lines(talk.str()); std::getline(lines, line);)
-            context.err << (line.starts_with("note: ") ? "note: " + printable(workload.name) + ": " + line.substr(6)
-                                                       : line)
-                        << '\n';
+            said.push_back(workload.name + ": " + (line.starts_with("note: ") ? line.substr(6) : line));
+        print_notes(context, said);
         out.workloads.push_back(std::move(workload));
     }
     std::vector<double> request_seconds;

@@ -70,7 +70,7 @@ std::optional<std::string> unknown_option_message(int argc, const char* const* a
     // Every command's options, as --help would list them: only on this error path.
     CLI::App all;
     Action unused;
-    for (const Command& c : commands) c.setup(all, unused);
+    define_program(all, unused);
     const std::vector<std::string> own = option_names(*all.get_subcommand(command));
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -120,7 +120,7 @@ std::string parse_error_message(const CLI::ParseError& e) {
 
 }  // namespace
 
-void define_program(CLI::App& app, Action& action, std::string_view only) {
+void define_program(CLI::App& app, Action& action, std::string_view only, bool* quiet) {
     app.name("amdahl");
     app.description("amdahl: if I make this part faster, how much faster does the whole thing get?");
     app.require_subcommand(1);
@@ -131,6 +131,14 @@ void define_program(CLI::App& app, Action& action, std::string_view only) {
         std::any_of(std::begin(commands), std::end(commands), [&](const Command& c) { return only == c.name; });
     for (const Command& c : commands) {
         if (!known || only == c.name) c.setup(app, action);
+    }
+    // One flag every command shares; the generators see it on each command's page.
+    static bool unused_quiet = false;
+    for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+        const std::string name = command->get_name();
+        if (name == "completions" || name == "manual") continue;
+        command->add_flag("-q,--quiet", quiet != nullptr ? *quiet : unused_quiet,
+                          "No notes, progress or 'wrote FILE' lines on stderr (errors and failed gates still print)");
     }
 }
 
@@ -143,7 +151,7 @@ int run(int argc, const char* const* argv, std::istream& in, std::ostream& out, 
     try {
         CLI::App app;
         Action action;
-        define_program(app, action, argc > 1 ? std::string_view(argv[1]) : std::string_view());
+        define_program(app, action, argc > 1 ? std::string_view(argv[1]) : std::string_view(), &context.quiet);
         // Bare `amdahl`: what it can do, as --help says it.
         if (argc <= 1) {
             out << app.help();

@@ -79,6 +79,8 @@ std::uint64_t read_calls(const Json& value, const std::string& source, Path&& pa
     if (value.is_number()) {
         const double v = value.get<double>();
         if (std::isfinite(v) && v >= 0 && v == std::floor(v) && v <= 9.0e15) return static_cast<std::uint64_t>(v);
+        if (std::isfinite(v) && v > 9.0e15)
+            throw Error(where(source, path()), "calls must be at most 9e15 (got " + describe(value) + ")");
     }
     throw Error(where(source, path()), "calls must be a whole number >= 0 (got " + describe(value) + ")");
 }
@@ -577,19 +579,20 @@ RawProfile read_json_profile_events(std::string_view content, const std::string&
     Json::sax_parse(begin, begin + content.size(), &events);
     if (events.failure) {
         const ProfileEvents::Failure& failure = *events.failure;
+        const std::size_t offset = failure.byte > 0 ? failure.byte - 1 : 0;
+        const std::string at = source + ":" + line_column(content, offset);
         if (failure.overflow) {
             // "number overflow parsing '1e999'": a number no double can hold.
             const auto quote = failure.what.find('\'');
-            throw Error(source, "number too large for a double" + (quote == std::string::npos
-                                                                       ? std::string()
-                                                                       : ": " + printable(failure.what.substr(quote))));
+            throw Error(
+                at, "number too large for a double" +
+                        (quote == std::string::npos ? std::string() : ": " + printable(failure.what.substr(quote))));
         }
         // nlohmann's text: "[json.exception.parse_error.101] parse error at line 3, column 5: <reason>"
         std::string reason = failure.what;
         if (const auto colon = reason.find(": ", reason.find("column")); colon != std::string::npos)
             reason = reason.substr(colon + 2);
-        const std::size_t offset = failure.byte > 0 ? failure.byte - 1 : 0;
-        throw Error(source + ":" + line_column(content, offset), "malformed JSON: " + printable(reason));
+        throw Error(at, "malformed JSON: " + printable(reason));
     }
     if (events.root_is_array) return out;
 

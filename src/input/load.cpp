@@ -387,7 +387,8 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
     std::unordered_map<std::string, std::size_t> index;
     std::vector<Phase> phases;
     phases.reserve(profile.phases.size());
-    std::vector<std::string> first_names;  // per merged phase: the name of its first part, for messages
+    std::vector<std::string> first_names;         // per merged phase: the name of its first part, for messages
+    std::unordered_set<std::size_t> mixed_noted;  // merged phases whose mixed kinds a note has named
     for (Phase& phase : profile.phases) {
         std::string old_name = namer(phase.name, {});
         std::swap(old_name, phase.name);
@@ -416,7 +417,16 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
             into.active_time = into.active_time.value_or(into.time) + phase.active_time.value_or(phase.time);
         into.time += phase.time;
         into.calls = into.calls && phase.calls ? std::optional(*into.calls + *phase.calls) : std::nullopt;
-        if (into.kind != phase.kind) into.kind.clear();  // mixed kinds: none is true of the sum
+        // Mixed kinds: none is true of the sum, so kind:KIND no longer picks it; said once a phase.
+        if (into.kind != phase.kind) {
+            const auto kind_of = [](const std::string& kind) { return kind.empty() ? std::string("none") : kind; };
+            if (mixed_noted.insert(it->second).second)
+                profile.notes.push_back(std::string(options.renames.empty() ? "--rename-regex" : "--rename") + ": '" +
+                                        first_names[it->second] + "' (kind " + kind_of(into.kind) + ") and '" +
+                                        old_name + "' (kind " + kind_of(phase.kind) + ") are one phase '" + into.name +
+                                        "' now, which has no kind: kind: selectors do not pick it");
+            into.kind.clear();
+        }
     }
     profile.phases = std::move(phases);
 }
@@ -732,7 +742,15 @@ RawTime parse_uncertain_time_text(std::string_view text, const std::string& wher
                     what + " '" + shown + "': " +
                         (range ? "a range needs both ends, such as \"19..23 ms\""
                                : "a spread needs a time and a standard deviation, such as \"21 ms \xc2\xb1 1.5\""));
-    RawTime first = parse_time_text(left, where, what), second = parse_time_text(right, where, what);
+    RawTime first = parse_time_text(left, where, what);
+    // "21 ms ± 5%": a relative spread, which amdahl does not take; said with the time it would be.
+    if (!range && right.ends_with('%')) {
+        const RawTime percent = parse_time_text(right.substr(0, right.size() - 1), where, "the spread");
+        throw Error(where, what + " '" + shown +
+                               "': the spread is a percentage; give the standard deviation as a time, such as \"" +
+                               std::string(left) + " \xc2\xb1 " + shortest(first.value * percent.value / 100) + "\"");
+    }
+    RawTime second = parse_time_text(right, where, what);
     // One unit for both: "19..23 ms" and "21 ms \xc2\xb1 1.5" write it once.
     const std::optional<Unit> unit = first.unit ? first.unit : second.unit;
     if (first.unit && second.unit) second.value = convert(second.value, *second.unit, *first.unit);

@@ -91,6 +91,17 @@ public:
             } else if (!segment_ && h == "segment") {
                 segment_ = i;
             } else if (h == "rank") {
+                // amdahl rank's own report (--format csv) read back: its "rank" is a place in the
+                // ranking, and its rows are targets with speedups, not a profile.
+                const bool ranking = std::any_of(header.begin(), header.end(), [](const std::string& column) {
+                    const std::string c = lower(column);
+                    return c == "speedup" || c == "ceiling" || c.starts_with("saved");
+                });
+                if (ranking)
+                    throw Error(source_ + ":" + std::to_string(header_line),
+                                "this is a ranking (columns '" + printable(header[i]) +
+                                    "' and speedup or ceiling), such as amdahl rank --format csv writes, not a "
+                                    "profile: give rank the profile it ranked");
                 // Rows of several ranks read as one profile would sum the ranks' times into each
                 // phase: a silent wrong answer. Each rank is a profile of its own (--ranks).
                 throw Error(source_ + ":" + std::to_string(header_line),
@@ -549,8 +560,10 @@ private:
         for (char c : trim(cell))
             if (c != ',') digits += c;
         double value = 0;
-        if (!parse_double(digits, value) || value < 0 || value != std::floor(value) || value > 9.0e15)
+        if (!parse_double(digits, value) || value < 0 || value != std::floor(value))
             throw Error(at(), label() + "calls must be a whole number >= 0 (got '" + printable(trim(cell)) + "')");
+        if (value > 9.0e15)
+            throw Error(at(), label() + "calls must be at most 9e15 (got '" + printable(trim(cell)) + "')");
         return static_cast<std::uint64_t>(value);
     }
 

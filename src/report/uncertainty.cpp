@@ -63,6 +63,7 @@ void write_uncertainty_json(JsonWriter& json, const Uncertainty& u) {
     json.field("factor_ranges", u.factor_ranges).field("time_ranges", u.time_ranges).field("spreads", u.spreads);
     json.field("speedup_low", u.speedup.low).field("speedup_high", u.speedup.high);
     json.field("time_saved_low", u.time_saved.low).field("time_saved_high", u.time_saved.high);
+    json.field("new_time_low", u.new_time.low).field("new_time_high", u.new_time.high);
     json.field("speedup_sd", u.speedup_sd).field("time_saved_sd", u.time_saved_sd);
     json.field("assumption", uncertainty_assumption(u)).end_object();
 }

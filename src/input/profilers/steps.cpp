@@ -385,12 +385,25 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         const char* how = both       ? "CPU and GPU copies paired by name; a step lasts the longer of the two"
                           : gpu_only ? "GPU copies; the trace has no CPU spans of them"
                                      : "CPU spans; the trace has no GPU copies of them";
-        out.boundary =
-            fmt::format("the mean of {} ({}): {} per step (min {}, median {}, max {})", steps_text, how,
-                        format_duration(exact_sum(times) / static_cast<double>(times.size()), timeline.unit),
-                        format_duration(sorted.front(), timeline.unit), format_duration(median, timeline.unit),
-                        format_duration(sorted.back(), timeline.unit));
-        if (used.size() >= 2 && sorted.back() > 1.5 * median) {
+        // The spread of the steps: no median of two (it is their mean), none of one.
+        const std::string figures =
+            used.size() == 2
+                ? fmt::format(" (min {}, max {})", format_duration(sorted.front(), timeline.unit),
+                              format_duration(sorted.back(), timeline.unit))
+                : fmt::format(" (min {}, median {}, max {})", format_duration(sorted.front(), timeline.unit),
+                              format_duration(median, timeline.unit), format_duration(sorted.back(), timeline.unit));
+        const std::string mean = format_duration(exact_sum(times) / static_cast<double>(times.size()), timeline.unit);
+        out.boundary = used.size() == 1
+                           ? fmt::format("the only step {} ({}): {}", pattern_text, how, mean)
+                           : fmt::format("the mean of {} ({}): {} per step{}", steps_text, how, mean, figures);
+        if (used.size() == 2 && sorted.back() > 1.5 * sorted.front()) {
+            const std::size_t longest = times[0] >= times[1] ? 0 : 1;
+            out.notes.push_back(fmt::format(
+                "{}: of the 2 steps, '{}' ({}) is {:.2f}x the other ({}): a cold first step or a lazy kernel load? "
+                "--step N picks one",
+                source, printable(found[used[longest]].name), format_duration(sorted.back(), timeline.unit),
+                sorted.back() / sorted.front(), format_duration(sorted.front(), timeline.unit)));
+        } else if (used.size() >= 3 && sorted.back() > 1.5 * median) {
             const auto longest = std::max_element(times.begin(), times.end()) - times.begin();
             out.notes.push_back(fmt::format(
                 "{}: the longest step, '{}' ({}), is {:.2f}x the median ({}): a cold first step or a lazy kernel "
