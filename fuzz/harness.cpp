@@ -24,6 +24,7 @@
 #include "cli/run.hpp"
 #include "input/gzip.hpp"
 #include "input/profilers/readers.hpp"
+#include "input/rank_table.hpp"
 #include "input/raw_profile.hpp"
 
 namespace amdahl::fuzz {
@@ -513,6 +514,27 @@ std::optional<std::string> zlib_inflate(std::string_view data) {
 // underflow() one character at a time, or read() in blocks), it must give zlib's text exactly
 // whenever zlib reads them, and refuse what zlib refuses. Then the whole path: load_profile on
 // the bytes as standard input gives a profile or an amdahl::Error.
+// --ranks FILE with a rank column: the split, and each rank's table read as a profile (the same
+// checks as any CSV). Every line of a rank's table is a line of the file, in order.
+void check_rank_table_input(std::string_view data) {
+    for (char delimiter : {',', '\t'}) {
+        std::optional<std::vector<detail::RankRows>> split;
+        try {
+            split = detail::split_by_rank(data, "fuzz.csv", delimiter);
+        } catch (const Error&) {
+            continue;
+        }
+        if (!split) continue;
+        for (const detail::RankRows& rows : *split) {
+            require(!rows.rank.empty(), [] { return std::string("ranks: a rank without a name"); });
+            const auto lines = static_cast<std::size_t>(std::count(rows.content.begin(), rows.content.end(), '\n'));
+            require(lines == rows.file_lines.size() && std::is_sorted(rows.file_lines.begin(), rows.file_lines.end()),
+                    [&] { return "ranks: rank '" + rows.rank + "' has lines that are not the file's"; });
+            check_profile_input(delimiter == ',' ? InputFormat::csv : InputFormat::tsv, rows.content);
+        }
+    }
+}
+
 void check_gzip_input(std::string_view data) {
     if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f || static_cast<unsigned char>(data[1]) != 0x8b)
         return;  // not gzip: the other targets read text
@@ -618,6 +640,7 @@ void check_input(std::string_view target, std::string_view data) {
     if (const auto found = profile_targets().find(target); found != profile_targets().end()) {
         (void)sniff_format(data);  // once: it does not depend on the format the target reads
         for (InputFormat format : found->second) check_profile_input(format, data);
+        if (target == "fuzz_csv") check_rank_table_input(data);
     } else if (target == "fuzz_speedup") {
         check_speedup_input(data);
     } else if (target == "fuzz_cli") {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ using amdahl::test::RunResult;
 using amdahl::test::source_path;
 using amdahl::test::TempDir;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 using Catch::Matchers::WithinRel;
 
 std::string example_ranks() { return source_path("examples/ranks") + "/rank*.csv"; }
@@ -196,18 +199,54 @@ TEST_CASE("ranks cli: a table with a rank column is never read as one profile", 
         amdahl::test::write_temp("steps.csv", "rank,segment,name,time_ms\n0,fwd,a,3\n1,fwd,a,4\n");
     const std::string message = "error: " + steps +
                                 ":1: column 'rank' gives each row's rank: read as one profile, the ranks' times "
-                                "would add up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), "
-                                "which reads no rank column\n";
+                                "would add up; give the file to --ranks (eval --ranks FILE), which reads each rank's "
+                                "rows as its profile\n";
     check_input_error({"eval", steps, "-s", "a=2"}, message);
     check_input_error({"rank", steps}, message);
-    // Under --ranks the same: one file of all ranks is not a rank.
-    check_input_error({"eval", "--ranks", steps, "-s", "a=2"}, message);
     // Whatever its case, and in a tab-separated table too.
     const std::string tsv = amdahl::test::write_temp("steps.tsv", "name\tRank\ttime_ms\na\t0\t3\na\t1\t4\n");
-    check_input_error(
-        {"eval", tsv, "-s", "a=2"},
-        "error: " + tsv +
-            ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
-            "up; split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), which reads no rank "
-            "column\n");
+    check_input_error({"eval", tsv, "-s", "a=2"},
+                      "error: " + tsv +
+                          ":1: column 'Rank' gives each row's rank: read as one profile, the ranks' times would add "
+                          "up; give the file to --ranks (eval --ranks FILE), which reads each rank's rows as its "
+                          "profile\n");
+}
+
+TEST_CASE("ranks cli: --ranks FILE with a rank column reads each rank's rows as its profile", "[ranks][cli]") {
+    // The same ranks as examples/ranks/rank*.csv, in one file (rows of ranks interleaved): the same
+    // report, the ranks named as those files are.
+    std::string all = "rank,name,segment,time (ms)\n";
+    std::vector<std::string> files;
+    for (int r = 0; r < 4; ++r) files.push_back(source_path("examples/ranks/rank" + std::to_string(r) + ".csv"));
+    std::vector<std::vector<std::string>> rows;
+    for (const std::string& file : files) {
+        std::istringstream lines(amdahl::test::read_file(file));
+        std::string line;
+        std::getline(lines, line);  // the header
+        rows.emplace_back();
+        while (std::getline(lines, line))
+            if (!line.empty()) rows.back().push_back(line);
+    }
+    for (std::size_t i = 0; i < rows.front().size(); ++i)
+        for (std::size_t r = 0; r < rows.size(); ++r) all += std::to_string(r) + "," + rows[r][i] + "\n";
+    const std::string path = amdahl::test::write_temp("all_ranks.csv", all);
+    const RunResult one = run_cli({"eval", "--ranks", path, "-s", "@rank3:attention=2"});
+    const RunResult many =
+        run_cli({"eval", "--ranks", source_path("examples/ranks/rank*.csv"), "-s", "@rank3:attention=2"});
+    REQUIRE(many.exit_code == 0);
+    CHECK(one.exit_code == 0);
+    CHECK(one.out == many.out);
+    CHECK_THAT(one.err,
+               StartsWith("note: " + path + ": 4 ranks from its 'rank' column, each rank's rows its profile\n"));
+
+    // An error names the line of the file, not of a rank's share of it.
+    const std::string bad = amdahl::test::write_temp("bad_ranks.csv", "rank,name,time_ms\n0,a,1\n1,a,2\n1,b,x\n");
+    const RunResult r = run_cli({"eval", "--ranks", bad, "-s", "a=2"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, EndsWith(bad + ":4: phase 'b': time must be a finite number >= 0 with an optional unit (got 'x': "
+                                     "not a number)\n"));
+    // A row without its rank.
+    const std::string missing = amdahl::test::write_temp("no_rank.csv", "rank,name,time_ms\n0,a,1\n,a,2\n");
+    check_input_error({"eval", "--ranks", missing, "-s", "a=2"},
+                      "error: " + missing + ":3: the row has no rank (column 'rank' of the header)\n");
 }

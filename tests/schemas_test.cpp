@@ -134,6 +134,11 @@ TEST_CASE("schemas: every command's JSON report on every example is valid", "[sc
                 corpus.run("fit.schema.json", "fit " + path + " --format json" + options);
             continue;
         }
+        if (example == "examples/ranks/all_ranks.csv") {  // every rank in one table: --ranks only
+            corpus.run("eval_ranks.schema.json", "eval --ranks " + path + " -s @rank3:attention=2 --format json");
+            corpus.run("rank_ranks.schema.json", "rank --ranks " + path + " --format json");
+            continue;
+        }
         if (example_overheads.contains(example)) {
             ++overheads;
             corpus.run("scale.schema.json", "scale -p 0.95 -n 1..64 --overhead " + path + " --format json");

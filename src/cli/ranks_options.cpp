@@ -12,6 +12,7 @@
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
+#include "input/rank_table.hpp"
 #include "report/ranks.hpp"
 
 namespace amdahl::cli {
@@ -19,31 +20,6 @@ namespace amdahl::cli {
 namespace {
 
 bool is_glob(const std::string& text) { return text.find_first_of("*?[") != std::string::npos; }
-
-// rank2 before rank10: runs of digits compare by their value.
-bool natural_less(const std::string& a, const std::string& b) {
-    std::size_t i = 0, j = 0;
-    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-    while (i < a.size() && j < b.size()) {
-        if (digit(a[i]) && digit(b[j])) {
-            std::size_t ei = i, ej = j;
-            while (ei < a.size() && digit(a[ei])) ++ei;
-            while (ej < b.size() && digit(b[ej])) ++ej;
-            std::string_view x(a.data() + i, ei - i), y(b.data() + j, ej - j);
-            while (x.size() > 1 && x.front() == '0') x.remove_prefix(1);
-            while (y.size() > 1 && y.front() == '0') y.remove_prefix(1);
-            if (x.size() != y.size()) return x.size() < y.size();
-            if (x != y) return x < y;
-            i = ei;
-            j = ej;
-            continue;
-        }
-        if (a[i] != b[j]) return a[i] < b[j];
-        ++i;
-        ++j;
-    }
-    return a.size() - i < b.size() - j;
-}
 
 // What loading the ranks said on stderr, each wording once: 1,024 ranks read alike would repeat a
 // note 1,024 times. Two lines are alike when they differ only in their rank's file name.
@@ -118,7 +94,7 @@ std::vector<std::string> expand_rank_files(const std::vector<std::string>& patte
         if (matches.empty())
             throw Error("--ranks", "no file matches '" + printable(pattern) + "'" +
                                        (error ? " (" + error.message() + ")" : std::string()));
-        std::sort(matches.begin(), matches.end(), natural_less);
+        std::sort(matches.begin(), matches.end(), detail::natural_less);
         files.insert(files.end(), matches.begin(), matches.end());
     }
     return files;
@@ -130,11 +106,51 @@ std::string rank_name(const std::string& path) {
     return file.stem().string();
 }
 
+namespace {
+
+// A CSV or TSV file with a `rank` column: each rank's rows are its profile (detail::split_by_rank).
+// False, having read nothing, for any other file.
+bool load_rank_table(const std::string& file, const ProfileOptions& options, Context& context,
+                     std::vector<RankProfile>& ranks, RankNotes& notes) {
+    const std::optional<InputFormat> named = input_format(options.input_format);
+    std::string extension = std::filesystem::path(file).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const bool tsv = named ? named == InputFormat::tsv : extension == ".tsv";
+    const bool csv = named ? named == InputFormat::csv : extension == ".csv";
+    if (file == "-" || (!tsv && !csv)) return false;
+    const std::string content = read_input(file, context.in);
+    const auto split = detail::split_by_rank(content, file, tsv ? '\t' : ',');
+    if (!split) return false;
+    std::string said = "note: " + file + ": " + std::to_string(split->size()) + " rank" +
+                       (split->size() == 1 ? "" : "s") + " from its 'rank' column, each rank's rows its profile\n";
+    const ImportOptions reading = import_options(options.import);
+    for (const detail::RankRows& rows : *split) {
+        Profile profile;
+        try {
+            profile = parse_profile(rows.content, file, tsv ? InputFormat::tsv : InputFormat::csv, reading);
+        } catch (const Error& e) {
+            throw detail::at_file_line(e, rows, file);
+        }
+        for (const std::string& note : profile.notes) said += "note: " + detail::at_file_line(note, rows, file) + '\n';
+        if (!options.unit.empty()) {
+            const Unit unit = unit_option("--unit", options.unit);
+            if (unit != profile.unit) profile = convert_profile(profile, unit);
+        }
+        ranks.push_back({rows.rank, std::move(profile)});
+    }
+    context.inputs.push_back(file);
+    notes.add(file, said);
+    return true;
+}
+
+}  // namespace
+
 RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOptions& options, Context& context) {
     std::vector<RankProfile> ranks;
     RankNotes notes;
     try {
         for (const std::string& file : expand_rank_files(patterns)) {
+            if (load_rank_table(file, options, context, ranks, notes)) continue;
             ProfileOptions one = options;
             one.path = file;
             std::ostringstream said;

@@ -107,8 +107,8 @@ public:
                 throw Error(source_ + ":" + std::to_string(header_line),
                             "column '" + printable(header[i]) +
                                 "' gives each row's rank: read as one profile, the ranks' times would add up; "
-                                "split it into a file per rank for --ranks (eval --ranks 'rank*.csv'), which reads no "
-                                "rank column");
+                                "give the file to --ranks (eval --ranks FILE), which reads each rank's rows as its "
+                                "profile");
             } else if (!time_sd_ && is_time_sd_header(header[i], time_sd_unit_)) {
                 time_sd_ = i;  // a run-to-run standard deviation of the time, never a profiler's per-call one
             } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
