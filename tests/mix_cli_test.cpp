@@ -185,11 +185,16 @@ TEST_CASE("mix: input errors name the option and the problem", "[mix][cli]") {
                       "error: --phases: does not apply with --mix: its rows are workloads, not phases\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--names", "full"},
                       "error: --names: does not apply with --mix: its rows are workloads, not phases\n");
-    // --fleet was silently ignored with --mix (found when the two branches met).
-    check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--fleet", "1000"},
-                      "error: --fleet: is not supported with --mix yet: give each workload's eval --fleet\n");
+    // --fleet was silently ignored with --mix (found when the two branches met); rank and plan still refuse it.
     check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--fleet", "1000"},
-                      "error: --fleet: is not supported with --mix yet: give each workload's eval --fleet\n");
+                      "error: --fleet: is not supported with --mix here yet: eval --mix takes it\n");
+    check_input_error({"plan", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--target", "1.1", "--fleet", "1000"},
+                      "error: --fleet: is not supported with --mix here yet: eval --mix takes it\n");
+    // Weights in GPUs are the fleet: another --fleet contradicts them.
+    check_input_error(
+        {"eval", "--mix", chat + "=900gpus", "--mix", ranker + "=100gpus", "-s", "gemm=2", "--fleet", "2000"},
+        "error: --fleet: 2000 GPUs, but the --mix weights count 1000 GPUs: give --fleet 1000 or leave it "
+        "out\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--verdict"},
                       "error: --verdict: is not supported with --mix yet\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--total", "1s"},
@@ -320,4 +325,27 @@ TEST_CASE("mix: a selector that is an exact name in one workload and a glob in a
     // An exact name that is all the glob picks reads the same either way: no error.
     const std::string w3 = write_temp("mix_exact_w3.csv", "name,time_ms\nattn*,10\nc,90\n");
     CHECK(run_cli({"eval", "--mix", w3 + "=0.5", "--mix", w2 + "=0.5", "-s", "attn*=2"}).exit_code == 0);
+}
+
+TEST_CASE("eval --mix --fleet: what the fleet speedup is worth, GPUs split as the weights say", "[mix][fleet][cli]") {
+    const RunResult r = run_cli({"eval", "--mix", chat + "=0.7", "--mix", ranker + "=0.3", "-s", "kind:kernel=2",
+                                 "--fleet", "1000", "--cost-per-gpu-hour", "$2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json report = json_of(r);
+    const double speedup = report["speedup"].get<double>();
+    double saved = 0;  // Σ w_i (1 - 1/S_i), each workload at its own speedup
+    for (const auto& w : report["workloads"]) saved += w["fleet_saved_fraction"].get<double>();
+    const nlohmann::json& fleet = report.at("fleet");
+    CHECK(fleet["gpus"].get<double>() == 1000);
+    CHECK_THAT(fleet["fraction_freed"].get<double>(), WithinRel(1 - 1 / speedup, 1e-12));
+    CHECK_THAT(fleet["gpus_freed"].get<double>(), WithinRel(1000 * saved, 1e-9));
+    CHECK_THAT(fleet["gpu_hours_per_year"].get<double>(), WithinRel(1000 * saved * 8760, 1e-9));
+    CHECK_THAT(fleet["cost_per_year"].get<double>(), WithinRel(1000 * saved * 8760 * 2, 1e-9));
+    CHECK(r.err.find("note: --fleet: the 1000 GPUs split among the workloads as their shares of fleet time") !=
+          std::string::npos);
+    // The text report says the same, and weights in GPUs that sum to --fleet agree with it.
+    const RunResult text = run_cli(
+        {"eval", "--mix", chat + "=700gpus", "--mix", ranker + "=300gpus", "-s", "kind:kernel=2", "--fleet", "1000"});
+    REQUIRE(text.exit_code == 0);
+    CHECK(text.out.find("GPUs freed:       436.0 of 1,000 (1,000 × (1 - 1/S))\n") != std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include "amdahl/candidate.hpp"
 #include "amdahl/evaluate.hpp"
+#include "amdahl/fleet.hpp"
 #include "amdahl/profile.hpp"
 #include "amdahl/rank.hpp"
 #include "amdahl/speedup.hpp"
@@ -122,6 +123,7 @@ struct MixEvalResult {
     std::vector<WorkloadEvaluation> evaluations;  ///< parallel to workloads
     FleetOutcome fleet;                           ///< each workload at its speedup S_i
     FleetOutcome ceiling;                         ///< each workload at its ceiling (its sped-up phases at no time)
+    std::optional<FleetFigures> worth;            ///< --fleet: what the fleet speedup is worth (GPUs, money)
     std::optional<double> required_speedup;       ///< --require-speedup: a gate on the fleet speedup
     bool gate_passed = true;
     std::vector<std::string> notes;  ///< which workloads a selector missed, and what the weights assume

@@ -19,9 +19,11 @@ void add_mix_option(CLI::App& command, std::vector<std::string>& mix) {
     if (CLI::Option* profile = command.get_option_no_throw("PROFILE")) profile->required(false);
 }
 
-void refuse_with_mix(const FleetFlags& fleet, const std::string& model) {
-    // The fleet's figures come from one end-to-end speedup; a mix's fleet speedup is not wired to them yet.
-    if (fleet.gpus) throw Error("--fleet", "is not supported with --mix yet: give each workload's eval --fleet");
+void refuse_with_mix(const FleetFlags& fleet, const std::string& model, bool fleet_supported) {
+    // The fleet's figures come from one end-to-end speedup: eval's fleet speedup; rank and plan's
+    // targets are not wired to them yet.
+    if (fleet.gpus && !fleet_supported)
+        throw Error("--fleet", "is not supported with --mix here yet: eval --mix takes it");
     if (model == "replay")
         throw Error("--model replay",
                     "does not apply with --mix: the fleet is weighed from each workload's phase table");

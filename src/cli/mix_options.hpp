@@ -18,7 +18,7 @@ void add_mix_option(CLI::App& command, std::vector<std::string>& mix);
 /// given; an error when both are.
 /// The options eval and rank --mix refuse: --fleet (its figures come from one end-to-end speedup)
 /// and --model replay (a mix is weighed from each workload's phase table).
-void refuse_with_mix(const FleetFlags& fleet, const std::string& model);
+void refuse_with_mix(const FleetFlags& fleet, const std::string& model, bool fleet_supported = false);
 
 void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix);
 

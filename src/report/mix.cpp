@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "report/explain.hpp"
+#include "report/fleet.hpp"
 
 namespace amdahl {
 
@@ -191,6 +192,7 @@ Document layout(const MixEvalResult& r, const ReportOptions& options) {
                      : format_speedup(r.ceiling.speedup, style) + " (every workload's sped-up phases at no time)",
                  "ceiling", machine_number(r.ceiling.speedup)});
     add_workload_boundaries(s, r.workloads);
+    if (r.worth) add_fleet(doc, *r.worth, options);
     if (r.required_speedup) {
         doc.gates.push_back(
             {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),

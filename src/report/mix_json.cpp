@@ -86,6 +86,7 @@ void write_json(std::ostream& out, const MixEvalResult& r, const ReportOptions& 
         json.end_object();
     }
     json.end_array();
+    if (r.worth) write_fleet_json(json, *r.worth, options);
     if (r.required_speedup) {
         json.key("gate").begin_object().field("required_speedup", *r.required_speedup);
         json.field("passed", r.gate_passed).end_object();
