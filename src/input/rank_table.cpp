@@ -84,6 +84,7 @@ std::optional<std::vector<RankRows>> split_by_rank(std::string_view content, con
     // Each rank's table: the header and its own rows as written, less the rank cell; each line
     // remembers its line in the file, for messages.
     const auto write_row = [&](const Record& row, std::size_t first_line, std::size_t last_line, RankRows& into) {
+        const std::size_t start = into.content.size();
         bool first = true;
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
             if (i == rank_column) continue;
@@ -92,7 +93,11 @@ std::optional<std::vector<RankRows>> split_by_rank(std::string_view content, con
             append_cell(into.content, row.cells[i], delimiter);
         }
         into.content += '\n';
-        for (std::size_t l = first_line; l <= last_line; ++l) into.file_lines.push_back(l);
+        // A line of its own for each line the row takes here (a quoted line break is one), at the
+        // file's lines the record took (a line break the record reader dropped counts as its last).
+        const auto written = static_cast<std::size_t>(
+            std::count(into.content.begin() + static_cast<std::ptrdiff_t>(start), into.content.end(), '\n'));
+        for (std::size_t l = 0; l < written; ++l) into.file_lines.push_back(std::min(first_line + l, last_line));
     };
     RankRows header;
     write_row(record, header_line, line - 1, header);
