@@ -332,3 +332,17 @@ TEST_CASE("messages: calls too large, a number beyond a double, a spread in perc
                           ": phases[0].time: time '21 ms ± 5%': the spread is a percentage; give the standard "
                           "deviation as a time, such as \"21 ms ± 1.05\"\n");
 }
+
+TEST_CASE("messages: a spread or active time in percent is no share, and calls above 9e15 as integers",
+          "[errors][json]") {
+    const std::string sd = temp("sd_percent.json", R"({"phases": [{"name": "a", "time": 21, "time_sd": "5%"}]})");
+    const RunResult r = run_cli({"eval", sd, "-s", "a=2"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("time_sd is a percentage ('5%'); give it as a time, in the time's unit"));
+    const std::string time = temp("time_percent.json", R"({"phases": [{"name": "a", "time": "21%"}]})");
+    CHECK_THAT(run_cli({"eval", time, "-s", "a=2"}).err, Contains("time is a percentage ('21%'); give it as a share"));
+    const std::string calls =
+        temp("calls_integer.json", R"({"phases": [{"name": "a", "time": 1, "calls": 9007199254740993}]})");
+    check_input_error(run_cli({"eval", calls, "-s", "a=2"}),
+                      "error: " + calls + ": phases[0].calls: calls must be at most 9e15 (got 9007199254740993)\n");
+}

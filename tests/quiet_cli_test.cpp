@@ -85,3 +85,14 @@ TEST_CASE("quiet: every command that reads or computes has it, and --help says s
     const auto completions = run_binary("completions bash --quiet");
     CHECK(completions.exit_code == 2);
 }
+
+TEST_CASE("quiet: --ranks says nothing on stderr either", "[quiet][ranks][cli]") {
+    const std::string table = source_path("examples/ranks/all_ranks.csv");
+    const auto loud = run_binary("rank --ranks '" + table + "'");
+    REQUIRE(loud.exit_code == 0);
+    REQUIRE_THAT(loud.err, StartsWith("note: "));
+    const auto quiet = run_binary("rank --ranks '" + table + "' -q");
+    CHECK(quiet.exit_code == 0);
+    CHECK(quiet.err.empty());
+    CHECK(quiet.out == loud.out);
+}

@@ -62,3 +62,19 @@ TEST_CASE("rank table: tabs, no rank column, a row without a rank", "[ranks][tab
     CHECK_THROWS_WITH(split_by_rank("name,time_ms,rank\na,1\n", "x.csv", ','),
                       "x.csv:2: the row has no rank (column 'rank' of the header)");
 }
+
+TEST_CASE("rank table: 03 is rank3, and -1, 1.0 and 1e0 are no ranks", "[ranks][table]") {
+    const auto split = split_by_rank("rank,name,time_ms\n03,a,1\n3,b,2\n0,a,3\n00,b,4\n", "z.csv", ',');
+    REQUIRE(split);
+    REQUIRE(split->size() == 2);
+    CHECK((*split)[0].rank == "rank0");
+    CHECK((*split)[0].content == "name,time_ms\na,3\nb,4\n");
+    CHECK((*split)[1].rank == "rank3");
+    CHECK((*split)[1].content == "name,time_ms\na,1\nb,2\n");
+    for (const char* rank : {"-1", "1.0", "1e0", "+2"}) {
+        INFO(rank);
+        CHECK_THROWS_WITH(
+            split_by_rank(std::string("rank,name,time_ms\n") + rank + ",a,1\n", "z.csv", ','),
+            std::string("z.csv:2: rank '") + rank + "' is not a whole number >= 0 (write 3 for rank3, or a name)");
+    }
+}

@@ -250,3 +250,20 @@ TEST_CASE("ranks cli: --ranks FILE with a rank column reads each rank's rows as 
     check_input_error({"eval", "--ranks", missing, "-s", "a=2"},
                       "error: " + missing + ":3: the row has no rank (column 'rank' of the header)\n");
 }
+
+TEST_CASE("ranks cli: a gzipped rank table, and a line break in a rank cell keeps the lines right", "[ranks][cli]") {
+    TempDir dir;
+    const std::string plain = dir / "all.csv";
+    { std::ofstream(plain) << amdahl::test::read_file(source_path("examples/ranks/all_ranks.csv")); }
+    REQUIRE(amdahl::test::run_shell("gzip -k '" + plain + "'").exit_code == 0);
+    const RunResult gz = run_cli({"rank", "--ranks", plain + ".gz"});
+    const RunResult csv = run_cli({"rank", "--ranks", plain});
+    CHECK(gz.exit_code == 0);
+    CHECK(gz.out == csv.out);
+    // The rank cell "0\n" spans lines 2-3; rank 0's bad row is line 5 of the file.
+    const std::string split =
+        amdahl::test::write_temp("rank_cell_break.csv", "rank,name,time (ms)\n\"0\n\",a,5\n1,a,6\n0,b,x\n");
+    const RunResult r = run_cli({"rank", "--ranks", split});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(split + ":5: phase 'b'"));
+}

@@ -255,9 +255,10 @@ TEST_CASE("steps: per-step figures, a warning for a long step, and --step", "[im
     profile = load_text("cold.json", text, options);
     CHECK(profile.total() == Approx(1700));
     CHECK(profile.boundary == "step 's1', the first of 4 steps matching '^s': 1,700.0 us");
-    options.step = "median";  // the lower middle one of an even count
+    options.step = "median";  // the lower middle one of an even count, said as such
     profile = load_text("cold.json", text, options);
     CHECK(profile.total() == Approx(1000));
+    CHECK(profile.boundary == "step 's3', the shorter middle one of 4 steps matching '^s': 1,000.0 us");
     options.step = "last";
     CHECK(load_text("cold.json", text, options).total() == Approx(1200));
     options.step = "4";

@@ -39,13 +39,15 @@ public:
                 ++alike->more_ranks;
         }
     }
-    void print(std::ostream& err) {
+    void print(Context& context) {
+        std::vector<std::string> lines;
         for (const Note& note : notes_) {
-            err << note.first;
+            std::string line = note.first.starts_with("note: ") ? note.first.substr(6) : note.first;
             if (note.more_ranks > 0)
-                err << fmt::format(" (the same in {} more rank{})", note.more_ranks, note.more_ranks == 1 ? "" : "s");
-            err << '\n';
+                line += fmt::format(" (the same in {} more rank{})", note.more_ranks, note.more_ranks == 1 ? "" : "s");
+            lines.push_back(std::move(line));
         }
+        print_notes(context, lines);
         notes_.clear();
     }
 
@@ -113,7 +115,11 @@ namespace {
 bool load_rank_table(const std::string& file, const ProfileOptions& options, Context& context,
                      std::vector<RankProfile>& ranks, RankNotes& notes) {
     const std::optional<InputFormat> named = input_format(options.input_format);
-    std::string extension = std::filesystem::path(file).extension().string();
+    // table.csv, table.tsv.gz, or another name with --input-format csv or tsv; not standard input,
+    // which a table without a rank column would then have used up.
+    std::filesystem::path path(file);
+    if (path.extension() == ".gz") path = path.stem();
+    std::string extension = path.extension().string();
     for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     const bool tsv = named ? named == InputFormat::tsv : extension == ".tsv";
     const bool csv = named ? named == InputFormat::csv : extension == ".csv";
@@ -160,10 +166,10 @@ RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOption
             notes.add(file, said.str());
         }
     } catch (const Error&) {
-        notes.print(context.err);
+        notes.print(context);
         throw;
     }
-    notes.print(context.err);
+    notes.print(context);
     RankSet set = group_segments(std::move(ranks));
     print_notes(context, set.notes);
     return set;

@@ -75,7 +75,10 @@ double read_share(const Json& value, const std::string& source, Path&& path) {
 // "calls": how many times a phase ran, a whole number (1e3 is fine, 2.5 is not).
 template <std::invocable Path>
 std::uint64_t read_calls(const Json& value, const std::string& source, Path&& path) {
-    if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+    if (value.is_number_unsigned()) {
+        if (value.get<std::uint64_t>() <= 9'000'000'000'000'000ULL) return value.get<std::uint64_t>();
+        throw Error(where(source, path()), "calls must be at most 9e15 (got " + describe(value) + ")");
+    }
     if (value.is_number()) {
         const double v = value.get<double>();
         if (std::isfinite(v) && v >= 0 && v == std::floor(v) && v <= 9.0e15) return static_cast<std::uint64_t>(v);

@@ -718,7 +718,13 @@ RawTime parse_time_text(std::string_view text, const std::string& where, const s
         throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" + printable(text) +
                                "': " + e.message() + ")");
     }
-    if (q.percent) throw Error(where, what + " is a percentage ('" + printable(text) + "'); give it as a share");
+    // A phase's time in percent is a share of the total (the "share" field or column); a spread or
+    // an active time has no share form.
+    if (q.percent) {
+        const bool time = what.ends_with("time") && !what.ends_with("_time");
+        throw Error(where, what + " is a percentage ('" + printable(text) + "'); " +
+                               (time ? "give it as a share" : "give it as a time, in the time's unit"));
+    }
     if (q.value < 0) throw Error(where, what + " must be a finite number >= 0 (got '" + printable(text) + "')");
     return RawTime{q.value, q.unit};
 }

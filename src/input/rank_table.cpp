@@ -5,6 +5,7 @@
 #include <map>
 
 #include "amdahl/error.hpp"
+#include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/csv_records.hpp"
 #include "model/text.hpp"
@@ -109,7 +110,15 @@ std::optional<std::vector<RankRows>> split_by_rank(std::string_view content, con
         if (rank_column >= record.cells.size() || trim(record.cells[rank_column]).empty())
             throw Error(source + ":" + std::to_string(row_line),
                         "the row has no rank (column '" + printable(rank_header) + "' of the header)");
-        const std::string_view cell = trim(record.cells[rank_column]);
+        std::string_view cell = trim(record.cells[rank_column]);
+        // A rank is a whole number (03 is 3, named rank3 as the file rank3.csv is) or a name
+        // (node-b); a number of another kind (-1, 1.0, 1e0) is no rank.
+        double number = 0;
+        if (!all_digits(cell) && parse_double(cell, number))
+            throw Error(source + ":" + std::to_string(row_line),
+                        "rank '" + printable(cell) + "' is not a whole number >= 0 (write 3 for rank3, or a name)");
+        if (all_digits(cell))
+            while (cell.size() > 1 && cell.front() == '0') cell.remove_prefix(1);
         const std::string rank = all_digits(cell) ? "rank" + std::string(cell) : std::string(cell);
         const auto [it, inserted] = ranks.try_emplace(rank, header);
         if (inserted) it->second.rank = rank;

@@ -360,7 +360,10 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
             std::stable_sort(order.begin(), order.end(),
                              [&](std::size_t a, std::size_t b) { return times[a] < times[b]; });
             pick = order[(order.size() - 1) / 2];
-            which = "the median";
+            // Of an even count, the shorter of the two middle steps: a step, not their mean.
+            which = order.size() == 1       ? "the only one"
+                    : order.size() % 2 == 0 ? "the shorter middle one"
+                                            : "the median";
         } else {
             std::size_t n = 0;
             const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), n);
