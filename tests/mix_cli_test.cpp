@@ -185,16 +185,17 @@ TEST_CASE("mix: input errors name the option and the problem", "[mix][cli]") {
                       "error: --phases: does not apply with --mix: its rows are workloads, not phases\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--names", "full"},
                       "error: --names: does not apply with --mix: its rows are workloads, not phases\n");
-    // --fleet was silently ignored with --mix (found when the two branches met); rank and plan still refuse it.
-    check_input_error({"rank", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--fleet", "1000"},
-                      "error: --fleet: is not supported with --mix here yet: eval --mix takes it\n");
-    check_input_error({"plan", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "--target", "1.1", "--fleet", "1000"},
-                      "error: --fleet: is not supported with --mix here yet: eval --mix takes it\n");
-    // Weights in GPUs are the fleet: another --fleet contradicts them.
-    check_input_error(
-        {"eval", "--mix", chat + "=900gpus", "--mix", ranker + "=100gpus", "-s", "gemm=2", "--fleet", "2000"},
-        "error: --fleet: 2000 GPUs, but the --mix weights count 1000 GPUs: give --fleet 1000 or leave it "
-        "out\n");
+    // Weights in GPUs are the fleet: another --fleet contradicts them (eval, rank and plan alike).
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"eval", "-s", "gemm=2"}, {"rank"}, {"plan", "--target", "1.1"}}) {
+        std::vector<std::string> args = command;
+        for (const std::string& more :
+             std::vector<std::string>{"--mix", chat + "=900gpus", "--mix", ranker + "=100gpus", "--fleet", "2000"})
+            args.push_back(more);
+        check_input_error(args,
+                          "error: --fleet: 2000 GPUs, but the --mix weights count 1000 GPUs: give --fleet 1000 or "
+                          "leave it out\n");
+    }
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--verdict"},
                       "error: --verdict: is not supported with --mix yet\n");
     check_input_error({"eval", "--mix", chat + "=0.5", "--mix", ranker + "=0.5", "-s", "gemm=2", "--total", "1s"},
@@ -348,4 +349,81 @@ TEST_CASE("eval --mix --fleet: what the fleet speedup is worth, GPUs split as th
         {"eval", "--mix", chat + "=700gpus", "--mix", ranker + "=300gpus", "-s", "kind:kernel=2", "--fleet", "1000"});
     REQUIRE(text.exit_code == 0);
     CHECK(text.out.find("GPUs freed:       436.0 of 1,000 (1,000 × (1 - 1/S))\n") != std::string::npos);
+}
+
+// Two workloads worked by hand: A is gemm 20 + other 80 ms, B gemm 50 + other 50 ms, half the fleet's
+// time each. At 2x, gemm saves 0.5 × 10% + 0.5 × 25% = 17.5% of fleet time, other 0.5 × 40% + 0.5 ×
+// 25% = 32.5%. On 1,000 GPUs at $2 an hour: 175 and 325 GPUs freed, 175 × 8,760 × 2 = $3,066,000 and
+// $5,694,000 a year.
+TEST_CASE("rank --mix --fleet: each target's fleet speedup in GPUs and money", "[mix][fleet][cli]") {
+    const std::string a = write_temp("mix_fleet_a.csv", "name,time_ms\ngemm,20\nother,80\n");
+    const std::string b = write_temp("mix_fleet_b.csv", "name,time_ms\ngemm,50\nother,50\n");
+    const RunResult r = run_cli({"rank", "--mix", a + "=0.5", "--mix", b + "=0.5", "-k", "2", "--fleet", "1000",
+                                 "--cost-per-gpu-hour", "$2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json report = json_of(r);
+    CHECK(report["fleet"]["gpus"].get<double>() == 1000);
+    CHECK(report["fleet"]["currency"] == "$");
+    REQUIRE(report["targets"].size() == 2);
+    const nlohmann::json& other = report["targets"][0];
+    const nlohmann::json& gemm = report["targets"][1];
+    CHECK(other["name"] == "other");
+    CHECK_THAT(other["fleet"]["gpus_freed"].get<double>(), WithinRel(325, 1e-12));
+    CHECK_THAT(other["fleet"]["cost_per_year"].get<double>(), WithinRel(5694000, 1e-12));
+    CHECK_THAT(gemm["fleet"]["gpus_freed"].get<double>(), WithinRel(175, 1e-12));
+    CHECK_THAT(gemm["fleet"]["fraction_freed"].get<double>(), WithinRel(0.175, 1e-12));
+    CHECK_THAT(gemm["fleet"]["cost_per_year"].get<double>(), WithinRel(3066000, 1e-12));
+    CHECK(r.err.find("note: --fleet: the 1000 GPUs split among the workloads as their shares of fleet time") !=
+          std::string::npos);
+    // The table gains the fleet's columns.
+    const RunResult text = run_cli(
+        {"rank", "--mix", a + "=0.5", "--mix", b + "=0.5", "-k", "2", "--fleet", "1000", "--cost-per-gpu-hour", "$2"});
+    REQUIRE(text.exit_code == 0);
+    CHECK(text.out.find("GPUs freed") != std::string::npos);
+    CHECK(text.out.find("saved a year ($)") != std::string::npos);
+    CHECK(text.out.find("5,694,000") != std::string::npos);
+    CHECK(text.out.find("fleet:") != std::string::npos);
+    // A price without --fleet is still an error.
+    const RunResult orphan =
+        run_cli({"rank", "--mix", a + "=0.5", "--mix", b + "=0.5", "-k", "2", "--cost-per-gpu-hour", "$2"});
+    CHECK(orphan.exit_code == 2);
+    CHECK(orphan.err.find("--cost-per-gpu-hour") != std::string::npos);
+}
+
+// The same workloads: with efforts, plan --by effort picks gemm (1 week against 4) to reach 1.2x,
+// saving 17.5% of fleet time (1 / 0.825 = 1.2121x): 175 GPUs, $3,066,000 a year, and a week at
+// $10,000 pays back in 10,000 / 3,066,000 × 365 = 1.1905 days.
+TEST_CASE("plan --mix --fleet: what the plan's fleet speedup is worth, and its payback", "[mix][fleet][cli]") {
+    const std::string a = write_temp("mix_fleet_a.csv", "name,time_ms\ngemm,20\nother,80\n");
+    const std::string b = write_temp("mix_fleet_b.csv", "name,time_ms\ngemm,50\nother,50\n");
+    const std::vector<std::string> base{"plan",       "--mix",
+                                        a + "=0.5",   "--mix",
+                                        b + "=0.5",   "-s",
+                                        "gemm=2@1w",  "-s",
+                                        "other=2@4w", "--by",
+                                        "effort",     "--fleet",
+                                        "1000",       "--cost-per-gpu-hour",
+                                        "$2",         "--cost-per-effort",
+                                        "$10000"};
+    std::vector<std::string> args = base;
+    for (const char* more : {"--target", "1.2", "--format", "json"}) args.emplace_back(more);
+    const RunResult r = run_cli(args);
+    REQUIRE(r.exit_code == 0);
+    const nlohmann::json report = json_of(r);
+    CHECK(report["chosen"] == nlohmann::json::array({"gemm=2@1w"}));
+    const nlohmann::json& fleet = report.at("fleet");
+    CHECK_THAT(fleet["gpus_freed"].get<double>(), WithinRel(175, 1e-12));
+    CHECK_THAT(fleet["cost_per_year"].get<double>(), WithinRel(3066000, 1e-12));
+    CHECK_THAT(fleet["effort"].get<double>(), WithinRel(1, 1e-12));
+    CHECK_THAT(fleet["payback_days"].get<double>(), WithinRel(10000.0 / 3066000 * 365, 1e-9));
+    CHECK(fleet["effort_unit"] == "week");
+    // No plan reaches 5x (every target at 2x gives 2x): the fleet has no figures, said so.
+    args = base;
+    for (const char* more : {"--target", "5", "--format", "json"}) args.emplace_back(more);
+    const RunResult none = run_cli(args);
+    REQUIRE(none.exit_code == 0);
+    CHECK(json_of(none)["fleet"].is_null());
+    args = base;
+    for (const char* more : {"--target", "5"}) args.emplace_back(more);
+    CHECK(run_cli(args).out.find("fleet:         no figures: no plan reaches the target\n") != std::string::npos);
 }

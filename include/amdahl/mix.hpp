@@ -139,9 +139,11 @@ struct MixRankResult {
     double factor = 10;  ///< -k, when the targets are phases
     std::string effort_unit = "effort";
     RankBy by = RankBy::saving;
-    std::vector<double> grid;        ///< --grid factors
-    std::vector<MixTarget> ranked;   ///< best first, cut to --top
-    std::vector<std::string> notes;  ///< what the selectors assumed, per workload
+    std::vector<double> grid;                 ///< --grid factors
+    std::vector<MixTarget> ranked;            ///< best first, cut to --top
+    std::optional<Fleet> fleet;               ///< --fleet
+    std::vector<FleetFigures> fleet_figures;  ///< --fleet: parallel to ranked, each target's fleet speedup
+    std::vector<std::string> notes;           ///< what the selectors assumed, per workload
 };
 
 }  // namespace amdahl

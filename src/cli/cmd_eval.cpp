@@ -35,7 +35,7 @@ struct EvalOptions {
 };
 
 int run_eval_mix(const EvalOptions& options, Context& context) {
-    refuse_with_mix(options.fleet, options.model, true);
+    refuse_with_mix(options.model);
     if (options.verdict) throw Error("--verdict", "is not supported with --mix yet");
     if (options.phases_given) throw Error("--phases", "does not apply with --mix: its rows are workloads, not phases");
     if (options.names_given) throw Error("--names", "does not apply with --mix: its rows are workloads, not phases");
@@ -47,10 +47,11 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
         any_effort = any_effort || spec.effort;
         specs.push_back(&spec);
     }
-    const std::optional<Fleet> fleet =
-        fleet_option(options.fleet, effort_unit_of(specs, options.fleet.effort_unit.value_or("")), any_effort);
     const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
     result.workloads = loaded.workloads;
+    const std::optional<Fleet> fleet =
+        mix_fleet(options.fleet, result.workloads, effort_unit_of(specs, options.fleet.effort_unit.value_or("")),
+                  any_effort, result.notes);
     refuse_factor_ranges(result.speedups, "--mix");
     for (const Profile& workload : loaded.profiles) refuse_time_spreads(workload, "--mix");
     result.evaluations = evaluate_workloads(loaded.pointers(), loaded.names(), result.speedups, result.notes);
@@ -68,23 +69,7 @@ int run_eval_mix(const EvalOptions& options, Context& context) {
                 format_speedup(e.speedup)));
     }
     add_fleet_outcomes(result);
-    if (fleet) {
-        refuse_factor_ranges(result.speedups, "--fleet");
-        // Weights in GPUs count the fleet already: --fleet must be their sum.
-        if (result.workloads.front().weight.kind == MixWeightKind::gpus) {  // one kind in a mix
-            double gpus = 0;
-            for (const MixWorkload& w : result.workloads) gpus += w.weight.value;
-            if (std::fabs(gpus - fleet->gpus) > 1e-9 * gpus)
-                throw Error("--fleet", fmt::format("{} GPUs, but the --mix weights count {} GPUs: give --fleet {} or "
-                                                   "leave it out",
-                                                   shortest(fleet->gpus), shortest(gpus), shortest(gpus)));
-        }
-        result.worth = fleet_figures(*fleet, result.fleet.speedup, speedups_effort(result.speedups, fleet));
-        result.notes.push_back(fmt::format(
-            "--fleet: the {} GPUs split among the workloads as their shares of fleet time, each workload's at its "
-            "own speedup: GPUs freed = {} × Σ w_i (1 - 1/S_i)",
-            shortest(fleet->gpus), shortest(fleet->gpus)));
-    }
+    if (fleet) result.worth = fleet_figures(*fleet, result.fleet.speedup, speedups_effort(result.speedups, fleet));
     print_notes(context, result.notes);
     result.required_speedup = options.require_speedup;
     result.gate_passed = !options.require_speedup || meets_threshold(result.fleet.speedup, *options.require_speedup);

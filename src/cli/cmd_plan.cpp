@@ -63,7 +63,7 @@ double parse_target_time(const std::string& text, const Profile& profile) {
 
 // plan --mix: the cheapest set of targets whose weighted fleet speedup reaches --target.
 int run_plan_mix(const PlanOptions& options, Context& context) {
-    refuse_with_mix(options.fleet, options.model);
+    refuse_with_mix(options.model);
     if (options.names_given) throw Error("--names", "does not apply with --mix: its tables print names whole");
     if (!options.target_time.empty())
         throw Error("--target-time", "is one profile's time; with --mix give --target S, the fleet's speedup");
@@ -92,6 +92,24 @@ int run_plan_mix(const PlanOptions& options, Context& context) {
     result.mix =
         parse_option("--mix", plan_mix, candidates, loaded.pointers(), shares, result.target_speedup, result.by_effort);
     result.required = options.require;
+    bool efforts = false;
+    for (const auto& workload : candidates)
+        for (const Candidate& c : workload) efforts = efforts || c.effort;
+    std::vector<std::string> fleet_notes;
+    if (const std::optional<Fleet> fleet =
+            mix_fleet(options.fleet, result.workloads, result.effort_unit, efforts, fleet_notes)) {
+        result.fleet_given = true;
+        // The plan's effort: the sum of its steps', when each has one.
+        std::optional<double> effort = 0.0;
+        for (std::size_t c : result.mix.plan.chosen) {
+            const std::optional<double>& step = result.mix.targets[c].effort;
+            effort = effort && step ? std::optional(*effort + *step) : std::nullopt;
+        }
+        if (result.mix.plan.reachable)
+            result.fleet = fleet_figures(*fleet, speedup_from_saving(1, result.mix.plan.saved), effort);
+    }
+    print_notes(context, fleet_notes);
+    result.notes.insert(result.notes.end(), fleet_notes.begin(), fleet_notes.end());
     const ReportOptions report = report_options(options.profile.output, options.explain);
     emit(context, result, options.profile.output, report);
     context.out.flush();

@@ -39,7 +39,7 @@ struct RankOptions {
 };
 
 int run_rank_mix(const RankOptions& options, Context& context) {
-    refuse_with_mix(options.fleet, options.model);
+    refuse_with_mix(options.model);
     if (options.names_given) throw Error("--names", "does not apply with --mix: its tables print names whole");
     MixRankResult result;
     const Workloads loaded = load_workloads(options.mix, options.profile, context, result.notes);
@@ -60,7 +60,16 @@ int run_rank_mix(const RankOptions& options, Context& context) {
         shares.push_back(w.time_share);
     }
     result.ranked = parse_option("--by effort", rank_mix, candidates, totals, shares, result.by, result.grid);
+    bool efforts = false;
+    for (const MixTarget& t : result.ranked) efforts = efforts || t.effort;
     if (options.top && *options.top < result.ranked.size()) result.ranked.resize(*options.top);
+    std::vector<std::string> fleet_notes;
+    result.fleet = mix_fleet(options.fleet, result.workloads, result.effort_unit, efforts, fleet_notes);
+    print_notes(context, fleet_notes);
+    result.notes.insert(result.notes.end(), fleet_notes.begin(), fleet_notes.end());
+    if (result.fleet)
+        for (const MixTarget& t : result.ranked)
+            result.fleet_figures.push_back(fleet_figures(*result.fleet, t.fleet.speedup, t.effort));
     emit(context, result, options.profile.output, report_options(options.profile.output, options.explain));
     return exit_ok;
 }

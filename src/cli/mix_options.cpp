@@ -1,7 +1,10 @@
 #include "cli/mix_options.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "amdahl/error.hpp"
 #include "cli/fleet_options.hpp"
@@ -19,14 +22,29 @@ void add_mix_option(CLI::App& command, std::vector<std::string>& mix) {
     if (CLI::Option* profile = command.get_option_no_throw("PROFILE")) profile->required(false);
 }
 
-void refuse_with_mix(const FleetFlags& fleet, const std::string& model, bool fleet_supported) {
-    // The fleet's figures come from one end-to-end speedup: eval's fleet speedup; rank and plan's
-    // targets are not wired to them yet.
-    if (fleet.gpus && !fleet_supported)
-        throw Error("--fleet", "is not supported with --mix here yet: eval --mix takes it");
+void refuse_with_mix(const std::string& model) {
     if (model == "replay")
         throw Error("--model replay",
                     "does not apply with --mix: the fleet is weighed from each workload's phase table");
+}
+
+std::optional<Fleet> mix_fleet(const FleetFlags& flags, const std::vector<MixWorkload>& workloads,
+                               const std::string& effort_unit, bool any_effort, std::vector<std::string>& notes) {
+    std::optional<Fleet> fleet = fleet_option(flags, effort_unit, any_effort);
+    if (!fleet) return fleet;
+    if (workloads.front().weight.kind == MixWeightKind::gpus) {  // one kind in a mix
+        double gpus = 0;
+        for (const MixWorkload& w : workloads) gpus += w.weight.value;
+        if (std::fabs(gpus - fleet->gpus) > 1e-9 * gpus)
+            throw Error("--fleet", fmt::format("{} GPUs, but the --mix weights count {} GPUs: give --fleet {} or "
+                                               "leave it out",
+                                               shortest(fleet->gpus), shortest(gpus), shortest(gpus)));
+    }
+    notes.push_back(
+        fmt::format("--fleet: the {} GPUs split among the workloads as their shares of fleet time, each workload's "
+                    "at its own speedup: GPUs freed = {} × Σ w_i (1 - 1/S_i)",
+                    shortest(fleet->gpus), shortest(fleet->gpus)));
+    return fleet;
 }
 
 void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix) {

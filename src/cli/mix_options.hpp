@@ -2,6 +2,7 @@
 // --mix PATH=WEIGHT (eval, rank, plan): several profiles, each a share of a fleet's time.
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,9 @@ namespace amdahl::cli {
 void add_mix_option(CLI::App& command, std::vector<std::string>& mix);
 /// For a command's callback (during parsing): CLI11's "PROFILE is required" when neither is
 /// given; an error when both are.
-/// The options eval and rank --mix refuse: --fleet (its figures come from one end-to-end speedup)
-/// and --model replay (a mix is weighed from each workload's phase table).
-void refuse_with_mix(const FleetFlags& fleet, const std::string& model, bool fleet_supported = false);
+/// The option eval, rank and plan --mix refuse: --model replay (a mix is weighed from each
+/// workload's phase table).
+void refuse_with_mix(const std::string& model);
 
 void check_profile_or_mix(const ProfileOptions& profile, const std::vector<std::string>& mix);
 
@@ -32,6 +33,12 @@ struct Workloads {
 };
 Workloads load_workloads(const std::vector<std::string>& mix, const ProfileOptions& options, Context& context,
                          std::vector<std::string>& notes);
+
+/// --fleet with --mix: the fleet the flags describe (none without --fleet), split among the
+/// workloads as their shares of fleet time, with a note on `notes` that says so. Weights in GPUs
+/// count the fleet already: --fleet must be their sum. Throws amdahl::Error naming the option.
+std::optional<Fleet> mix_fleet(const FleetFlags& flags, const std::vector<MixWorkload>& workloads,
+                               const std::string& effort_unit, bool any_effort, std::vector<std::string>& notes);
 
 /// Each workload's candidates for rank --mix: the proposals (-s) on the workloads whose phases
 /// they pick, else the phases --only picks (every phase without it) at -k. `set` gets what the

@@ -231,6 +231,7 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
     }
     for (double k : r.grid)
         table.columns.push_back({"at " + format_factor(k, style), "speedup_at_" + machine_number(k), true});
+    if (r.fleet) add_fleet_columns(table, *r.fleet);
     for (std::size_t i = 0; i < r.ranked.size(); ++i) {
         const MixTarget& t = r.ranked[i];
         std::vector<Cell> row{Cell(std::to_string(i + 1)), Cell(printable(t.name), t.name),
@@ -251,12 +252,16 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
                               : Cell("-", ""));
         }
         for (double speedup : t.grid) row.emplace_back(format_speedup(speedup, style), machine_number(speedup));
+        if (r.fleet) add_fleet_cells(row, r.fleet_figures[i], style);
         table.rows.push_back(std::move(row));
     }
     doc.table = std::move(table);
     if (options.explain)
         doc.sections.push_back({"The arithmetic (s_i, t_i: the share of workload i's time the target saves, takes)",
                                 explain_mix_rank(r, style), true, true});
+    if (options.explain && r.fleet && !r.fleet_figures.empty())
+        doc.sections.push_back({"The fleet's arithmetic, for " + printable(r.ranked.front().name),
+                                explain_fleet(r.fleet_figures.front(), style), false, true});
     auto& s = doc.summary;
     if (!r.ranked.empty()) {
         const MixTarget& top = r.ranked.front();
@@ -278,6 +283,10 @@ Document layout(const MixRankResult& r, const ReportOptions& options) {
         {"weights", weights_basis(r.workloads), "weights", std::string(mix_weight_kind_name(kind_of(r.workloads)))});
     s.push_back({"workloads", shares_line(r.workloads, style), "", ""});
     add_workload_boundaries(s, r.workloads);
+    if (r.fleet) {
+        add_fleet_inputs_summary(s, *r.fleet, style);
+        add_fleet_assumption(s, *r.fleet);
+    }
     s.push_back({"", "", "targets", std::to_string(r.ranked.size())});
     doc.notes = r.notes;
     return doc;

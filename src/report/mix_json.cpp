@@ -106,6 +106,11 @@ void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions& 
     else
         json.field("factor", r.factor);
     json.field("effort_unit", r.effort_unit);
+    if (r.fleet) {
+        json.key("fleet").begin_object();
+        write_fleet_inputs_json(json, *r.fleet);
+        json.end_object();
+    }
     json.key("workloads").begin_array();
     for (const MixWorkload& w : r.workloads) {
         json.begin_object(true);
@@ -131,6 +136,11 @@ void write_json(std::ostream& out, const MixRankResult& r, const ReportOptions& 
             json.end_object();
         }
         json.end_array();
+        if (r.fleet) {
+            json.key("fleet").begin_object(true);
+            write_fleet_figures_json(json, r.fleet_figures[i]);
+            json.end_object();
+        }
         if (!r.grid.empty()) {
             json.key("grid").begin_array();
             for (std::size_t g = 0; g < r.grid.size(); ++g)
