@@ -812,3 +812,79 @@ TEST_CASE("silent wrong: a last row the others exceed is a phase, and a total ro
                        ":3: phases add up to 30.0 ms, more than the total 5.0 ms (row 'end-to-end eval harness' is "
                        "read as the total by its name; rename it if it is a phase)\n");
 }
+
+// PyTorch's prof.key_averages().table(), pasted: rules above and below, labels of several words
+// aligned by two or more spaces, times with their units, and a "Self CPU time total" line under it.
+// Self CPU is the phase time; the total line is the end-to-end time (rows the table's row_limit
+// left out included): aten::addmm 6 ms of 12.5 at 2x saves 3 ms, 12.5 / 9.5 = 1.3158x.
+TEST_CASE("pasted tables: PyTorch key_averages with rules, labels of several words and its total line",
+          "[silent][text]") {
+    const std::string rule =
+        "-------------------  ------------  ------------  ------------  ------------  ------------\n";
+    const std::string path =
+        test::write_temp("key_averages.txt", rule +
+                                                 "               Name    Self CPU %      Self CPU   CPU total %     "
+                                                 "CPU total    # of Calls\n" +
+                                                 rule +
+                                                 "        aten::addmm        48.00%       6.000ms        64.00%      "
+                                                 " 8.000ms             4\n"
+                                                 "         aten::relu        24.00%       3.000ms        24.00%      "
+                                                 " 3.000ms             3\n"
+                                                 "        aten::empty         8.00%       1.000ms         8.00%      "
+                                                 " 1.000ms            10\n" +
+                                                 rule + "Self CPU time total: 12.500ms\n");
+    const auto r = test::run_cli({"eval", path, "-s", "aten::addmm=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK_THAT(report["speedup"].get<double>(), Catch::Matchers::WithinRel(12.5 / 9.5, 1e-12));
+    CHECK(report["phases"][0]["name"] == "aten::addmm");
+    CHECK(report["phases"][0]["calls"] == 4);
+    CHECK(report["phases"][2]["calls"] == 10);
+    CHECK_THAT(r.err, Contains("key_averages.txt:8: 'Self CPU time total: 12.500ms' is read as the end-to-end time: "
+                               "the total of column 'Self CPU'"));
+    CHECK_THAT(r.err, Contains("the other 2.5 ms is phase 'unattributed'"));
+    // A total line of another column is said and left.
+    const std::string other = test::write_temp("key_averages_cuda.txt",
+                                               "Name  Self CPU\n----  --------\naten::mm  4.000ms\naten::add  "
+                                               "1.000ms\nSelf CUDA time total: 9.000ms\n");
+    const auto o = test::run_cli({"eval", other, "-s", "aten::mm=2", "--format", "json"});
+    REQUIRE(o.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(o.out)["speedup"].get<double>(), Catch::Matchers::WithinRel(5.0 / 3.0, 1e-12));
+    CHECK_THAT(o.err, Contains("key_averages_cuda.txt:5: 'Self CUDA time total: 9.000ms' is not used: it does not "
+                               "total the time column read ('Self CPU')"));
+}
+
+TEST_CASE("pasted tables: a dashed rule under the header is not the header", "[silent][text]") {
+    const std::string path =
+        test::write_temp("ruled.txt", "name  time_ms\n----  -------\ngemm  20\nattn  30\nnorm  10\n");
+    const auto r = test::run_cli({"eval", path, "-s", "gemm=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(r.out)["speedup"].get<double>(), Catch::Matchers::WithinRel(60.0 / 50.0, 1e-12));
+}
+
+TEST_CASE("semicolon-separated files are refused, not read with their decimal commas", "[silent][csv]") {
+    for (const std::string name : {"semicolons.csv", "semicolons.txt"}) {
+        const std::string path = test::write_temp(name, "name;time_ms\ngemm;1,5\nattn;30\n");
+        const auto r = test::run_cli({"eval", path, "-s", "gemm=2"});
+        CHECK(r.exit_code == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == "error: " + path +
+                           ":1: the header 'name;time_ms' is divided by semicolons: amdahl reads commas (a semicolon "
+                           "file, as a spreadsheet with decimal commas writes, would have its numbers misread); save "
+                           "it with commas and decimal points\n");
+    }
+}
+
+TEST_CASE("a selector that misses a name only by a no-break space says which character it is", "[silent][selector]") {
+    const std::string path = test::write_temp("nbsp.csv",
+                                              "name,time_ms\ngemm\xC2\xA0"
+                                              "a,20\nattn,30\n");
+    const auto r = test::run_cli({"eval", path, "-s", "gemm a=2"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("holds U+00A0, which a terminal shows as a space but is not one"));
+    // Typed with the no-break space, it matches.
+    CHECK(test::run_cli({"eval", path, "-s",
+                         "gemm\xC2\xA0"
+                         "a=2"})
+              .exit_code == 0);
+}

@@ -404,6 +404,9 @@ public:
         part.clear_rows();
     }
 
+    /// The header of the column read as each phase's time ("" when there is none).
+    std::string time_label() const { return time_ ? header_[*time_] : std::string(); }
+
     RawProfile finish() {
         // Bare numbers in a share column are percentages when the header says so or when any
         // exceeds 1; fractions otherwise.
@@ -1032,6 +1035,16 @@ void read_rows_in_parts(std::string_view content, std::size_t pos, std::size_t l
 
 }  // namespace
 
+// A header of one cell that semicolons divide ("name;time_ms") is a semicolon-separated file, as
+// spreadsheets with a decimal comma write them: its "1,5" would be read wrong, so it is refused.
+void check_not_semicolons(std::string_view header, const std::string& source, std::size_t line) {
+    if (std::count(header.begin(), header.end(), ';') == 0) return;
+    throw Error(source + ":" + std::to_string(line),
+                "the header '" + printable(trim(header)) +
+                    "' is divided by semicolons: amdahl reads commas (a semicolon file, as a spreadsheet with "
+                    "decimal commas writes, would have its numbers misread); save it with commas and decimal points");
+}
+
 RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter) {
     std::size_t pos = 0, line = 1;
     Record record;
@@ -1041,6 +1054,7 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
         read_record(content, pos, line, delimiter, record, source);
     } while (blank(record.cells) && pos < content.size());
     if (blank(record.cells)) throw Error(source, "empty input: no header row");
+    if (delimiter == ',' && record.cells.size() == 1) check_not_semicolons(record.cells.front(), source, header_line);
     TableReader reader(source, record.strings(), header_line);
     const std::string_view rest = content.substr(pos);
     if (rest.size() >= parallel_bytes && every_newline_ends_a_row(rest)) {
@@ -1082,24 +1096,90 @@ RawProfile read_markdown_profile(std::string_view content, const std::string& so
     return raw;
 }
 
+// A rule under or around a pasted table ("----  -----", "=====", "+----+----+"): no words, at
+// least three dashes or equals signs.
+bool is_rule_line(std::string_view line) {
+    line = trim(line);
+    if (line.empty() || line.find_first_not_of("-=+|: ") != std::string_view::npos) return false;
+    return std::count(line.begin(), line.end(), '-') + std::count(line.begin(), line.end(), '=') >= 3;
+}
+
+// A header's labels split at runs of two or more spaces, as console tables align their columns
+// ("Name    Self CPU %      Self CPU   # of Calls"); one label when it has no such run.
+std::vector<std::string> split_at_wide_gaps(std::string_view line) {
+    line = trim(line);
+    std::vector<std::string> labels;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+        std::size_t gap = line.find("  ", pos);
+        if (gap == std::string_view::npos) gap = line.size();
+        labels.emplace_back(trim(line.substr(pos, gap - pos)));
+        pos = line.find_first_not_of(' ', gap);
+        if (pos == std::string_view::npos) break;
+    }
+    return labels;
+}
+
+// A line under a pasted table that totals a column: "Self CPU time total: 10.000ms" (PyTorch's
+// key_averages().table()). Its label ("Self CPU time") and its time.
+struct TotalLine {
+    std::string label;
+    std::string time;
+    std::size_t line = 0;
+};
+
+std::optional<TotalLine> read_total_line(std::string_view line, std::size_t number) {
+    line = trim(line);
+    const std::size_t at = lower(line).rfind(" total:");
+    if (at == std::string_view::npos || at == 0) return std::nullopt;
+    const std::string_view time = trim(line.substr(at + 7));
+    if (time.empty() || !is_number_token(time)) return std::nullopt;
+    return TotalLine{std::string(trim(line.substr(0, at))), std::string(time), number};
+}
+
+// Whether a total line's label names the time column read ("Self CPU time" totals "Self CPU").
+bool totals_column(std::string_view label, std::string_view column) {
+    const auto words = [](std::string_view text) {
+        std::string out;
+        for (const std::string& word : split_whitespace(lower(text)))
+            if (word != "time" && !word.starts_with('(')) out += (out.empty() ? "" : " ") + word;
+        return out;
+    };
+    return !column.empty() && words(label) == words(column);
+}
+
 RawProfile read_text_profile(std::string_view content, const std::string& source) {
     const auto lines = split_lines(content);
-    // The header is the last line before the first row that ends in numbers.
+    // The header is the last line before the first row that ends in numbers; rules around it
+    // ("-----  ----") are neither.
     std::size_t first_row = 0, header = lines.size();
     for (; first_row < lines.size(); ++first_row) {
-        if (trim(lines[first_row]).empty()) continue;
+        if (trim(lines[first_row]).empty() || is_rule_line(lines[first_row])) continue;
         if (split_text_row(lines[first_row])) break;
         header = first_row;
     }
-    if (first_row == lines.size()) throw Error(source, "no table rows (lines ending in a number) found");
+    if (first_row == lines.size()) {
+        for (std::size_t i = 0; i < lines.size(); ++i)
+            if (!trim(lines[i]).empty()) {
+                if (lines[i].find(' ') == std::string_view::npos) check_not_semicolons(lines[i], source, i + 1);
+                break;
+            }
+        throw Error(source, "no table rows (lines ending in a number) found");
+    }
     if (header == lines.size()) {
         throw Error(source + ":" + std::to_string(first_row + 1),
                     "no header line before the first row (expected e.g. 'Phase Time (ms) Share')");
     }
     std::vector<Row> rows;
+    std::vector<TotalLine> total_lines;
     std::size_t width = 0;
     for (std::size_t i = first_row; i < lines.size(); ++i) {
-        if (trim(lines[i]).empty()) continue;
+        if (trim(lines[i]).empty() || is_rule_line(lines[i])) continue;
+        // Under the rows, lines that total a column ("Self CPU time total: 10.000ms").
+        if (auto total = rows.empty() ? std::nullopt : read_total_line(lines[i], i + 1)) {
+            total_lines.push_back(std::move(*total));
+            continue;
+        }
         auto fields = split_text_row(lines[i]);
         if (!fields) {
             throw Error(source + ":" + std::to_string(i + 1),
@@ -1108,6 +1188,26 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         width = std::max(width, fields->size());
         rows.push_back(Row{std::move(*fields), i + 1});
     }
+    // A total line gives the end-to-end time when it totals the time column read, as PyTorch's
+    // "Self CPU time total" does "Self CPU" (of every op, those the table leaves out too); any other
+    // is said and left.
+    const auto take_total_lines = [&](const TableReader& reader, RawProfile raw) {
+        for (const TotalLine& total : total_lines) {
+            const std::string where = source + ":" + std::to_string(total.line);
+            if (!raw.total && totals_column(total.label, reader.time_label())) {
+                raw.total = parse_time_text(total.time, where, "total");
+                raw.total_where = where;
+                raw.notes.push_back(where + ": '" + printable(total.label) + " total: " + printable(total.time) +
+                                    "' is read as the end-to-end time: the total of column '" +
+                                    printable(reader.time_label()) + "', rows the table leaves out included");
+            } else {
+                raw.notes.push_back(where + ": '" + printable(total.label) + " total: " + printable(total.time) +
+                                    "' is not used: it does not total the time column read ('" +
+                                    printable(reader.time_label()) + "')");
+            }
+        }
+        return raw;
+    };
     const auto labelled = read_text_header(lines[header], width - 1);
     if (labelled && fit_rows_to_header(*labelled, rows, source)) {
         std::vector<std::string> labels{labelled->name};
@@ -1119,7 +1219,7 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
             row.cells.resize(width);
             reader.add_row(row.cells, row.line);
         }
-        return reader.finish();
+        return take_total_lines(reader, reader.finish());
     }
     // Read by the header's words, one label a column: every row must have every column, and the
     // header a word for each, or a column would move unsaid.
@@ -1130,7 +1230,10 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
                         "') and line " + std::to_string(rows.front().line) + " has " +
                         std::to_string(rows.front().cells.size() - 1) + "; give every row every column");
     }
-    const std::vector<std::string> labels = split_text_header(lines[header], width);
+    // A console table's labels of several words, aligned with two or more spaces between them
+    // ("Self CPU %", "# of Calls"), when there is one for each column; else a word a column.
+    std::vector<std::string> labels = split_at_wide_gaps(lines[header]);
+    if (labels.size() != width) labels = split_text_header(lines[header], width);
     if (labels.size() < width) {
         throw Error(source + ":" + std::to_string(header + 1),
                     "the header '" + printable(trim(lines[header])) + "' has too few words to label the name and " +
@@ -1138,7 +1241,7 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
     }
     TableReader reader(source, labels, header + 1);
     for (auto& row : rows) reader.add_row(row.cells, row.line);
-    return reader.finish();
+    return take_total_lines(reader, reader.finish());
 }
 
 }  // namespace amdahl::detail

@@ -1,6 +1,8 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 #include "amdahl/error.hpp"
 #include "amdahl/speedup.hpp"
@@ -27,6 +29,31 @@ std::string quote_list(const std::vector<std::string>& names, const char* last =
         out += quoted_name(names[i]);
     }
     return out;
+}
+
+// The spaces in a name that a terminal shows as a plain space but are not one (U+00A0 no-break
+// space, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF), as "U+00A0"; a selector typed with plain
+// spaces never matches such a name.
+std::vector<std::string> unusual_spaces(std::string_view name) {
+    std::vector<std::string> found;
+    for (std::size_t i = 0; i < name.size();) {
+        const std::size_t length =
+            static_cast<unsigned char>(name[i]) >= 0x80 ? detail::utf8_sequence_length(name, i) : 1;
+        if (length < 2) {
+            i += 1;
+            continue;
+        }
+        std::uint32_t code = static_cast<unsigned char>(name[i]) & (0xFFu >> (length + 1));
+        for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (static_cast<unsigned char>(name[i + k]) & 0x3Fu);
+        if (code == 0xA0 || (code >= 0x2000 && code <= 0x200B) || code == 0x202F || code == 0x205F || code == 0x3000 ||
+            code == 0xFEFF) {
+            char text[8];
+            std::snprintf(text, sizeof text, "U+%04X", static_cast<unsigned>(code));
+            if (std::find(found.begin(), found.end(), text) == found.end()) found.emplace_back(text);
+        }
+        i += length;
+    }
+    return found;
 }
 
 // A selector that is no phase's full name but a short name (model/short_names.hpp): the one
@@ -133,6 +160,15 @@ std::vector<std::size_t> select_phases(const Profile& profile, const Selector& s
         for (std::string_view name : nearest_names(selector.pattern, known, 3).names)
             names.push_back(selector.type == Selector::Type::name ? std::string(name) : "kind:" + std::string(name));
         if (!names.empty()) message += "; did you mean " + quote_list(names) + "?";
+        for (const std::string& name : names) {
+            const std::vector<std::string> spaces = unusual_spaces(name);
+            if (spaces.empty()) continue;
+            std::string list;
+            for (const std::string& code : spaces) list += (list.empty() ? "" : ", ") + code;
+            message += " (" + quoted_name(name) + " holds " + list +
+                       ", which a terminal shows as a space but is not one: type it as such, e.g. in bash $'\\u00a0')";
+            break;
+        }
     }
     throw Error(message);
 }
