@@ -333,6 +333,11 @@ TEST_CASE("trace: bad input is a clear error with exit code 2", "[import][trace]
          "event 'a' (ph X): \"ts\" must be a number (got 'soon')"},
         {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": -5}]}",
          "\"dur\" must be a number >= 0 (got '-5')"},
+        // A number, but beyond a double's range: said so, not "must be a number".
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, \"dur\": 1e999}]}",
+         "bad.json:1:18: event 'a': \"dur\" must be a number >= 0 small enough to compute with (got '1e999')"},
+        {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"ts\": 1e999, \"dur\": 1}]}",
+         "event 'a' (ph X): \"ts\" must be a number of µs within ±9.2e18 (got '1e999')"},
         {"{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\" \"ts\": 1}]}",
          "malformed trace event: expected ',' or '}'"},
         {"{\"traceEvents\": [42]}", "expected a trace event object, got '4'"},

@@ -179,6 +179,18 @@ TEST_CASE("ranks cli: a note every rank gives is printed once, with the count of
                        "'Total' to say so; if it is a phase, add a row 'Total' after it) (the same in 2 more ranks)\n"
                        "note: no phase names a segment: every phase is its own barrier segment, matched by name "
                        "across the ranks (3 ranks)\n");
+    // The report's JSON has them too, as printed, before the segments' note.
+    const RunResult json = run_cli({"eval", "--ranks", dir / "r*.csv", "-s", "a=2", "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto notes = nlohmann::json::parse(json.out)["notes"];
+    REQUIRE(notes.size() == 2);
+    CHECK(notes[0] == dir / "r0.csv" +
+                          ":4: row 'all' is read as the total: its time is the sum of the rows before it (name it "
+                          "'Total' to say so; if it is a phase, add a row 'Total' after it) (the same in 2 more "
+                          "ranks)");
+    CHECK(notes[1] ==
+          "no phase names a segment: every phase is its own barrier segment, matched by name across the "
+          "ranks (3 ranks)");
     // A rank that fails to load: the notes so far, then its error.
     std::ofstream(dir / "r3.csv") << "name,time (ms)\na,x\n";
     check_input_error(
@@ -190,6 +202,40 @@ TEST_CASE("ranks cli: a note every rank gives is printed once, with the count of
             dir / "r3.csv" +
             ":2: phase 'a': time must be a finite number >= 0 with an optional unit (got 'x': not a "
             "number)\n");
+}
+
+TEST_CASE("ranks cli: a row read as one rank's total by its time alone may not be another rank's phase",
+          "[ranks][cli][silent]") {
+    // On r0, 'all' (3) is the sum of a and b, so it is r0's total; on r1 (7 against 4) it is a phase:
+    // read so, segment 'all' would count r1's 7 ms and r0's nothing.
+    TempDir dir;
+    std::ofstream(dir / "r0.csv") << "name,time (ms)\na,1\nb,2\nall,3\n";
+    std::ofstream(dir / "r1.csv") << "name,time (ms)\na,2\nb,2\nall,7\n";
+    const RunResult r = run_cli({"eval", "--ranks", dir / "r*.csv", "-s", "a=2"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Catch::Matchers::EndsWith(
+                          "error: --ranks: row 'all' is read as r0's total (its time is the sum of the rows before it) "
+                          "but is a phase of r1: name the total 'Total' on every rank, or, if it is a phase, add a "
+                          "row 'Total' after it\n"));
+    // The same in one table with a rank column.
+    std::ofstream(dir / "all.csv") << "rank,name,time_ms\n0,a,1\n0,b,2\n0,all,3\n1,a,2\n1,b,2\n1,all,7\n";
+    const RunResult table = run_cli({"eval", "--ranks", dir / "all.csv", "-s", "a=2"});
+    CHECK(table.exit_code == 2);
+    CHECK_THAT(table.err, Catch::Matchers::EndsWith("error: --ranks: row 'all' is read as rank0's total (its time is "
+                                                    "the sum of the rows before it) but is a phase of rank1: name the "
+                                                    "total 'Total' on every rank, or, if it is a phase, add a row "
+                                                    "'Total' after it\n"));
+    // A rank file beside a table that has the same rank: both named, each with where its name is from.
+    std::ofstream(dir / "rank0.csv") << "name,time (ms)\na,1\nb,2\n";
+    CHECK_THAT(run_cli({"eval", "--ranks", dir / "rank0.csv", dir / "all.csv", "-s", "a=2"}).err,
+               Catch::Matchers::EndsWith("error: --ranks: two ranks are named 'rank0' (" + dir / "rank0.csv" +
+                                         ", by its file name, and " + dir / "all.csv" +
+                                         ", by its 'rank' column): give each rank once\n"));
+    // Named 'Total', it is the total everywhere.
+    std::ofstream(dir / "r1.csv") << "name,time (ms)\na,2\nb,2\nTotal,7\n";
+    std::ofstream(dir / "r0.csv") << "name,time (ms)\na,1\nb,2\nTotal,3\n";
+    CHECK(run_cli({"eval", "--ranks", dir / "r*.csv", "-s", "a=2"}).exit_code == 0);
 }
 
 TEST_CASE("ranks cli: a table with a rank column is never read as one profile", "[ranks][cli]") {

@@ -111,7 +111,14 @@ TEST_CASE("ranks: without segment fields every phase is its own segment - a miss
 
 TEST_CASE("ranks: input errors name the files", "[ranks]") {
     CHECK(error_of({rank("a", {{"x", "s", 1}}), rank("a", {{"x", "s", 1}})}) ==
-          "--ranks: two ranks are named 'a' (a.csv and a.csv); rank names are the files' names");
+          "--ranks: two ranks are named 'a' (a.csv, by its file name, and a.csv, by its file name): give each rank "
+          "once");
+    // One named by a table's rank column says so.
+    std::vector<RankProfile> mixed{rank("a", {{"x", "s", 1}}), rank("a", {{"x", "s", 1}})};
+    mixed[1].from_column = true;
+    CHECK(error_of(mixed) ==
+          "--ranks: two ranks are named 'a' (a.csv, by its file name, and a.csv, by its 'rank' "
+          "column): give each rank once");
     CHECK(error_of({rank("a", {{"x", "s", 1}, {"y", "t", 1}}), rank("b", {{"y", "t", 1}, {"x", "s", 1}})}) ==
           "--ranks: ranks order segments differently: b.csv runs 't' before 's', a.csv runs 's' first");
     CHECK(error_of({rank("a", {{"x", "s", 1}, {"y", "t", 1}, {"z", "s", 1}})}) ==

@@ -110,6 +110,9 @@ struct Profile {
     /// A total was declared (JSON "total", a Total row, --total): the baseline is that total at
     /// every end of the phases' time ranges, the phase 'unattributed' taking up what they leave.
     bool total_declared = false;
+    /// A table's last row read as the total because its time is the sum of the rows before it
+    /// (not by its name): that row's name, else "". `--ranks` checks no other rank has it as a phase.
+    std::string total_by_sum;
     std::vector<Overlap> overlaps;   ///< for traces: what the `overlapped` phase is made of
     std::vector<Step> steps;         ///< for traces cut with --window: every step found, used or not
     std::vector<std::string> notes;  ///< things worth telling the user (stderr), e.g. share mismatches

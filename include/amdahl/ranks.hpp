@@ -21,6 +21,7 @@ inline constexpr double critical_tolerance = 1e-9;
 struct RankProfile {
     std::string rank;
     Profile profile;
+    bool from_column = false;  ///< the rank's name is from a table's rank column, not its file's name
 };
 
 /// The ranks of one step, their phases grouped into barrier segments.

@@ -45,6 +45,11 @@ double step_time(const std::vector<double>& times, std::size_t segments, std::si
     return step;
 }
 
+// Where a rank's name comes from, for messages: "a.csv, by its file name".
+std::string named_by(const RankProfile& rank) {
+    return printable(rank.profile.source) + (rank.from_column ? ", by its 'rank' column" : ", by its file name");
+}
+
 }  // namespace
 
 RankSet group_segments(std::vector<RankProfile> ranks) {
@@ -56,8 +61,8 @@ RankSet group_segments(std::vector<RankProfile> ranks) {
         const auto [it, fresh] = rank_index.emplace(ranks[r].rank, r);
         if (!fresh)
             throw Error("--ranks", "two ranks are named '" + printable(ranks[r].rank) + "' (" +
-                                       printable(ranks[it->second].profile.source) + " and " +
-                                       printable(ranks[r].profile.source) + "); rank names are the files' names");
+                                       named_by(ranks[it->second]) + ", and " + named_by(ranks[r]) +
+                                       "): give each rank once");
     }
     // Segments are named when any phase names one; then every phase must.
     const Profile* named_in = nullptr;

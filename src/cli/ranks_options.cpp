@@ -39,7 +39,8 @@ public:
                 ++alike->more_ranks;
         }
     }
-    void print(Context& context) {
+    /// The notes, each wording once, and forgets them.
+    std::vector<std::string> take() {
         std::vector<std::string> lines;
         for (const Note& note : notes_) {
             std::string line = note.first.starts_with("note: ") ? note.first.substr(6) : note.first;
@@ -47,8 +48,8 @@ public:
                 line += fmt::format(" (the same in {} more rank{})", note.more_ranks, note.more_ranks == 1 ? "" : "s");
             lines.push_back(std::move(line));
         }
-        print_notes(context, lines);
         notes_.clear();
+        return lines;
     }
 
 private:
@@ -130,6 +131,8 @@ bool load_rank_table(const std::string& file, const ProfileOptions& options, Con
     std::string said = "note: " + file + ": " + std::to_string(split->size()) + " rank" +
                        (split->size() == 1 ? "" : "s") + " from its 'rank' column, each rank's rows its profile\n";
     const ImportOptions reading = import_options(options.import);
+    const std::optional<Unit> unit =
+        options.unit.empty() ? std::nullopt : std::optional(unit_option("--unit", options.unit));
     for (const detail::RankRows& rows : *split) {
         Profile profile;
         try {
@@ -138,15 +141,30 @@ bool load_rank_table(const std::string& file, const ProfileOptions& options, Con
             throw detail::at_file_line(e, rows, file);
         }
         for (const std::string& note : profile.notes) said += "note: " + detail::at_file_line(note, rows, file) + '\n';
-        if (!options.unit.empty()) {
-            const Unit unit = unit_option("--unit", options.unit);
-            if (unit != profile.unit) profile = convert_profile(profile, unit);
-        }
-        ranks.push_back({rows.rank, std::move(profile)});
+        if (unit && *unit != profile.unit) profile = convert_profile(profile, *unit);
+        ranks.push_back({rows.rank, std::move(profile), true});
     }
     context.inputs.push_back(file);
     notes.add(file, said);
     return true;
+}
+
+// A last row read as one rank's total for its time alone ("all" = the sum of the rows above) that is
+// a phase on another rank: one name read two ways across the ranks, its time counted on some
+// ranks only. An error: the user says which it is.
+void check_totals_by_sum(const RankSet& set) {
+    for (std::size_t total_on = 0; total_on < set.ranks.size(); ++total_on) {
+        const std::string& name = set.profiles[total_on].total_by_sum;
+        if (name.empty()) continue;
+        for (std::size_t phase_on = 0; phase_on < set.ranks.size(); ++phase_on) {
+            if (!set.profiles[phase_on].find(name)) continue;
+            throw Error("--ranks", "row '" + printable(name) + "' is read as " + printable(set.ranks[total_on]) +
+                                       "'s total (its time is the sum of the rows before it) but is a phase of " +
+                                       printable(set.ranks[phase_on]) +
+                                       ": name the total 'Total' on every rank, or, if it is a phase, add a row "
+                                       "'Total' after it");
+        }
+    }
 }
 
 }  // namespace
@@ -166,12 +184,16 @@ RankSet load_ranks(const std::vector<std::string>& patterns, const ProfileOption
             notes.add(file, said.str());
         }
     } catch (const Error&) {
-        notes.print(context);
+        print_notes(context, notes.take());
         throw;
     }
-    notes.print(context);
+    // What loading said goes to the report's notes too (JSON notes[]), before the segments'.
+    const std::vector<std::string> loading = notes.take();
+    print_notes(context, loading);
     RankSet set = group_segments(std::move(ranks));
+    check_totals_by_sum(set);
     print_notes(context, set.notes);
+    set.notes.insert(set.notes.begin(), loading.begin(), loading.end());
     return set;
 }
 

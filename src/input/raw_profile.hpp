@@ -48,6 +48,7 @@ struct RawProfile {
     std::optional<RawTime> total;
     std::string total_where;
     std::string total_reason;  ///< why a table's row is the total, for messages; empty otherwise
+    std::string total_by_sum;  ///< see Profile::total_by_sum
     Origin origin = Origin::none;
     /// The phases as written: `time` and `active_time` in the units `extra` names. Two parallel
     /// vectors rather than one of RawPhase, so finish_profile can hand `phases` on without a copy.

@@ -478,6 +478,7 @@ private:
                                 "' is read as the total: its time is the sum of the rows before it";
             RawPhase total = raw_.pop_back();
             raw_.total = total.time;
+            raw_.total_by_sum = std::move(total.name);
             return;
         }
         if (!sounds_like_total || raw_.phases.size() < 3 || !raw_.extra[last].has_time) return;

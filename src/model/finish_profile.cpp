@@ -173,6 +173,7 @@ Profile finish_profile(RawProfile raw) {
     profile.proposals = std::move(raw.proposals);
     profile.boundary = std::move(raw.boundary);
     profile.summary_only = raw.summary_only;
+    profile.total_by_sum = std::move(raw.total_by_sum);
     profile.overlaps = std::move(raw.overlaps);
     profile.steps = std::move(raw.steps);
     profile.dependencies = std::move(raw.dependencies);

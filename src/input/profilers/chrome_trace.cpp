@@ -344,6 +344,14 @@ bool parse_duration(std::string_view token, double& out) {
 // a trace read first to the part read at the same time (empty: the first part has none).
 using SharedOrigin = std::shared_future<std::optional<std::int64_t>>;
 
+// A JSON number too large for a double ("1e999"): a number all the same, so messages say it is
+// too large rather than not a number.
+bool beyond_double(std::string_view token) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+    return error == std::errc::result_out_of_range && end == token.data() + token.size();
+}
+
 class TraceBuilder {
 public:
     /// `links`: keep each span's correlation id (Timeline::links), which replay needs.
@@ -385,7 +393,8 @@ private:
             const bool big = parse_duration(f.ts, number);  // a number, just not one a timestamp can be
             throw Error(stream_.location(size),
                         "event '" + printable(f.name) + "' (ph " + f.ph + "): \"ts\" must be a number" +
-                            (big ? " of µs within ±9.2e18 (got '" : " (got '") + printable(f.ts) + "')");
+                            (big || beyond_double(f.ts) ? " of µs within ±9.2e18 (got '" : " (got '") +
+                            printable(f.ts) + "')");
         }
         if (!have_origin_) {
             std::optional<std::int64_t> earlier;
@@ -421,9 +430,10 @@ private:
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
             if (!token.empty() && (!parse_duration(token, duration) || duration < 0)) {
-                throw Error(stream_.location(size), "event '" + printable(f.name) +
-                                                        "': \"dur\" must be a number >= 0 (got '" + printable(token) +
-                                                        "')");
+                throw Error(stream_.location(size),
+                            "event '" + printable(f.name) + "': \"dur\" must be a number >= 0" +
+                                (beyond_double(token) ? " small enough to compute with (got '" : " (got '") +
+                                printable(token) + "')");
             }
             add_span(start, start + duration, name, category, track, links_ ? correlation_of(f.args) : 0);
             if (links_ && timeline_.spans.back().cls == SpanClass::sync_marker) {
