@@ -426,4 +426,17 @@ TEST_CASE("plan --mix --fleet: what the plan's fleet speedup is worth, and its p
     args = base;
     for (const char* more : {"--target", "5"}) args.emplace_back(more);
     CHECK(run_cli(args).out.find("fleet:         no figures: no plan reaches the target\n") != std::string::npos);
+    // --cost-per-effort with a proposal that has no effort: the payback cannot be weighed, said so
+    // (it vanished unsaid when that proposal was a step), as eval says it.
+    const RunResult missing =
+        run_cli({"plan", "--mix", a + "=0.5", "--mix", b + "=0.5", "-s", "gemm=2@1w", "-s", "other=2", "--target",
+                 "1.2", "--fleet", "1000", "--cost-per-gpu-hour", "$2", "--cost-per-effort", "$10000"});
+    CHECK(missing.exit_code == 2);
+    CHECK(missing.err ==
+          "error: --cost-per-effort: proposal 'other=2' has no effort: the plan's payback needs every "
+          "step's (write SELECTOR=FACTOR@EFFORT)\n");
+    const RunResult single = run_cli({"plan", a, "-s", "gemm=2@1w", "-s", "other=2", "--target", "1.1", "--fleet",
+                                      "1000", "--cost-per-gpu-hour", "$2", "--cost-per-effort", "$10000"});
+    CHECK(single.exit_code == 2);
+    CHECK(single.err == missing.err);
 }

@@ -863,16 +863,78 @@ TEST_CASE("pasted tables: a dashed rule under the header is not the header", "[s
 }
 
 TEST_CASE("semicolon-separated files are refused, not read with their decimal commas", "[silent][csv]") {
-    for (const std::string name : {"semicolons.csv", "semicolons.txt"}) {
-        const std::string path = test::write_temp(name, "name;time_ms\ngemm;1,5\nattn;30\n");
-        const auto r = test::run_cli({"eval", path, "-s", "gemm=2"});
+    const std::string why =
+        " (a semicolon file, as a spreadsheet with decimal commas writes, would have its numbers "
+        "misread); save it with commas and decimal points\n";
+    struct Case {
+        std::string name, content, message;
+    };
+    const std::vector<Case> cases{
+        {"semicolons.csv", "name;time_ms\ngemm;1,5\nattn;30\n",
+         ":1: the header 'name;time_ms' is divided by semicolons: amdahl reads commas"},
+        {"semicolons.tsv", "name;time_ms\ngemm;1,5\nattn;30\n",
+         ":1: the header 'name;time_ms' is divided by semicolons: amdahl reads tabs"},
+        {"semicolons.txt", "name;time (ms)\ngemm;1,5\nattn;30\n",
+         ":1: the header 'name;time (ms)' is divided by semicolons: amdahl reads columns apart by spaces"},
+        // Once read as phases 'gemm;' and 'attn;': the names kept the semicolons.
+        {"semicolons_spaced.txt", "name; time_ms\ngemm; 34\nattn; 21\n",
+         ":1: the header 'name; time_ms' is divided by semicolons: amdahl reads columns apart by spaces"},
+        {"quoted_semicolons.csv", "\"name\";\"time_ms\"\n\"gemm\";34\n",
+         ":1: the header '\"name\";\"time_ms\"' is divided by semicolons: amdahl reads commas"},
+        // A comma header over semicolon rows: once phase 'gemm;34' of 5 ms.
+        {"comma_header.csv", "name,time_ms\ngemm;34,5\nattn;21,0\n",
+         ":2: line 'gemm;34,5' is divided by semicolons: amdahl reads commas"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.name);
+        const std::string path = test::write_temp(c.name, c.content);
+        const auto r = test::run_cli({"eval", path});
         CHECK(r.exit_code == 2);
         CHECK(r.out.empty());
-        CHECK(r.err == "error: " + path +
-                           ":1: the header 'name;time_ms' is divided by semicolons: amdahl reads commas (a semicolon "
-                           "file, as a spreadsheet with decimal commas writes, would have its numbers misread); save "
-                           "it with commas and decimal points\n");
+        CHECK(r.err == "error: " + path + c.message + why);
     }
+    // Semicolons inside a comma file's names are names.
+    const std::string names = test::write_temp("semicolon_names.csv", "name,time_ms\nload;parse,10\n\"a;b\",30\n");
+    const auto r = test::run_cli({"eval", names, "-s", "load;parse=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(r.out)["speedup"].get<double>(), Catch::Matchers::WithinRel(40.0 / 35.0, 1e-12));
+}
+
+// A console table's columns are where two or more spaces part the header and every row: a name that
+// ends in a number stays whole under a label of several words. Once "conv 1" was phase "conv" of
+// 1 ms, and "relu 2" of 2 ms, with a made-up note about a column 'Self'.
+TEST_CASE("pasted tables: names ending in a number under labels of several words", "[silent][text]") {
+    const std::string path = test::write_temp(
+        "several_words.txt", "Op           Self time (ms)\nconv 1           40.0\nrelu 2           60.0\n");
+    const auto r = test::run_cli({"eval", path, "-s", "relu 2=10", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["phases"][0]["name"] == "conv 1");
+    CHECK(report["phases"][0]["time"] == 40.0);
+    CHECK_THAT(report["speedup"].get<double>(), Catch::Matchers::WithinRel(1 / (0.4 + 0.06), 1e-12));
+    // A name with wide gaps of its own keeps them; the values are the last columns.
+    const std::string gaps = test::write_temp("name_gaps.txt",
+                                              "Name        Self CPU    # of Calls\nmy  op  with  gaps   250.000us   2\n"
+                                              "block 1     750.000us   4\n");
+    const auto g = test::run_cli({"eval", gaps, "--format", "json"});
+    REQUIRE(g.exit_code == 0);
+    const auto phases = nlohmann::json::parse(g.out)["phases"];
+    CHECK(phases[0]["name"] == "my  op  with  gaps");
+    CHECK(phases[0]["calls"] == 2);
+    CHECK(phases[1]["name"] == "block 1");
+    CHECK(phases[1]["time"] == 750.0);
+}
+
+TEST_CASE("pasted tables: PyTorch's inclusive CPU total alone is read with a note", "[silent][text]") {
+    const std::string path =
+        test::write_temp("inclusive.txt",
+                         "Name               CPU total    # of Calls\nmodel_inference     10.000ms   "
+                         "          1\naten::linear         6.000ms             2\n");
+    const auto r = test::run_cli({"eval", path});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("column 'CPU total' holds inclusive times (an op's time includes the ops it calls), "
+                               "so nested ops count twice in the sum; a self-time column ('Self CPU') would give "
+                               "exclusive times"));
 }
 
 TEST_CASE("a selector that misses a name only by a no-break space says which character it is", "[silent][selector]") {
@@ -887,4 +949,21 @@ TEST_CASE("a selector that misses a name only by a no-break space says which cha
                          "gemm\xC2\xA0"
                          "a=2"})
               .exit_code == 0);
+    // The other way round: the selector holds it, the name a plain space.
+    const std::string plain = test::write_temp("plain_space.csv", "name,time_ms\ngemm a,20\nattn,30\n");
+    const auto other = test::run_cli({"eval", plain, "-s",
+                                      "gemm\xC2\xA0"
+                                      "a=2"});
+    CHECK(other.exit_code == 2);
+    CHECK_THAT(other.err, Contains("(the selector holds U+00A0, which a terminal shows as a space but is not one: "
+                                   "retype it with plain spaces)"));
+    // In a mix, the workload the selector misses says why in its note (it stays at 1x there).
+    const std::string a = test::write_temp("nbsp_a.csv", "name,time_ms\nhost overhead,50\ngemm,50\n");
+    const std::string b = test::write_temp("nbsp_b.csv",
+                                           "name,time_ms\nhost\xC2\xA0"
+                                           "overhead,50\ngemm,50\n");
+    const auto mix = test::run_cli({"eval", "--mix", a + "=0.5", "--mix", b + "=0.5", "-s", "host overhead=2"});
+    REQUIRE(mix.exit_code == 0);
+    CHECK_THAT(mix.err, Contains("that workload stays at 1x there (" + b + ": did you mean"));
+    CHECK_THAT(mix.err, Contains("holds U+00A0"));
 }

@@ -136,9 +136,10 @@ std::vector<std::vector<std::size_t>> select_in_workloads(const std::vector<cons
             throw Error(message);
         }
         if (!missing.empty())
-            notes.push_back(fmt::format("selector {} picks no phase in {}: {} at 1x there",
+            notes.push_back(fmt::format("selector {} picks no phase in {}: {} at 1x there{}",
                                         quoted_name(selectors[s].text), fmt::join(missing, ", "),
-                                        missing.size() == 1 ? "that workload stays" : "those workloads stay"));
+                                        missing.size() == 1 ? "that workload stays" : "those workloads stay",
+                                        hints.empty() ? "" : " (" + fmt::format("{}", fmt::join(hints, "; ")) + ")"));
     }
     return out;
 }

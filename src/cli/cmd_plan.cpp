@@ -61,6 +61,17 @@ double parse_target_time(const std::string& text, const Profile& profile) {
     return q.unit ? convert(q.value, *q.unit, profile.unit) : q.value;
 }
 
+// --cost-per-effort weighs the plan's effort, the sum of its steps': any candidate may be a step, so
+// each must carry one, as eval's speedups must (else the payback would vanish unsaid).
+void require_efforts_for_payback(const Fleet& fleet, const std::vector<Candidate>& candidates) {
+    if (!fleet.cost_per_effort) return;
+    for (const Candidate& c : candidates)
+        if (!c.effort)
+            throw Error("--cost-per-effort", "proposal '" + printable(c.name) +
+                                                 "' has no effort: the plan's payback needs every step's (write "
+                                                 "SELECTOR=FACTOR@EFFORT)");
+}
+
 // plan --mix: the cheapest set of targets whose weighted fleet speedup reaches --target.
 int run_plan_mix(const PlanOptions& options, Context& context) {
     refuse_with_mix(options.model);
@@ -99,6 +110,7 @@ int run_plan_mix(const PlanOptions& options, Context& context) {
     if (const std::optional<Fleet> fleet =
             mix_fleet(options.fleet, result.workloads, result.effort_unit, efforts, fleet_notes)) {
         result.fleet_given = true;
+        for (const auto& workload : candidates) require_efforts_for_payback(*fleet, workload);
         // The plan's effort: the sum of its steps', when each has one.
         std::optional<double> effort = 0.0;
         for (std::size_t c : result.mix.plan.chosen) {
@@ -197,6 +209,7 @@ int run_plan(const PlanOptions& given, Context& context) {
     if (const std::optional<Fleet> fleet =
             fleet_option(options.fleet, result.set.effort_unit, any_effort(result.set))) {
         result.fleet_given = true;
+        require_efforts_for_payback(*fleet, candidates);
         refuse_factor_ranges(candidates, "--fleet");
         refuse_time_spreads(profile, "--fleet");
         // The plan's effort: the sum of its steps', when each has one.

@@ -167,7 +167,10 @@ public:
         }
         raw_.source = source_;
         raw_.origin = Origin::line;
-        if (self_) take_self_time(header, at);
+        if (self_)
+            take_self_time(header, at);
+        else if (time_)
+            say_inclusive_time(header[*time_], at);
         // The phase time: a duration column; else end - start; else a column only a unit calls
         // a time ("DispatchNs" may be a time stamp); else average x calls; else an average alone,
         // said to be one call. Never a time stamp, never a minimum or a maximum.
@@ -497,6 +500,18 @@ private:
                                  "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
                                  "if it is one");
         }
+    }
+
+    // PyTorch's "CPU total" or "CUDA total" without a self-time column beside it: an op's time
+    // includes the ops it calls, so their sum counts nested ops twice. Said, as the sum may be
+    // more than the run.
+    void say_inclusive_time(const std::string& label, const std::string& at) {
+        const std::vector<std::string> words = header_words(label);
+        if (words.size() < 2 || words[1] != "total" || column_timeline(words[0]).empty()) return;
+        raw_.notes.push_back(at + ": column '" + printable(label) +
+                             "' holds inclusive times (an op's time includes the ops it calls), so nested ops count "
+                             "twice in the sum; a self-time column ('Self " +
+                             std::string(words[0] == "cpu" ? "CPU" : "CUDA") + "') would give exclusive times");
     }
 
     // A self (exclusive) time column is the phase time: an inclusive one ("CPU total") holds a
@@ -1036,17 +1051,51 @@ void read_rows_in_parts(std::string_view content, std::size_t pos, std::size_t l
 
 }  // namespace
 
-// A header of one cell that semicolons divide ("name;time_ms") is a semicolon-separated file, as
-// spreadsheets with a decimal comma write them: its "1,5" would be read wrong, so it is refused.
-void check_not_semicolons(std::string_view header, const std::string& source, std::size_t line) {
-    if (std::count(header.begin(), header.end(), ';') == 0) return;
-    throw Error(source + ":" + std::to_string(line),
-                "the header '" + printable(trim(header)) +
-                    "' is divided by semicolons: amdahl reads commas (a semicolon file, as a spreadsheet with "
-                    "decimal commas writes, would have its numbers misread); save it with commas and decimal points");
+// A semicolon-separated file, as spreadsheets with a decimal comma write them ("name;time_ms",
+// "gemm;34,5"): read with commas, "34,5" would be 5 or 345. Refused, with why: a header that
+// semicolons divide and no `delimiter` does (0: a pasted text table, whose columns are spaces),
+// or, under a comma header, rows that end in ";NUMBER".
+void check_not_semicolons(std::string_view content, const std::string& source, char delimiter) {
+    std::vector<std::pair<std::string_view, std::size_t>> lines;  // the first non-blank lines, numbered
+    std::size_t pos = 0, number = 0;
+    while (pos < content.size() && lines.size() < 6) {
+        std::size_t end = content.find('\n', pos);
+        if (end == std::string_view::npos) end = content.size();
+        ++number;
+        std::string_view line = content.substr(pos, end - pos);
+        if (!trim(line).empty()) lines.emplace_back(trim(line), number);
+        pos = end + 1;
+    }
+    if (lines.size() < 2) return;
+    const std::string_view header = lines.front().first;
+    const auto has = [](std::string_view text, char c) { return text.find(c) != std::string_view::npos; };
+    const bool divided_by_delimiter =
+        delimiter ? has(header, delimiter) : header.find("  ") != std::string_view::npos || has(header, '\t');
+    const auto refuse = [&](std::size_t line, std::string_view text, const std::string& what) {
+        throw Error(source + ":" + std::to_string(line),
+                    what + " '" + printable(text) + "' is divided by semicolons: amdahl reads " +
+                        (delimiter == '\t' ? "tabs"
+                         : delimiter       ? "commas"
+                                           : "columns apart by spaces") +
+                        " (a semicolon file, as a spreadsheet with decimal commas writes, would have its numbers "
+                        "misread); save it with commas and decimal points");
+    };
+    if (has(header, ';') && !divided_by_delimiter && has(lines[1].first, ';'))
+        refuse(lines.front().second, header, "the header");
+    if (delimiter != ',' || has(header, ';')) return;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::string_view row = lines[i].first;
+        const std::size_t semicolon = row.rfind(';');
+        if (semicolon == std::string_view::npos || has(row, '"')) continue;
+        const std::string_view after = trim(row.substr(semicolon + 1));
+        if (!after.empty() && after.find_first_not_of("0123456789.,-+") == std::string_view::npos &&
+            std::isdigit(static_cast<unsigned char>(after.back())))
+            refuse(lines[i].second, row, "line");
+    }
 }
 
 RawProfile read_delimited_profile(std::string_view content, const std::string& source, char delimiter) {
+    check_not_semicolons(content, source, delimiter);
     std::size_t pos = 0, line = 1;
     Record record;
     std::size_t header_line = 0;
@@ -1055,7 +1104,6 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
         read_record(content, pos, line, delimiter, record, source);
     } while (blank(record.cells) && pos < content.size());
     if (blank(record.cells)) throw Error(source, "empty input: no header row");
-    if (delimiter == ',' && record.cells.size() == 1) check_not_semicolons(record.cells.front(), source, header_line);
     TableReader reader(source, record.strings(), header_line);
     const std::string_view rest = content.substr(pos);
     if (rest.size() >= parallel_bytes && every_newline_ends_a_row(rest)) {
@@ -1107,16 +1155,25 @@ bool is_rule_line(std::string_view line) {
 
 // A header's labels split at runs of two or more spaces, as console tables align their columns
 // ("Name    Self CPU %      Self CPU   # of Calls"); one label when it has no such run.
-std::vector<std::string> split_at_wide_gaps(std::string_view line) {
+// With `columns`, a row of more cells than that is a name with wide gaps of its own ("my  op")
+// before its columns - 1 values: the name is the text before them.
+std::vector<std::string> split_at_wide_gaps(std::string_view line, std::size_t columns = 0) {
     line = trim(line);
     std::vector<std::string> labels;
+    std::vector<std::size_t> starts;
     std::size_t pos = 0;
     while (pos < line.size()) {
         std::size_t gap = line.find("  ", pos);
         if (gap == std::string_view::npos) gap = line.size();
+        starts.push_back(pos);
         labels.emplace_back(trim(line.substr(pos, gap - pos)));
         pos = line.find_first_not_of(' ', gap);
         if (pos == std::string_view::npos) break;
+    }
+    if (columns >= 2 && labels.size() > columns) {
+        const std::size_t first_value = labels.size() - (columns - 1);
+        labels.erase(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(first_value));
+        labels.insert(labels.begin(), std::string(trim(line.substr(0, starts[first_value]))));
     }
     return labels;
 }
@@ -1150,6 +1207,7 @@ bool totals_column(std::string_view label, std::string_view column) {
 }
 
 RawProfile read_text_profile(std::string_view content, const std::string& source) {
+    check_not_semicolons(content, source, 0);
     const auto lines = split_lines(content);
     // The header is the last line before the first row that ends in numbers; rules around it
     // ("-----  ----") are neither.
@@ -1159,14 +1217,7 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         if (split_text_row(lines[first_row])) break;
         header = first_row;
     }
-    if (first_row == lines.size()) {
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            if (!trim(lines[i]).empty()) {
-                if (lines[i].find(' ') == std::string_view::npos) check_not_semicolons(lines[i], source, i + 1);
-                break;
-            }
-        throw Error(source, "no table rows (lines ending in a number) found");
-    }
+    if (first_row == lines.size()) throw Error(source, "no table rows (lines ending in a number) found");
     if (header == lines.size()) {
         throw Error(source + ":" + std::to_string(first_row + 1),
                     "no header line before the first row (expected e.g. 'Phase Time (ms) Share')");
@@ -1209,6 +1260,23 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         }
         return raw;
     };
+    // A console table aligns its columns with two or more spaces: when the header and every row
+    // split at such gaps into the same cells, those are the columns, whatever single spaces the
+    // names and labels hold ("conv 1" under "Op", 40.0 under "Self time (ms)").
+    const std::vector<std::string> gap_labels = split_at_wide_gaps(lines[header]);
+    if (gap_labels.size() >= 2) {
+        std::vector<Row> gap_rows;
+        for (const Row& row : rows) {
+            std::vector<std::string> cells = split_at_wide_gaps(lines[row.line - 1], gap_labels.size());
+            if (cells.size() != gap_labels.size()) break;
+            gap_rows.push_back(Row{std::move(cells), row.line});
+        }
+        if (gap_rows.size() == rows.size()) {
+            TableReader reader(source, gap_labels, header + 1);
+            for (auto& row : gap_rows) reader.add_row(row.cells, row.line);
+            return take_total_lines(reader, reader.finish());
+        }
+    }
     const auto labelled = read_text_header(lines[header], width - 1);
     if (labelled && fit_rows_to_header(*labelled, rows, source)) {
         std::vector<std::string> labels{labelled->name};
@@ -1231,10 +1299,7 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
                         "') and line " + std::to_string(rows.front().line) + " has " +
                         std::to_string(rows.front().cells.size() - 1) + "; give every row every column");
     }
-    // A console table's labels of several words, aligned with two or more spaces between them
-    // ("Self CPU %", "# of Calls"), when there is one for each column; else a word a column.
-    std::vector<std::string> labels = split_at_wide_gaps(lines[header]);
-    if (labels.size() != width) labels = split_text_header(lines[header], width);
+    const std::vector<std::string> labels = split_text_header(lines[header], width);
     if (labels.size() < width) {
         throw Error(source + ":" + std::to_string(header + 1),
                     "the header '" + printable(trim(lines[header])) + "' has too few words to label the name and " +

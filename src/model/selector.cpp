@@ -160,6 +160,12 @@ std::vector<std::size_t> select_phases(const Profile& profile, const Selector& s
         for (std::string_view name : nearest_names(selector.pattern, known, 3).names)
             names.push_back(selector.type == Selector::Type::name ? std::string(name) : "kind:" + std::string(name));
         if (!names.empty()) message += "; did you mean " + quote_list(names) + "?";
+        if (const std::vector<std::string> spaces = unusual_spaces(selector.pattern); !spaces.empty()) {
+            std::string list;
+            for (const std::string& code : spaces) list += (list.empty() ? "" : ", ") + code;
+            message += " (the selector holds " + list +
+                       ", which a terminal shows as a space but is not one: retype it with plain spaces)";
+        }
         for (const std::string& name : names) {
             const std::vector<std::string> spaces = unusual_spaces(name);
             if (spaces.empty()) continue;
