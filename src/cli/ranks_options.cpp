@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
@@ -153,12 +154,16 @@ bool load_rank_table(const std::string& file, const ProfileOptions& options, Con
 // a phase on another rank: one name read two ways across the ranks, its time counted on some
 // ranks only. An error: the user says which it is.
 void check_totals_by_sum(const RankSet& set) {
-    for (std::size_t total_on = 0; total_on < set.ranks.size(); ++total_on) {
-        const std::string& name = set.profiles[total_on].total_by_sum;
-        if (name.empty()) continue;
-        for (std::size_t phase_on = 0; phase_on < set.ranks.size(); ++phase_on) {
-            if (!set.profiles[phase_on].find(name)) continue;
-            throw Error("--ranks", "row '" + printable(name) + "' is read as " + printable(set.ranks[total_on]) +
+    std::unordered_map<std::string_view, std::size_t> total_on;  // the name -> the first rank it totals
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+        if (!set.profiles[r].total_by_sum.empty()) total_on.emplace(set.profiles[r].total_by_sum, r);
+    if (total_on.empty()) return;
+    for (std::size_t phase_on = 0; phase_on < set.ranks.size(); ++phase_on) {
+        for (const Phase& phase : set.profiles[phase_on].phases) {
+            const auto it = total_on.find(phase.name);
+            if (it == total_on.end()) continue;
+            throw Error("--ranks", "row '" + printable(phase.name) + "' is read as " +
+                                       printable(set.ranks[it->second]) +
                                        "'s total (its time is the sum of the rows before it) but is a phase of " +
                                        printable(set.ranks[phase_on]) +
                                        ": name the total 'Total' on every rank, or, if it is a phase, add a row "

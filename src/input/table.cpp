@@ -1253,9 +1253,10 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
                                     "' is read as the end-to-end time: the total of column '" +
                                     printable(reader.time_label()) + "', rows the table leaves out included");
             } else {
-                raw.notes.push_back(where + ": '" + printable(total.label) + " total: " + printable(total.time) +
-                                    "' is not used: it does not total the time column read ('" +
-                                    printable(reader.time_label()) + "')");
+                raw.notes.push_back(
+                    where + ": '" + printable(total.label) + " total: " + printable(total.time) + "' is not used: " +
+                    (raw.total ? "the total is " + raw.total_where
+                               : "it does not total the time column read ('" + printable(reader.time_label()) + "')"));
             }
         }
         return raw;
