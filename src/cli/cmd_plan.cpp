@@ -72,6 +72,17 @@ void require_efforts_for_payback(const Fleet& fleet, const std::vector<Candidate
                                                  "SELECTOR=FACTOR@EFFORT)");
 }
 
+// The plan's effort: the sum of its steps' (`effort_of(step)`), when each has one.
+template <class EffortOf>
+std::optional<double> plan_effort(const std::vector<std::size_t>& chosen, const EffortOf& effort_of) {
+    std::optional<double> effort = 0.0;
+    for (std::size_t c : chosen) {
+        const std::optional<double>& step = effort_of(c);
+        effort = effort && step ? std::optional(*effort + *step) : std::nullopt;
+    }
+    return effort;
+}
+
 // plan --mix: the cheapest set of targets whose weighted fleet speedup reaches --target.
 int run_plan_mix(const PlanOptions& options, Context& context) {
     refuse_with_mix(options.model);
@@ -111,12 +122,8 @@ int run_plan_mix(const PlanOptions& options, Context& context) {
             mix_fleet(options.fleet, result.workloads, result.effort_unit, efforts, fleet_notes)) {
         result.fleet_given = true;
         for (const auto& workload : candidates) require_efforts_for_payback(*fleet, workload);
-        // The plan's effort: the sum of its steps', when each has one.
-        std::optional<double> effort = 0.0;
-        for (std::size_t c : result.mix.plan.chosen) {
-            const std::optional<double>& step = result.mix.targets[c].effort;
-            effort = effort && step ? std::optional(*effort + *step) : std::nullopt;
-        }
+        const std::optional<double> effort =
+            plan_effort(result.mix.plan.chosen, [&](std::size_t c) { return result.mix.targets[c].effort; });
         if (result.mix.plan.reachable)
             result.fleet = fleet_figures(*fleet, speedup_from_saving(1, result.mix.plan.saved), effort);
     }
@@ -212,10 +219,8 @@ int run_plan(const PlanOptions& given, Context& context) {
         require_efforts_for_payback(*fleet, candidates);
         refuse_factor_ranges(candidates, "--fleet");
         refuse_time_spreads(profile, "--fleet");
-        // The plan's effort: the sum of its steps', when each has one.
-        std::optional<double> effort = 0.0;
-        for (std::size_t c : result.plan.chosen)
-            effort = effort && candidates[c].effort ? std::optional(*effort + *candidates[c].effort) : std::nullopt;
+        const std::optional<double> effort =
+            plan_effort(result.plan.chosen, [&](std::size_t c) { return candidates[c].effort; });
         if (result.plan.reachable)
             result.fleet = fleet_figures(*fleet, speedup_from_saving(result.baseline_time, result.plan.saved), effort);
     }

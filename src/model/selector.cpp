@@ -33,8 +33,8 @@ std::string quote_list(const std::vector<std::string>& names, const char* last =
 
 // The spaces in a name that a terminal shows as a plain space but are not one (U+00A0 no-break
 // space, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF), as "U+00A0"; a selector typed with plain
-// spaces never matches such a name.
-std::vector<std::string> unusual_spaces(std::string_view name) {
+// spaces never matches such a name. "" when it has none.
+std::string unusual_spaces(std::string_view name) {
     std::vector<std::string> found;
     for (std::size_t i = 0; i < name.size();) {
         const std::size_t length =
@@ -53,7 +53,9 @@ std::vector<std::string> unusual_spaces(std::string_view name) {
         }
         i += length;
     }
-    return found;
+    std::string list;
+    for (const std::string& code : found) list += (list.empty() ? "" : ", ") + code;
+    return list;
 }
 
 // A selector that is no phase's full name but a short name (model/short_names.hpp): the one
@@ -160,18 +162,13 @@ std::vector<std::size_t> select_phases(const Profile& profile, const Selector& s
         for (std::string_view name : nearest_names(selector.pattern, known, 3).names)
             names.push_back(selector.type == Selector::Type::name ? std::string(name) : "kind:" + std::string(name));
         if (!names.empty()) message += "; did you mean " + quote_list(names) + "?";
-        if (const std::vector<std::string> spaces = unusual_spaces(selector.pattern); !spaces.empty()) {
-            std::string list;
-            for (const std::string& code : spaces) list += (list.empty() ? "" : ", ") + code;
-            message += " (the selector holds " + list +
+        if (const std::string spaces = unusual_spaces(selector.pattern); !spaces.empty())
+            message += " (the selector holds " + spaces +
                        ", which a terminal shows as a space but is not one: retype it with plain spaces)";
-        }
         for (const std::string& name : names) {
-            const std::vector<std::string> spaces = unusual_spaces(name);
+            const std::string spaces = unusual_spaces(name);
             if (spaces.empty()) continue;
-            std::string list;
-            for (const std::string& code : spaces) list += (list.empty() ? "" : ", ") + code;
-            message += " (" + quoted_name(name) + " holds " + list +
+            message += " (" + quoted_name(name) + " holds " + spaces +
                        ", which a terminal shows as a space but is not one: type it as such, e.g. in bash $'\\u00a0')";
             break;
         }
