@@ -228,10 +228,12 @@ TEST_CASE("ranks cli: a row read as one rank's total by its time alone may not b
                                                     "'Total' after it\n"));
     // A rank file beside a table that has the same rank: both named, each with where its name is from.
     std::ofstream(dir / "rank0.csv") << "name,time (ms)\na,1\nb,2\n";
-    CHECK_THAT(run_cli({"eval", "--ranks", dir / "rank0.csv", dir / "all.csv", "-s", "a=2"}).err,
-               Catch::Matchers::EndsWith("error: --ranks: two ranks are named 'rank0' (" + dir / "rank0.csv" +
-                                         ", by its file name, and " + dir / "all.csv" +
-                                         ", by its 'rank' column): give each rank once\n"));
+    const RunResult clash = run_cli({"eval", "--ranks", dir / "rank0.csv", dir / "all.csv", "-s", "a=2"});
+    CHECK(clash.exit_code == 2);
+    CHECK(clash.out.empty());
+    CHECK_THAT(clash.err, Catch::Matchers::EndsWith("error: --ranks: two ranks are named 'rank0' (" +
+                                                    dir / "rank0.csv" + ", by its file name, and " + dir / "all.csv" +
+                                                    ", by its 'rank' column): give each rank once\n"));
     // Named 'Total', it is the total everywhere.
     std::ofstream(dir / "r1.csv") << "name,time (ms)\na,2\nb,2\nTotal,7\n";
     std::ofstream(dir / "r0.csv") << "name,time (ms)\na,1\nb,2\nTotal,3\n";
