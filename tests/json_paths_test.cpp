@@ -2,8 +2,10 @@
 // the same profiles; everything the fast path cannot read goes to the full one.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
@@ -67,6 +69,64 @@ TEST_CASE("json paths: the fast path reads escapes and UTF-8 in names as the ful
     CHECK(plain->phases[2].kind == "kAnd");
 }
 
+TEST_CASE("json paths: the fast path reads an imported trace's overlaps and notes as the full path does", "[json]") {
+    const std::string text = R"({"unit": "us", "phases": [{"name": "gemm", "time": 5}, {"name": "copy", "time": 3}],
+        "overlaps": [{"phases": ["gemm", "copy"], "time": 2.5}, {"time": 0, "phases": []},
+                     {"phases": ["g\u00e9mm"], "time": -0}],
+        "notes": ["read 2 tracks", "a \"quoted\" note"]})";
+    const auto plain = read_plain_json_profile(text, "t.json");
+    REQUIRE(plain);
+    const auto full = read_json_profile_events(text, "t.json");
+    REQUIRE(plain->overlaps.size() == 3);
+    REQUIRE(full.overlaps.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+        CHECK(plain->overlaps[i].phases == full.overlaps[i].phases);
+        CHECK(plain->overlaps[i].time == full.overlaps[i].time);
+        CHECK_FALSE(std::signbit(plain->overlaps[i].time));
+    }
+    CHECK(plain->overlaps[0].phases == std::vector<std::string>{"gemm", "copy"});
+    CHECK(plain->overlaps[0].time == 2.5);
+    CHECK(plain->overlaps[2].phases == std::vector<std::string>{"g\xc3\xa9mm"});
+    // Anything else in them is the full reader's: to read, or to report.
+    for (const char* tail : {
+             R"("overlaps": [{"phases": ["a"], "time": "3 ms"}])",        // a time as text
+             R"("overlaps": [{"phases": ["a"], "time": 3, "x": 1}])",     // another key
+             R"("overlaps": [{"phases": ["a"], "time": 3, "time": 4}])",  // a key twice
+             R"("overlaps": [{"phases": ["a"]}])",                        // no time
+             R"("overlaps": [{"phases": ["a"], "time": -3}])",
+             R"("overlaps": [{"phases": [1], "time": 3}])",
+             R"("overlaps": [], "overlaps": [])",
+             R"("overlaps": {})",
+             R"("notes": "one")",
+             R"("notes": ["a", 1])",
+             R"("notes": [], "notes": [])",
+         }) {
+        const std::string document = R"({"phases": [{"name": "a", "time": 1}], )" + std::string(tail) + "}";
+        INFO(document);
+        CHECK_FALSE(read_plain_json_profile(document, "t.json"));
+        amdahl::fuzz::check_input("fuzz_json", document);  // and both paths say the same
+    }
+    // A key an overlap does not have is refused, as everywhere in a profile.
+    try {
+        (void)amdahl::parse_profile(
+            R"({"phases": [{"name": "a", "time": 5}], "overlaps": [{"phases": ["a"], "time": 3, "tme": 1}]})", "t.json",
+            amdahl::InputFormat::json);
+        FAIL("an overlap's unknown key was ignored");
+    } catch (const amdahl::Error& e) {
+        CHECK_THAT(e.what(), Catch::StartsWith("t.json: overlaps[0].tme: unknown key 'tme'"));
+    }
+    // An overlap's time with a unit would be read as a number of the profile's units: refused.
+    try {
+        (void)amdahl::parse_profile(R"({"unit": "us", "phases": [{"name": "a", "time": 5000}],
+            "overlaps": [{"phases": ["a"], "time": "3 ms"}]})",
+                                    "t.json", amdahl::InputFormat::json);
+        FAIL("an overlap's time with a unit was read");
+    } catch (const amdahl::Error& e) {
+        CHECK(std::string(e.what()) ==
+              "t.json: overlaps[0].time: an overlap's time is a number in the profile's unit (got \"3 ms\")");
+    }
+}
+
 TEST_CASE("json paths: the fast path leaves odd strings, shorthand, other shapes and every error to the full path",
           "[json]") {
     for (const char* text : {
@@ -122,7 +182,18 @@ TEST_CASE("json paths: random plain and not-so-plain profiles read the same both
             }
             text += "}";
         }
-        text += text.front() == '[' ? "]" : "]}";
+        if (text.front() == '[') {
+            text += "]";
+        } else {
+            // An imported trace's fields, plain or not.
+            static const char* const fields[] = {"",
+                                                 R"(, "overlaps": [{"phases": ["p0", "p1"], "time": 1}])",
+                                                 R"(, "overlaps": [{"phases": ["p0"], "time": "1 ms"}])",
+                                                 R"(, "overlaps": [{"phases": ["p9"], "time": 2}])",
+                                                 R"(, "notes": ["n"])",
+                                                 R"(, "notes": [1])"};
+            text += std::string("]") + fields[rng() % std::size(fields)] + fields[rng() % std::size(fields)] + "}";
+        }
         INFO(text);
         amdahl::fuzz::check_input("fuzz_json", text);  // throws on a difference
     }

@@ -273,12 +273,18 @@ void read_overlaps(const Json& overlaps, const std::string& source, RawProfile& 
         if (!item.is_object() || !item.contains("phases") || !item["phases"].is_array() || !item.contains("time"))
             throw Error(where(source, path),
                         "expected {\"phases\": [names], \"time\": T} (got " + describe(item) + ")");
+        constexpr std::string_view overlap_keys[] = {"phases", "time"};
+        for (const auto& [key, value] : item.items()) refuse_unknown_key(key, source, path + "." + key, overlap_keys);
         Overlap overlap;
         for (std::size_t p = 0; p < item["phases"].size(); ++p)
             overlap.phases.push_back(
                 read_string(item["phases"][p], source, path + ".phases[" + std::to_string(p) + "]"));
         const RawTime time = read_time(item["time"], source, path + ".time", "time");
-        overlap.time = time.value;  // written by amdahl in the profile's own unit
+        // Written by amdahl as a number in the profile's own unit; "3 ms" would be read as 3 units.
+        if (time.unit || time.spread)
+            throw Error(where(source, path + ".time"),
+                        "an overlap's time is a number in the profile's unit (got " + describe(item["time"]) + ")");
+        overlap.time = time.value;
         out.overlaps.push_back(std::move(overlap));
     }
 }

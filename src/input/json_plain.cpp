@@ -78,6 +78,54 @@ bool plain_phase(JsonScan& scan, std::size_t index, RawProfile& out) {
     return true;
 }
 
+// "overlaps": [{"phases": [names], "time": T}] as amdahl import writes them, T a number >= 0: the
+// profile of a trace holds thousands. False for anything else (another key, a key twice, a time as
+// text), which the full reader reads or reports.
+bool plain_overlaps(JsonScan& scan, RawProfile& out) {
+    if (!scan.eat('[')) return false;
+    if (scan.eat(']')) return true;
+    do {
+        if (!scan.eat('{')) return false;
+        Overlap overlap;
+        bool phases = false, time = false;
+        do {
+            std::string_view key;
+            if (!scan.string(key) || !scan.eat(':')) return false;
+            if (key == "phases" && !phases) {
+                phases = true;
+                if (!scan.eat('[')) return false;
+                if (!scan.eat(']')) {
+                    do {
+                        if (!scan.string(overlap.phases.emplace_back())) return false;
+                    } while (scan.eat(','));
+                    if (!scan.eat(']')) return false;
+                }
+            } else if (key == "time" && !time) {
+                time = true;
+                if (!scan.number(overlap.time) || overlap.time < 0) return false;
+                overlap.time += 0.0;  // -0 is 0, as the full reader has it
+            } else {
+                return false;
+            }
+        } while (scan.eat(','));
+        if (!scan.eat('}') || !phases || !time) return false;
+        out.overlaps.push_back(std::move(overlap));
+    } while (scan.eat(','));
+    return scan.eat(']');
+}
+
+// "notes": what amdahl import found, an array of strings the reader does not keep. Checked as
+// well formed; false for anything else.
+bool plain_notes(JsonScan& scan) {
+    if (!scan.eat('[')) return false;
+    if (scan.eat(']')) return true;
+    std::string note;
+    do {
+        if (!scan.string(note)) return false;
+    } while (scan.eat(','));
+    return scan.eat(']');
+}
+
 // The fast path for a profile in plain JSON with a "phases" array (what amdahl import and most
 // tools write): read straight from the text, no parser events, no values built per phase. It
 // gives up on anything else, and on every error, leaving those to the full reader, which then
@@ -105,7 +153,7 @@ std::optional<RawProfile> read_plain_json_profile(std::string_view content, cons
         return out;
     }
     Json fields = Json::object();
-    bool saw_phases = false;
+    bool saw_phases = false, saw_overlaps = false, saw_notes = false;
     if (!scan.eat('{')) return std::nullopt;
     if (!scan.eat('}')) {
         do {
@@ -114,6 +162,13 @@ std::optional<RawProfile> read_plain_json_profile(std::string_view content, cons
             if (key == "phases") {
                 if (saw_phases || !phase_array()) return std::nullopt;
                 saw_phases = true;
+                continue;
+            }
+            // The two fields that can be large in an imported trace, read without building values.
+            if (key == "overlaps" || key == "notes") {
+                bool& saw = key == "overlaps" ? saw_overlaps : saw_notes;
+                if (saw || !(key == "overlaps" ? plain_overlaps(scan, out) : plain_notes(scan))) return std::nullopt;
+                saw = true;
                 continue;
             }
             if (!scan.skip_value(text) || fields.contains(key)) return std::nullopt;
