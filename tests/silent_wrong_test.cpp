@@ -813,6 +813,30 @@ TEST_CASE("silent wrong: a last row the others exceed is a phase, and a total ro
                        "read as the total by its name; rename it if it is a phase)\n");
 }
 
+// key_averages().table() of a run profiled with profile_memory=True and with_flops=True: memory
+// columns ("CPU Mem", "Self CPU Mem", sizes such as "94.79 Mb") and a FLOPs column ("Total MFLOPs",
+// "--" where an op has none) are no times; "Self CPU Mem" was taken for a second time column and
+// the table refused. Self CPU is read, as without them: 12.5 / 9.5.
+TEST_CASE("pasted tables: PyTorch key_averages with memory and FLOPs columns", "[silent][text]") {
+    const std::string rule =
+        "-----------  ---------  --------  ---------  ---------  ------------  ------------  "
+        "----------\n";
+    const std::string path = test::write_temp(
+        "key_averages_mem.txt",
+        rule + "       Name  Self CPU %  Self CPU  CPU total  CPU Mem  Self CPU Mem  Total MFLOPs  # of Calls\n" +
+            rule +
+            "aten::addmm      48.00%   6.000ms    8.000ms  94.79 Mb          0 b      1024.000           4\n"
+            " aten::relu      24.00%   3.000ms    3.000ms       0 b    -94.79 Mb            --           3\n"
+            "aten::empty       8.00%   1.000ms    1.000ms  94.84 Mb     94.84 Mb            --          10\n" +
+            rule + "Self CPU time total: 12.500ms\n");
+    const auto r = test::run_cli({"eval", path, "-s", "aten::addmm=2", "--format", "json"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK_THAT(report["speedup"].get<double>(), Catch::Matchers::WithinRel(12.5 / 9.5, 1e-12));
+    CHECK(report["phases"][0]["calls"] == 4);
+}
+
 // PyTorch's prof.key_averages().table(), pasted: rules above and below, labels of several words
 // aligned by two or more spaces, times with their units, and a "Self CPU time total" line under it.
 // Self CPU is the phase time; the total line is the end-to-end time (rows the table's row_limit

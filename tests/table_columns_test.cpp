@@ -63,6 +63,13 @@ TEST_CASE("table columns: each header's role", "[table-columns]") {
         {"# calls", ColumnRole::calls},
         {"CorrId", ColumnRole::other},
         {"Bytes (MB)", ColumnRole::other},
+        {"Self CPU Mem", ColumnRole::other},  // PyTorch's memory columns: sizes, never times
+        {"CPU Mem", ColumnRole::other},
+        {"Self CUDA Mem", ColumnRole::other},
+        {"Peak Memory (MB)", ColumnRole::other},
+        {"Total MFLOPs", ColumnRole::other},  // with_flops: a count of operations, not a total time
+        {"Total GFLOPS", ColumnRole::other},
+        {"Total Bytes", ColumnRole::other},
         {"Strm", ColumnRole::other},
         {"Device", ColumnRole::other},
     };

@@ -31,6 +31,7 @@ enum WordSays : unsigned {
     says_duration = 32,  // time, duration, total
     says_self = 64,      // self, exclusive
     says_spread = 128,   // sd, iqr, sem, ci95, error: a spread (also a statistic)
+    says_no_time = 256,  // mem, bytes, flops: sizes and counts, whatever else the header says
 };
 
 // "ci95", "ci99": a confidence interval.
@@ -56,6 +57,9 @@ unsigned word_says(std::string_view word) {
         add(says_duration,
             {"time", "duration", "dur", "latency", "elapsed", "total", "sum", "wall", "walltime", "inclusive", "incl"});
         add(says_self, {"self", "exclusive", "excl"});
+        // PyTorch's "Self CPU Mem" and "Total MFLOPs", a tool's "Total Bytes" or "Peak Memory".
+        add(says_no_time, {"mem", "memory", "bytes", "byte", "flops", "kflops", "mflops", "gflops", "tflops", "pflops",
+                           "flop", "size", "bandwidth", "throughput"});
         return table;
     }();
     const auto found = words.find(word);
@@ -129,6 +133,10 @@ ColumnRole column_role(std::string_view header) {
     const bool end_to_end = joined.find("end to end") != std::string::npos;
     unsigned says = 0;
     for (std::string_view w : words) says |= word_says(w);
+    std::string run_together = joined;
+    std::erase(run_together, ' ');
+    // "MFLOPs" splits as "mflo ps" at its case change: FLOPs are looked for in the words run together.
+    if ((says & says_no_time) || run_together.find("flop") != std::string::npos) return ColumnRole::other;
     if (says & says_start) return ColumnRole::start;
     if (!end_to_end && (says & says_end)) return ColumnRole::end;
     if (says & says_stamp) return ColumnRole::start;
