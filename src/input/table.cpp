@@ -1115,6 +1115,14 @@ RawProfile read_delimited_profile(std::string_view content, const std::string& s
     return reader.finish();
 }
 
+// A rule under or around a pasted table ("----  -----", "=====", "+----+----+"): no words, at
+// least three dashes or equals signs.
+bool is_rule_line(std::string_view line) {
+    line = trim(line);
+    if (line.empty() || line.find_first_not_of("-=+|: ") != std::string_view::npos) return false;
+    return std::count(line.begin(), line.end(), '-') + std::count(line.begin(), line.end(), '=') >= 3;
+}
+
 RawProfile read_markdown_profile(std::string_view content, const std::string& source) {
     const auto lines = split_lines(content);
     std::size_t i = 0;
@@ -1124,15 +1132,36 @@ RawProfile read_markdown_profile(std::string_view content, const std::string& so
     const std::size_t header_line = i + 1;
     TableReader reader(source, header, header_line);
     ++i;
-    if (i < lines.size() && is_separator_row(split_pipe_row(lines[i]))) ++i;
+    // Under the header: Markdown's "|---|:--:|", or a grid table's "+====+====+" or "|----+----|".
+    while (i < lines.size() && (is_separator_row(split_pipe_row(lines[i])) || is_rule_line(lines[i]))) ++i;
+    // A grid table may rule off every row ("+----+----+"). Then the lines between two rules are one
+    // row, and a row of two lines is a cell wrapped over them, which would read as two phases.
+    std::size_t blocks = 0, block_start = 0, block_lines = 0, wrapped = 0, wrapped_end = 0;
+    const auto end_block = [&] {
+        if (block_lines == 0) return;
+        ++blocks;
+        if (block_lines > 1 && wrapped == 0) wrapped = block_start, wrapped_end = block_start + block_lines - 1;
+        block_lines = 0;
+    };
     for (; i < lines.size(); ++i) {
         const std::string_view line = trim(lines[i]);
         if (line.empty()) break;  // the table ends at the first blank line
+        if (is_rule_line(line)) {
+            end_block();
+            continue;
+        }
         if (!line.starts_with('|')) {
             throw Error(source + ":" + std::to_string(i + 1), "expected a table row starting with '|'");
         }
+        if (block_lines++ == 0) block_start = i + 1;
         reader.add_row(split_pipe_row(line), i + 1);
     }
+    end_block();
+    if (blocks > 1 && wrapped != 0)
+        throw Error(source + ":" + std::to_string(wrapped),
+                    "lines " + std::to_string(wrapped) + "-" + std::to_string(wrapped_end) +
+                        " are one row between two rules, where the table rules off every row: a cell wrapped over "
+                        "lines cannot be read; put each row on one line");
     RawProfile raw = reader.finish();
     // Only the first table is the profile; say so when there are more, rather than drop them unsaid.
     for (std::size_t more = i; more < lines.size(); ++more) {
@@ -1143,14 +1172,6 @@ RawProfile read_markdown_profile(std::string_view content, const std::string& so
         break;
     }
     return raw;
-}
-
-// A rule under or around a pasted table ("----  -----", "=====", "+----+----+"): no words, at
-// least three dashes or equals signs.
-bool is_rule_line(std::string_view line) {
-    line = trim(line);
-    if (line.empty() || line.find_first_not_of("-=+|: ") != std::string_view::npos) return false;
-    return std::count(line.begin(), line.end(), '-') + std::count(line.begin(), line.end(), '=') >= 3;
 }
 
 // A header's labels split at runs of two or more spaces, as console tables align their columns
@@ -1185,6 +1206,23 @@ struct TotalLine {
     std::string time;
     std::size_t line = 0;
 };
+
+// psql's footer under its rows: "(3 rows)", "(1 row)". The count it says.
+std::optional<std::size_t> read_row_count_line(std::string_view line) {
+    line = trim(line);
+    if (line.size() < 6 || line.front() != '(' || line.back() != ')') return std::nullopt;
+    line = line.substr(1, line.size() - 2);
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos || space == 0 || space > 9) return std::nullopt;
+    const std::string_view word = line.substr(space + 1);
+    if (word != "row" && word != "rows") return std::nullopt;
+    std::size_t count = 0;
+    for (const char c : line.substr(0, space)) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+        count = count * 10 + static_cast<std::size_t>(c - '0');
+    }
+    return count;
+}
 
 std::optional<TotalLine> read_total_line(std::string_view line, std::size_t number) {
     line = trim(line);
@@ -1232,6 +1270,14 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
             total_lines.push_back(std::move(*total));
             continue;
         }
+        // psql's "(2 rows)": the rows it printed, all of which must be here.
+        if (const auto count = rows.empty() ? std::nullopt : read_row_count_line(lines[i])) {
+            if (*count != rows.size())
+                throw Error(source + ":" + std::to_string(i + 1),
+                            "psql's footer says " + plural(*count, "row") + ", and the table has " +
+                                std::to_string(rows.size()) + ": rows are missing from the paste");
+            continue;
+        }
         auto fields = split_text_row(lines[i]);
         if (!fields) {
             throw Error(source + ":" + std::to_string(i + 1),
@@ -1261,6 +1307,26 @@ RawProfile read_text_profile(std::string_view content, const std::string& source
         }
         return raw;
     };
+    // psql and other consoles divide the columns with '|' ("  name | time_ms", " gemm |  12"): those
+    // are the columns, and a row with more or fewer of them than the header is an error, never a
+    // name with a '|' in it.
+    const bool piped_rows = std::any_of(rows.begin(), rows.end(), [&](const Row& row) {
+        return lines[row.line - 1].find('|') != std::string_view::npos;
+    });
+    if (const std::vector<std::string> pipe_labels = split_pipe_row(lines[header]);
+        pipe_labels.size() >= 2 && piped_rows) {
+        TableReader reader(source, pipe_labels, header + 1);
+        for (const Row& row : rows) {
+            const std::vector<std::string> cells = split_pipe_row(lines[row.line - 1]);
+            if (cells.size() != pipe_labels.size())
+                throw Error(source + ":" + std::to_string(row.line),
+                            "the row has " + plural(cells.size(), "column") + " divided by '|' and the header (line " +
+                                std::to_string(header + 1) + ") has " + std::to_string(pipe_labels.size()) +
+                                "; give every row every column");
+            reader.add_row(cells, row.line);
+        }
+        return take_total_lines(reader, reader.finish());
+    }
     // A console table aligns its columns with two or more spaces: when the header and every row
     // split at such gaps into the same cells, those are the columns, whatever single spaces the
     // names and labels hold ("conv 1" under "Op", 40.0 under "Self time (ms)").
