@@ -96,3 +96,10 @@ TEST_CASE("psql output: its '(N rows)' footer is checked against the rows read",
                    amdahl::InputFormat::text) ==
           "t.txt:3: the row has 3 columns divided by '|' and the header (line 1) has 2; give every row every column");
 }
+
+TEST_CASE("pasted values: a no-break space inside a time is named, not taken for an unknown unit", "[grid][text]") {
+    // "12<U+00A0>ms", as a document typesets it: the message said "unknown unit ' ms'".
+    CHECK(error_of("name,time\ngemm,12\xC2\xA0ms\ncopy,3 ms\n", amdahl::InputFormat::csv) ==
+          "t.txt:2: phase 'gemm': time must be a finite number >= 0 with an optional unit (got '12\xC2\xA0"
+          "ms': it holds U+00A0, a space that is not a plain one; write a plain space, or none)");
+}

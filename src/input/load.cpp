@@ -20,6 +20,7 @@
 #include "input/profilers/readers.hpp"
 #include "input/raw_profile.hpp"
 #include "input/read_counter.hpp"
+#include "model/quoted_name.hpp"
 #include "model/suggest.hpp"
 #include "model/text.hpp"
 #include "report/numbers.hpp"
@@ -715,8 +716,15 @@ RawTime parse_time_text(std::string_view text, const std::string& where, const s
     try {
         q = parse_quantity(text);
     } catch (const Error& e) {
+        // A no-break space copied from a document looks like a space and is none ("12 ms").
+        const std::string spaces = unusual_spaces(text);
         throw Error(where, what + " must be a finite number >= 0 with an optional unit (got '" + printable(text) +
-                               "': " + e.message() + ")");
+                               "': " +
+                               (spaces.empty() ? e.message()
+                                               : "it holds " + spaces +
+                                                     ", a space that is not a plain one; write a "
+                                                     "plain space, or none") +
+                               ")");
     }
     // A phase's time in percent is a share of the total (the "share" field or column); a spread or
     // an active time has no share form.

@@ -1,5 +1,12 @@
 #include "model/quoted_name.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "model/text.hpp"
+
 namespace amdahl {
 
 namespace {
@@ -25,6 +32,33 @@ std::string quoted_name(std::string_view name) {
     }
     return "'" + std::string(name.substr(0, head_end)) + "\xe2\x80\xa6" + std::string(name.substr(tail_start)) + "' (" +
            std::to_string(characters) + " characters)";
+}
+
+// The spaces in a name that a terminal shows as a plain space but are not one (U+00A0 no-break
+// space, U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF), as "U+00A0"; a selector typed with plain
+// spaces never matches such a name. "" when it has none.
+std::string unusual_spaces(std::string_view name) {
+    std::vector<std::string> found;
+    for (std::size_t i = 0; i < name.size();) {
+        const std::size_t length =
+            static_cast<unsigned char>(name[i]) >= 0x80 ? detail::utf8_sequence_length(name, i) : 1;
+        if (length < 2) {
+            i += 1;
+            continue;
+        }
+        std::uint32_t code = static_cast<unsigned char>(name[i]) & (0xFFu >> (length + 1));
+        for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (static_cast<unsigned char>(name[i + k]) & 0x3Fu);
+        if (code == 0xA0 || (code >= 0x2000 && code <= 0x200B) || code == 0x202F || code == 0x205F || code == 0x3000 ||
+            code == 0xFEFF) {
+            char text[8];
+            std::snprintf(text, sizeof text, "U+%04X", static_cast<unsigned>(code));
+            if (std::find(found.begin(), found.end(), text) == found.end()) found.emplace_back(text);
+        }
+        i += length;
+    }
+    std::string list;
+    for (const std::string& code : found) list += (list.empty() ? "" : ", ") + code;
+    return list;
 }
 
 }  // namespace amdahl

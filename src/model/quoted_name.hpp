@@ -14,4 +14,8 @@ inline constexpr std::size_t quoted_name_limit = 80;
 /// UTF-8 sequences; the text is otherwise left as it is (printable() escapes it for a terminal).
 std::string quoted_name(std::string_view name);
 
+/// The spaces in `text` a terminal shows as a plain space but are not one (U+00A0 no-break space,
+/// U+2000..U+200B, U+202F, U+205F, U+3000, U+FEFF), as "U+00A0, U+202F"; "" when it has none.
+std::string unusual_spaces(std::string_view text);
+
 }  // namespace amdahl
