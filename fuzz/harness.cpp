@@ -516,6 +516,8 @@ std::optional<std::string> zlib_inflate(std::string_view data) {
 // the bytes as standard input gives a profile or an amdahl::Error.
 // --ranks FILE with a rank column: the split, and each rank's table read as a profile (the same
 // checks as any CSV). Every line of a rank's table is a line of the file, in order.
+constexpr std::size_t checked_ranks = 4;
+
 void check_rank_table_input(std::string_view data) {
     for (char delimiter : {',', '\t'}) {
         std::optional<std::vector<detail::RankRows>> split;
@@ -525,12 +527,17 @@ void check_rank_table_input(std::string_view data) {
             continue;
         }
         if (!split) continue;
-        for (const detail::RankRows& rows : *split) {
+        for (std::size_t r = 0; r < split->size(); ++r) {
+            const detail::RankRows& rows = (*split)[r];
             require(!rows.rank.empty(), [] { return std::string("ranks: a rank without a name"); });
             const auto lines = static_cast<std::size_t>(std::count(rows.content.begin(), rows.content.end(), '\n'));
             require(lines == rows.file_lines.size() && std::is_sorted(rows.file_lines.begin(), rows.file_lines.end()),
                     [&] { return "ranks: rank '" + rows.rank + "' has lines that are not the file's"; });
-            check_profile_input(delimiter == ',' ? InputFormat::csv : InputFormat::tsv, rows.content);
+            // The first ranks' tables are read with every check; the rest are more tables of the same
+            // reader, which the fuzzer feeds it directly. Half the corpus had a rank column, with up to
+            // 137 ranks, and checking them all was most of fuzz_csv's time.
+            if (r < checked_ranks)
+                check_profile_input(delimiter == ',' ? InputFormat::csv : InputFormat::tsv, rows.content);
         }
     }
 }
