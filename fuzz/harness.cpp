@@ -514,10 +514,11 @@ std::optional<std::string> zlib_inflate(std::string_view data) {
 // underflow() one character at a time, or read() in blocks), it must give zlib's text exactly
 // whenever zlib reads them, and refuse what zlib refuses. Then the whole path: load_profile on
 // the bytes as standard input gives a profile or an amdahl::Error.
-// --ranks FILE with a rank column: the split, and each rank's table read as a profile (the same
-// checks as any CSV). Every line of a rank's table is a line of the file, in order.
+// How many of a rank table's ranks are read with every check (check_rank_table_input).
 constexpr std::size_t checked_ranks = 4;
 
+// --ranks FILE with a rank column: the split, and the first ranks' tables read as profiles (the
+// same checks as any CSV). Every line of a rank's table is a line of the file, in order.
 void check_rank_table_input(std::string_view data) {
     for (char delimiter : {',', '\t'}) {
         std::optional<std::vector<detail::RankRows>> split;
