@@ -510,10 +510,6 @@ std::optional<std::string> zlib_inflate(std::string_view data) {
     return out;
 }
 
-// The gzip reader against zlib: reading the bytes in pieces of a size the input picks (through
-// underflow() one character at a time, or read() in blocks), it must give zlib's text exactly
-// whenever zlib reads them, and refuse what zlib refuses. Then the whole path: load_profile on
-// the bytes as standard input gives a profile or an amdahl::Error.
 // How many of a rank table's ranks are read with every check (check_rank_table_input).
 constexpr std::size_t checked_ranks = 4;
 
@@ -543,6 +539,10 @@ void check_rank_table_input(std::string_view data) {
     }
 }
 
+// The gzip reader against zlib: reading the bytes in pieces of a size the input picks (through
+// underflow() one character at a time, or read() in blocks), it must give zlib's text exactly
+// whenever zlib reads them, and refuse what zlib refuses. Then the whole path: load_profile on
+// the bytes as standard input gives a profile or an amdahl::Error.
 void check_gzip_input(std::string_view data) {
     if (data.size() < 2 || static_cast<unsigned char>(data[0]) != 0x1f || static_cast<unsigned char>(data[1]) != 0x8b)
         return;  // not gzip: the other targets read text
