@@ -991,3 +991,27 @@ TEST_CASE("a selector that misses a name only by a no-break space says which cha
     CHECK_THAT(mix.err, Contains("that workload stays at 1x there (" + b + ": did you mean"));
     CHECK_THAT(mix.err, Contains("holds U+00A0"));
 }
+
+TEST_CASE("a spread or active time too large for the profile's unit is refused, not written as null",
+          "[silent][fuzz-finding]") {
+    // Found by fuzz_csv: a time_sd in ms beside a time in ns, 2.3e304 ms, is past the largest double
+    // in ns. It became infinite, was written as "time_sd": null, and that file did not read back.
+    const std::string csv = test::write_temp("sd_overflow.csv", "name,time (ns),time sd (ms)\na,11,1e304\nb,5,1\n");
+    for (const char* command : {"eval", "import"}) {
+        const auto r = test::run_cli({command, csv});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("sd_overflow.csv:2: phase 'a': time_sd is too large"));
+        CHECK(r.out.empty());
+    }
+    const std::string json =
+        test::write_temp("sd_overflow.json", R"({"unit": "ns", "phases": [{"name": "a", "time": "1 h ± 1e304 h"}]})");
+    const auto j = test::run_cli({"import", json});
+    CHECK(j.exit_code == 2);
+    CHECK_THAT(j.err, Contains("phases[0]: phase 'a': time_sd is too large"));
+    const std::string active = test::write_temp(
+        "active_overflow.json",
+        R"({"unit": "ns", "phases": [{"name": "a", "time": "1 h", "active_time": "1e304 h"}, {"name": "overlapped", "time": 0}]})");
+    const auto a = test::run_cli({"import", active});
+    CHECK(a.exit_code == 2);
+    CHECK_THAT(a.err, Contains("phases[0]: phase 'a': active_time is too large"));
+}

@@ -229,19 +229,28 @@ Profile finish_profile(RawProfile raw) {
             if (!std::isfinite(phase.time))
                 throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time is too large");
             time_sum.add(phase.time);
-            if (phase.spread)
+            if (phase.spread) {
                 *phase.spread = {in_unit(phase.spread->low, more.time_unit),
                                  in_unit(phase.spread->high, more.time_unit),
                                  in_unit(phase.spread->sd, more.time_unit)};
+                // Finite as written, a spread may not be in the profile's unit (1e304 ms in ns).
+                if (!std::isfinite(phase.spread->low) || !std::isfinite(phase.spread->high))
+                    throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time's range is too large");
+                if (!std::isfinite(phase.spread->sd))
+                    throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time_sd is too large");
+            }
         } else if (more.share) {
             any_share_only = true;
             share_sum.add(*more.share);
         } else {
             throw Error(raw.where(i), "phase '" + printable(phase.name) + "' has neither a time nor a share");
         }
-        if (phase.active_time)
+        if (phase.active_time) {
             phase.active_time =
                 std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
+            if (!std::isfinite(*phase.active_time))
+                throw Error(raw.where(i), "phase '" + printable(phase.name) + "': active_time is too large");
+        }
     }
     // An active time above the time means the phase also ran alongside others; that overlapped time
     // is held by the 'overlapped' phase. Without it the overlap range has nothing to stand on.
