@@ -25,9 +25,15 @@ struct Finding : std::logic_error {
 /// fuzz_rocprof, fuzz_folded, fuzz_speedup, fuzz_cli, fuzz_gzip.
 const std::vector<std::string>& target_names();
 
+/// How many ways check_input reads one input. Fuzzing, a profile target reads it as one of its
+/// formats, picked by the input's size, and checks the first ranks of a rank table, so that the
+/// fuzzer runs many inputs a second and varies the size to reach the others. The regression test
+/// reads every input every way: as each of the target's formats, and every rank.
+enum class Breadth { fuzzing, every_way };
+
 /// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws
 /// Finding (or lets any other exception through) for a bug. Never writes files.
-void check_input(std::string_view target, std::string_view data);
+void check_input(std::string_view target, std::string_view data, Breadth breadth = Breadth::fuzzing);
 
 /// Two of the checks check_input runs, open so that a test can feed them a result no reader or
 /// evaluation should give and see the Finding (a harness that swallowed its findings would pass
