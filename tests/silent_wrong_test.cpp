@@ -1015,3 +1015,39 @@ TEST_CASE("a spread or active time too large for the profile's unit is refused, 
     CHECK(a.exit_code == 2);
     CHECK_THAT(a.err, Contains("phases[0]: phase 'a': active_time is too large"));
 }
+
+TEST_CASE("calls that add up past 9e15 when rows or phases become one are refused, not written unreadable",
+          "[silent][fuzz-finding]") {
+    // Found by fuzz_rocprof: two rows of one kernel, each with 8.8e15 calls (each within the 9e15 a
+    // reader takes), became one phase of 1.76e16 calls, and the JSON import wrote did not read back.
+    const std::string stats = test::write_temp(
+        "calls_sum_stats.csv",
+        "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\",\"MinNs\",\"MaxNs\",\"StdDev\"\n"
+        "\"k\",8800000000000000,6000,1,60,1,2,0\n"
+        "\"k\",8800000000000000,4000,1,40,1,2,0\n");
+    const auto r = test::run_cli({"import", stats});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("calls_sum_stats.csv:3: phase 'k': its rows' calls add up to more than 9e15"));
+    CHECK(r.out.empty());
+
+    // Rows with time stamps are events: one name's rows become one phase.
+    const std::string csv = test::write_temp(
+        "calls_sum.csv", "name,start (ms),duration (ms),calls\nk,0,1,8800000000000000\nk,1,2,8800000000000000\n");
+    const auto c = test::run_cli({"import", csv});
+    CHECK(c.exit_code == 2);
+    CHECK_THAT(c.err, Contains("calls_sum.csv:3: phase 'k': its rows' calls add up to more than 9e15"));
+
+    const std::string json = test::write_temp(
+        "calls_sum.json",
+        R"({"unit": "ms", "phases": [{"name": "a", "time": 1, "calls": 8800000000000000}, {"name": "b", "time": 2, "calls": 8800000000000000}]})");
+    const auto j = test::run_cli({"import", json, "--rename", "b=a"});
+    CHECK(j.exit_code == 2);
+    CHECK_THAT(j.err, Contains("--rename: " + json + ": phase 'a': its parts' calls add up to more than 9e15"));
+    // Within the limit, the calls add up as before.
+    const std::string small = test::write_temp(
+        "calls_sum_small.json",
+        R"({"unit": "ms", "phases": [{"name": "a", "time": 1, "calls": 3}, {"name": "b", "time": 2, "calls": 4}]})");
+    const auto fine = test::run_cli({"import", small, "--rename", "b=a"});
+    CHECK(fine.exit_code == 0);
+    CHECK_THAT(fine.out, Contains("\"calls\": 7"));
+}

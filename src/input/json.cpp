@@ -81,8 +81,8 @@ std::uint64_t read_calls(const Json& value, const std::string& source, Path&& pa
     }
     if (value.is_number()) {
         const double v = value.get<double>();
-        if (std::isfinite(v) && v >= 0 && v == std::floor(v) && v <= 9.0e15) return static_cast<std::uint64_t>(v);
-        if (std::isfinite(v) && v > 9.0e15)
+        if (std::isfinite(v) && v >= 0 && v == std::floor(v) && v <= max_calls) return static_cast<std::uint64_t>(v);
+        if (std::isfinite(v) && v > max_calls)
             throw Error(where(source, path()), "calls must be at most 9e15 (got " + describe(value) + ")");
     }
     throw Error(where(source, path()), "calls must be a whole number >= 0 (got " + describe(value) + ")");

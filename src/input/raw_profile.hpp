@@ -89,6 +89,13 @@ RawTime parse_uncertain_time_text(std::string_view text, const std::string& wher
 /// Gives a phase's `time` the run-to-run standard deviation `sd` (a "time_sd" field or column),
 /// in the time's unit. `where` begins the message ("step.json: phases[1].time_sd: ").
 void add_time_sd(RawTime& time, RawTime sd, const std::string& where);
+/// The most calls a phase may have: past 2^53 a double, and so a JSON number, no longer holds
+/// every whole number. Readers refuse more in a row, and so does adding rows or phases into one.
+inline constexpr double max_calls = 9.0e15;
+/// The calls of two rows or phases that become one phase `name`: unknown if either's is; an Error
+/// at `where` when they add up past max_calls. `parts` names what was added ("rows", "parts").
+std::optional<std::uint64_t> add_calls(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b,
+                                       const std::string& where, std::string_view name, std::string_view parts);
 /// The error when a time is written with its unit and its time_sd without one.
 inline constexpr const char* time_sd_without_unit =
     "time_sd has no unit and the time has one: give both a unit, or neither";

@@ -581,7 +581,7 @@ private:
         double value = 0;
         if (!parse_double(digits, value) || value < 0 || value != std::floor(value))
             throw Error(at(), label() + "calls must be a whole number >= 0 (got '" + printable(trim(cell)) + "')");
-        if (value > 9.0e15)
+        if (value > max_calls)
             throw Error(at(), label() + "calls must be at most 9e15 (got '" + printable(trim(cell)) + "')");
         return static_cast<std::uint64_t>(value);
     }
@@ -642,7 +642,9 @@ private:
                     }
                 }
                 if (from_extra.share) to_extra.share = to_extra.share.value_or(0) + *from_extra.share;
-                if (calls_) to.calls = to.calls && from.calls ? std::optional(*to.calls + *from.calls) : std::nullopt;
+                if (calls_)
+                    to.calls =
+                        add_calls(to.calls, from.calls, source_ + ":" + std::to_string(from.at), from.name, "rows");
             }
             const std::string first_name = printable(raw_.phases[example].name);
             const std::string lines =

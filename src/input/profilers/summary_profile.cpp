@@ -30,7 +30,7 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     } else {
         Entry& entry = entries_[it->second];
         if (entry.kind != kind) entry.kind = "mixed";
-        entry.calls = entry.calls && calls ? std::optional(*entry.calls + *calls) : std::nullopt;
+        entry.calls = add_calls(entry.calls, calls, source_ + ":" + std::to_string(line), name, "rows");
     }
     entries_[it->second].times.push_back(time);
 }
