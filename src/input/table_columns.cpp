@@ -148,7 +148,8 @@ ColumnRole column_role(std::string_view header) {
 }
 
 bool is_spread_header(std::string_view header) {
-    for (const std::string& word : header_words(header))
+    const std::string key = header_key(header);
+    for (std::string_view word : split_key(key))
         if (word_says(word) & says_spread) return true;
     return false;
 }
@@ -164,7 +165,10 @@ bool is_unit_header(std::string_view header) {
 bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit) {
     bool time = false, sd = false;
     std::optional<Unit> named;
-    for (const std::string& word : header_words(header)) {
+    // Every column of a header comes here: its words are views of one key, and the first word that
+    // is neither time, sd nor a unit ends the look.
+    const std::string key = header_key(header);
+    for (std::string_view word : split_key(key)) {
         if (word == "time" && !time) {
             time = true;
         } else if ((word == "sd" || word == "std" || word == "stddev" || word == "stdev") && !sd) {
@@ -181,7 +185,8 @@ bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit) {
 }
 
 std::string_view column_timeline(std::string_view header) {
-    for (const std::string& word : header_words(header)) {
+    const std::string key = header_key(header);
+    for (std::string_view word : split_key(key)) {
         if (word == "cpu" || word == "host") return "host";
         if (word == "cuda" || word == "gpu" || word == "device" || word == "hip" || word == "xpu") return "device";
     }
