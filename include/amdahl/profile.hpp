@@ -33,6 +33,11 @@ struct TimeSpread {
     double sd = 0;
 };
 
+/// The time a run-to-run range (low < high) stands for: its midpoint, computed this one way
+/// wherever a range is read, converted or added up, so that a range written out ("19..23")
+/// reads back as the same time to the last bit.
+inline double range_midpoint(const TimeSpread& spread) { return spread.low + (spread.high - spread.low) / 2; }
+
 struct Phase {
     std::string name;
     std::string kind;  ///< free text: kernel, copy, overhead, ...; may be empty

@@ -417,6 +417,7 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
         if (into.active_time || phase.active_time)
             into.active_time = into.active_time.value_or(into.time) + phase.active_time.value_or(phase.time);
         into.time += phase.time;
+        if (into.spread && into.spread->low < into.spread->high) into.time = range_midpoint(*into.spread);
         into.calls = detail::add_calls(into.calls, phase.calls,
                                        (options.renames.empty() ? "--rename-regex: " : "--rename: ") + profile.source,
                                        phase.name, "parts");
@@ -775,8 +776,8 @@ RawTime parse_uncertain_time_text(std::string_view text, const std::string& wher
         if (first.value > second.value)
             throw Error(where, what + " '" + shown + "': the range is reversed (write the smaller end first)");
         // The point is the range's midpoint; the range is kept as the spread's ends.
-        out.value = first.value + (second.value - first.value) / 2;
         out.spread = TimeSpread{first.value, second.value, 0};
+        out.value = range_midpoint(*out.spread);
     } else {
         out.spread = TimeSpread{first.value, first.value, second.value};
     }

@@ -228,7 +228,6 @@ Profile finish_profile(RawProfile raw) {
             phase.time = in_unit(phase.time, more.time_unit) + 0.0;  // -0 is 0: no "-0.0%" in a table
             if (!std::isfinite(phase.time))
                 throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time is too large");
-            time_sum.add(phase.time);
             if (phase.spread) {
                 *phase.spread = {in_unit(phase.spread->low, more.time_unit),
                                  in_unit(phase.spread->high, more.time_unit),
@@ -238,7 +237,10 @@ Profile finish_profile(RawProfile raw) {
                     throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time's range is too large");
                 if (!std::isfinite(phase.spread->sd))
                     throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time_sd is too large");
+                // A range's time is its midpoint in the profile's unit, as the range written out reads back.
+                if (phase.spread->low < phase.spread->high) phase.time = range_midpoint(*phase.spread) + 0.0;
             }
+            time_sum.add(phase.time);
         } else if (more.share) {
             any_share_only = true;
             share_sum.add(*more.share);

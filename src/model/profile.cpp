@@ -60,9 +60,11 @@ Profile convert_profile(const Profile& profile, Unit unit) {
         const std::string what = "phase '" + printable(phase.name) + "': ";
         phase.time = in_unit(phase.time, what);
         if (phase.active_time) phase.active_time = in_unit(*phase.active_time, what + "active time ");
-        if (phase.spread)
+        if (phase.spread) {
             *phase.spread = {in_unit(phase.spread->low, what), in_unit(phase.spread->high, what),
                              in_unit(phase.spread->sd, what)};
+            if (phase.spread->low < phase.spread->high) phase.time = range_midpoint(*phase.spread);
+        }
     }
     for (auto& run : out.runs) run = in_unit(run, "run time ");
     for (auto& overlap : out.overlaps) overlap.time = in_unit(overlap.time, "overlap ");
