@@ -1051,3 +1051,29 @@ TEST_CASE("calls that add up past 9e15 when rows or phases become one are refuse
     CHECK(fine.exit_code == 0);
     CHECK_THAT(fine.out, Contains("\"calls\": 7"));
 }
+
+TEST_CASE("a total past the slowest run is refused: from --total or from the file", "[silent][fuzz-finding]") {
+    // Found by the fuzz smoke: --total 1s on a profile whose runs are ~100 ms added a 910 ms
+    // 'unattributed' phase, and import wrote a profile that its own reader refused (the phases
+    // then added up to more than the slowest run).
+    const std::string runs = test::write_temp(
+        "total_past_runs.json",
+        R"({"unit": "ms", "runs": [99.9, 100.6], "phases": [{"name": "a", "time": 60}, {"name": "b", "time": 30}]})");
+    for (const char* command : {"import", "eval"}) {
+        const auto r = test::run_cli({command, runs, "--total", "1s"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("--total: the total 1,000.0 ms is more than the slowest run 100.6 ms (runs are "
+                                   "end-to-end times of the whole program)"));
+        CHECK(r.out.empty());
+    }
+    const std::string field = test::write_temp(
+        "total_field_past_runs.json",
+        R"({"unit": "ms", "total": 1000, "runs": [99.9, 100.6], "phases": [{"name": "a", "time": 60}]})");
+    const auto f = test::run_cli({"import", field});
+    CHECK(f.exit_code == 2);
+    CHECK_THAT(f.err, Contains("total_field_past_runs.json: total: the total 1,000.0 ms is more than the slowest run"));
+    // A total within the runs stays fine.
+    const auto fine = test::run_cli({"import", runs, "--total", "100ms"});
+    CHECK(fine.exit_code == 0);
+    CHECK_THAT(fine.out, Contains("\"total\": 100"));
+}

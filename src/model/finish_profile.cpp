@@ -312,17 +312,20 @@ Profile finish_profile(RawProfile raw) {
         throw Error(raw.source, "the phases add up to zero time; there is nothing to speed up");
     }
     if (!std::isfinite(phase_sum)) throw Error(raw.source, "the phases add up to more than a double can hold");
-    // The runs are end-to-end times of the whole program: none can be shorter than its phases by
-    // more than rounding (a unit slip, or runs of another program).
+    const double baseline = total ? std::max(*total, phase_sum) : phase_sum;
+    // The runs are end-to-end times of the whole program: none can be shorter than its phases, or
+    // than a declared total, by more than rounding (a unit slip, or runs of another program).
     if (!profile.runs.empty()) {
         const double slowest = *std::max_element(profile.runs.begin(), profile.runs.end());
+        const std::string than_slowest = "more than the slowest run " + format_duration(slowest, profile.unit) +
+                                         " (runs are end-to-end times of the whole program)";
         if (phase_sum > slowest * (1 + rounding_tolerance))
             throw Error(raw.runs_where.empty() ? raw.source : raw.runs_where,
-                        "phases add up to " + format_duration(phase_sum, profile.unit) +
-                            ", more than the slowest run " + format_duration(slowest, profile.unit) +
-                            " (runs are end-to-end times of the whole program)");
+                        "phases add up to " + format_duration(phase_sum, profile.unit) + ", " + than_slowest);
+        if (baseline > slowest * (1 + rounding_tolerance))
+            throw Error(raw.total_where.empty() ? raw.source : raw.total_where,
+                        "the total " + format_duration(baseline, profile.unit) + " is " + than_slowest);
     }
-    const double baseline = total ? std::max(*total, phase_sum) : phase_sum;
 
     // Shares: times for share-only phases; a note where a share disagrees with its time.
     for (std::size_t i = 0; i < raw.phases.size(); ++i) {
