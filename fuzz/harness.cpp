@@ -59,8 +59,7 @@ ImportOptions import_options(InputFormat format, std::size_t size) {
             break;
         case 1:
             if (lanes) options.lane = Lane::gpu;
-            // --total is left out until a total past a profile's runs is refused on reading (a JSON
-            // profile with runs and --total wrote a file that does not read back: fuzz_json, 2026-12-04).
+            if (!folded) options.total = Quantity{1, Unit::s, false};
             break;
         case 2:
             if (lanes) options.lane = Lane::cpu;
@@ -84,6 +83,8 @@ ImportOptions import_options(InputFormat format, std::size_t size) {
             if (folded) {
                 options.depth = 1;
                 options.sample_period = Quantity{1, Unit::ms, false};
+            } else {
+                options.total = Quantity{250, Unit::ms, false};
             }
             if (nsys) options.timeunit = Unit::us;
             break;
