@@ -86,7 +86,8 @@ public:
         std::vector<ColumnRole> roles(header.size(), ColumnRole::other);
         for (std::size_t i = 0; i < header.size(); ++i) {
             const std::string h = lower(header[i]);
-            if (!unit_ && is_unit_header(header[i])) {
+            const HeaderWords words(header[i]);
+            if (!unit_ && is_unit_header(words)) {
                 unit_ = i;
             } else if (!segment_ && h == "segment") {
                 segment_ = i;
@@ -109,9 +110,9 @@ public:
                                 "' gives each row's rank: read as one profile, the ranks' times would add up; "
                                 "give the file to --ranks (eval --ranks FILE), which reads each rank's rows as its "
                                 "profile");
-            } else if (!time_sd_ && is_time_sd_header(header[i], time_sd_unit_)) {
+            } else if (!time_sd_ && is_time_sd_header(words, time_sd_unit_)) {
                 time_sd_ = i;  // a run-to-run standard deviation of the time, never a profiler's per-call one
-            } else if (!name_ && (is_name_header(h) || is_name_header(header_key(header[i])))) {
+            } else if (!name_ && (is_name_header(h) || is_name_header(words.key()))) {
                 name_ = i;
             } else if (!kind_ && is_kind_header(h)) {
                 kind_ = i;
@@ -123,7 +124,7 @@ public:
                 // A second share ("CPU total %" after "Self CPU %") is no time either.
             } else {
                 std::optional<std::size_t>* slot = nullptr;
-                roles[i] = column_role(header[i]);
+                roles[i] = column_role(words);
                 switch (roles[i]) {
                     case ColumnRole::duration:
                         slot = time_ ? &other_time_ : &time_;
@@ -139,7 +140,7 @@ public:
                         break;
                     case ColumnRole::statistic:
                         statistics.push_back(i);
-                        if (is_spread_header(header[i])) spreads.push_back(i);
+                        if (is_spread_header(words)) spreads.push_back(i);
                         break;
                     case ColumnRole::start:
                         slot = &start_;
@@ -245,8 +246,8 @@ public:
         // Two time columns: which is each phase's duration is not the reader's to guess ('time'
         // beside 'duration' may be a time stamp; 'cpu_ms' beside 'gpu_ms' are two timelines).
         if (other_time_) {
-            const std::string_view first = column_timeline(header[*time_]),
-                                   second = column_timeline(header[*other_time_]);
+            const std::string_view first = column_timeline(HeaderWords(header[*time_])),
+                                   second = column_timeline(HeaderWords(header[*other_time_]));
             const std::string both =
                 "columns '" + printable(header[*time_]) + "' and '" + printable(header[*other_time_]) + "'";
             if (!first.empty() && !second.empty() && first != second)
@@ -506,8 +507,9 @@ private:
     // includes the ops it calls, so their sum counts nested ops twice. Said, as the sum may be
     // more than the run.
     void say_inclusive_time(const std::string& label, const std::string& at) {
-        const std::vector<std::string> words = header_words(label);
-        if (words.size() < 2 || words[1] != "total" || column_timeline(words[0]).empty()) return;
+        const HeaderWords cell(label);
+        const std::vector<std::string_view>& words = cell.words();
+        if (words.size() < 2 || words[1] != "total" || column_timeline(HeaderWords(words[0])).empty()) return;
         raw_.notes.push_back(at + ": column '" + printable(label) +
                              "' holds inclusive times (an op's time includes the ops it calls), so nested ops count "
                              "twice in the sum; a self-time column ('Self " +
@@ -519,8 +521,8 @@ private:
     // timelines (PyTorch's "Self CPU" and "Self CUDA") are two different profiles: refused.
     void take_self_time(const std::vector<std::string>& header, const std::string& at) {
         if (other_self_) {
-            const std::string_view first = column_timeline(header[*self_]),
-                                   second = column_timeline(header[*other_self_]);
+            const std::string_view first = column_timeline(HeaderWords(header[*self_])),
+                                   second = column_timeline(HeaderWords(header[*other_self_]));
             if (!first.empty() && !second.empty() && first != second)
                 throw Error(at, "columns '" + printable(header[*self_]) + "' and '" + printable(header[*other_self_]) +
                                     "' are self times on two timelines (the " + std::string(first) + "'s and the " +

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <span>
 #include <unordered_map>
 
 #include "amdahl/units.hpp"
@@ -80,22 +81,10 @@ bool is_calls_header(std::string_view joined) {
     return std::find(std::begin(calls), std::end(calls), joined) != std::end(calls);
 }
 
-// The words of a header key ("total duration ns").
-std::vector<std::string_view> split_key(std::string_view key) {
-    std::vector<std::string_view> words;
-    while (!key.empty()) {
-        const std::size_t space = std::min(key.find(' '), key.size());
-        words.push_back(key.substr(0, space));
-        key.remove_prefix(std::min(space + 1, key.size()));
-    }
-    return words;
-}
-
 }  // namespace
 
-std::string header_key(std::string_view header) {
-    std::string key;
-    key.reserve(header.size());
+HeaderWords::HeaderWords(std::string_view header) : header_(header) {
+    key_.reserve(header.size());
     bool gap = false;  // a word ended: the next letter starts another, after a space
     for (std::size_t i = 0; i < header.size(); ++i) {
         const char c = header[i];
@@ -109,27 +98,26 @@ std::string header_key(std::string_view header) {
             (is_lower(header[i - 1]) || is_digit(header[i - 1]) ||
              (is_upper(header[i - 1]) && i + 1 < header.size() && is_lower(header[i + 1]))))
             gap = true;
-        if (gap && !key.empty()) key += ' ';
+        if (gap && !key_.empty()) key_ += ' ';
         gap = false;
-        key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        key_ += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
-    return key;
+    for (std::string_view rest = key_; !rest.empty();) {
+        const std::size_t space = std::min(rest.find(' '), rest.size());
+        words_.push_back(rest.substr(0, space));
+        rest.remove_prefix(std::min(space + 1, rest.size()));
+    }
 }
 
-std::vector<std::string> header_words(std::string_view header) {
-    std::vector<std::string> words;
-    const std::string key = header_key(header);
-    for (std::string_view word : split_key(key)) words.emplace_back(word);
-    return words;
-}
+ColumnRole column_role(std::string_view header) { return column_role(HeaderWords(header)); }
 
-ColumnRole column_role(std::string_view header) {
-    const std::string joined = header_key(header);
-    std::vector<std::string_view> words = split_key(joined);
+ColumnRole column_role(const HeaderWords& header) {
+    const std::string& joined = header.key();
     if (is_calls_header(joined)) return ColumnRole::calls;
-    const auto unit = header_unit(header);
+    const auto unit = header_unit(header.header());
+    std::span<const std::string_view> words = header.words();
     // The word that spells the unit is no role word: "time (min)" is in minutes, "Min (ns)" a minimum.
-    if (unit && !words.empty() && parse_unit(words.back()) == unit) words.pop_back();
+    if (unit && !words.empty() && parse_unit(words.back()) == unit) words = words.first(words.size() - 1);
     const bool end_to_end = joined.find("end to end") != std::string::npos;
     unsigned says = 0;
     for (std::string_view w : words) says |= word_says(w);
@@ -147,28 +135,22 @@ ColumnRole column_role(std::string_view header) {
     return unit ? ColumnRole::unit_only : ColumnRole::other;
 }
 
-bool is_spread_header(std::string_view header) {
-    const std::string key = header_key(header);
-    for (std::string_view word : split_key(key))
-        if (word_says(word) & says_spread) return true;
-    return false;
+bool is_spread_header(const HeaderWords& header) {
+    return std::any_of(header.words().begin(), header.words().end(),
+                       [](std::string_view word) { return (word_says(word) & says_spread) != 0; });
 }
 
-bool is_unit_header(std::string_view header) {
-    const std::string key = header_key(header);
-    for (std::string_view name : {"unit", "units", "time unit", "time units", "timeunit", "timeunits", "uom", "unit s",
-                                  "unit of measure", "duration unit"})
-        if (key == name) return true;
-    return false;
+bool is_unit_header(const HeaderWords& header) {
+    static constexpr std::string_view names[] = {"unit",      "units", "time unit", "time units",      "timeunit",
+                                                 "timeunits", "uom",   "unit s",    "unit of measure", "duration unit"};
+    return std::find(std::begin(names), std::end(names), header.key()) != std::end(names);
 }
 
-bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit) {
+bool is_time_sd_header(const HeaderWords& header, std::optional<Unit>& unit) {
     bool time = false, sd = false;
     std::optional<Unit> named;
-    // Every column of a header comes here: its words are views of one key, and the first word that
-    // is neither time, sd nor a unit ends the look.
-    const std::string key = header_key(header);
-    for (std::string_view word : split_key(key)) {
+    // The first word that is neither time, sd nor a unit ends the look.
+    for (std::string_view word : header.words()) {
         if (word == "time" && !time) {
             time = true;
         } else if ((word == "sd" || word == "std" || word == "stddev" || word == "stdev") && !sd) {
@@ -184,9 +166,8 @@ bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit) {
     return true;
 }
 
-std::string_view column_timeline(std::string_view header) {
-    const std::string key = header_key(header);
-    for (std::string_view word : split_key(key)) {
+std::string_view column_timeline(const HeaderWords& header) {
+    for (std::string_view word : header.words()) {
         if (word == "cpu" || word == "host") return "host";
         if (word == "cuda" || word == "gpu" || word == "device" || word == "hip" || word == "xpu") return "device";
     }

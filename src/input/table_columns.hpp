@@ -25,30 +25,46 @@ enum class ColumnRole : std::uint8_t {
     calls,      ///< how many calls: calls, count, instances, num calls
 };
 
-/// The words of a header, lowercased, split at anything not a letter or a digit and at camel
-/// case: "TotalDurationNs" -> {"total", "duration", "ns"}, "Start (ns)" -> {"start", "ns"}.
-std::vector<std::string> header_words(std::string_view header);
-/// The same words joined by single spaces: "Kernel_Name" -> "kernel name".
-std::string header_key(std::string_view header);
+/// A header cell's words, found once for every question below (a table's header pass asks each
+/// column several): lowercased, split at anything not a letter or a digit and at camel case.
+/// "TotalDurationNs" -> key "total duration ns", words {"total", "duration", "ns"}. The words are
+/// views of the key, so a HeaderWords is neither copied nor moved; it views `header`, which must
+/// outlive it.
+class HeaderWords {
+public:
+    explicit HeaderWords(std::string_view header);
+    HeaderWords(const HeaderWords&) = delete;
+    HeaderWords& operator=(const HeaderWords&) = delete;
+
+    std::string_view header() const { return header_; }  ///< as written: "TotalDurationNs"
+    const std::string& key() const { return key_; }      ///< the words joined by single spaces
+    const std::vector<std::string_view>& words() const { return words_; }
+
+private:
+    std::string_view header_;
+    std::string key_;
+    std::vector<std::string_view> words_;
+};
 
 /// What the column under `header` holds. Name, kind, share and unit columns are the caller's to
 /// recognise first; here they are `other` (or, for a share that names a time, `duration`).
+ColumnRole column_role(const HeaderWords& header);
 ColumnRole column_role(std::string_view header);
 
 /// A run-to-run spread of a value (sd, iqr, sem, ci95, error, margin ...): a `statistic` that a
 /// reader must say it left unread, since a spread beside a mean is no time of its own.
-bool is_spread_header(std::string_view header);
+bool is_spread_header(const HeaderWords& header);
 
 /// A column of each row's unit: "unit", "units", "time unit", "uom", "unit(s)".
-bool is_unit_header(std::string_view header);
+bool is_unit_header(const HeaderWords& header);
 
 /// A run-to-run standard deviation of the phase time: the words time and sd (or std, stddev,
 /// stdev) in any order, with at most a unit besides ("time_sd (us)", "time_ms_sd"). `unit` gets
 /// the unit the header names, if any.
-bool is_time_sd_header(std::string_view header, std::optional<Unit>& unit);
+bool is_time_sd_header(const HeaderWords& header, std::optional<Unit>& unit);
 
 /// Which timeline a time column is on, when its header says: "host" ("Self CPU", "cpu_ms"),
 /// "device" ("Self CUDA", "GPU time"), else empty.
-std::string_view column_timeline(std::string_view header);
+std::string_view column_timeline(const HeaderWords& header);
 
 }  // namespace amdahl::detail
