@@ -58,6 +58,12 @@ struct Phase {
     std::optional<TimeSpread> spread = {};  ///< run-to-run range or spread of `time`; none: a point
 };
 
+/// A phase whose spread is a range stands for the range's midpoint: its time is set to it wherever
+/// the range is made or changed (converted, added up). A phase without a range keeps its time.
+inline void time_at_range_midpoint(Phase& phase) {
+    if (phase.spread && phase.spread->low < phase.spread->high) phase.time = range_midpoint(*phase.spread);
+}
+
 /// Time when several phases of a trace ran at once (the `overlapped` phase, broken down).
 struct Overlap {
     std::vector<std::string> phases;

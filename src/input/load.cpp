@@ -417,10 +417,11 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
         if (into.active_time || phase.active_time)
             into.active_time = into.active_time.value_or(into.time) + phase.active_time.value_or(phase.time);
         into.time += phase.time;
-        if (into.spread && into.spread->low < into.spread->high) into.time = range_midpoint(*into.spread);
-        into.calls = detail::add_calls(into.calls, phase.calls,
-                                       (options.renames.empty() ? "--rename-regex: " : "--rename: ") + profile.source,
-                                       phase.name, "parts");
+        time_at_range_midpoint(into);
+        into.calls = detail::add_calls(
+            into.calls, phase.calls,
+            [&] { return (options.renames.empty() ? "--rename-regex: " : "--rename: ") + profile.source; }, phase.name,
+            "parts");
         // Mixed kinds: none is true of the sum, so kind:KIND no longer picks it; said once a phase.
         if (into.kind != phase.kind) {
             const auto kind_of = [](const std::string& kind) { return kind.empty() ? std::string("none") : kind; };
@@ -784,15 +785,9 @@ RawTime parse_uncertain_time_text(std::string_view text, const std::string& wher
     return out;
 }
 
-std::optional<std::uint64_t> add_calls(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b,
-                                       const std::string& where, std::string_view name, std::string_view parts) {
-    if (!a || !b) return std::nullopt;
-    // Each is at most max_calls (a reader's limit, or an earlier sum's): the sum fits in 64 bits.
-    const std::uint64_t sum = *a + *b;
-    if (static_cast<double>(sum) > max_calls)
-        throw Error(where,
-                    "phase '" + printable(name) + "': its " + std::string(parts) + "' calls add up to more than 9e15");
-    return sum;
+void throw_calls_past_max(const std::string& where, std::string_view name, std::string_view parts) {
+    throw Error(where,
+                "phase '" + printable(name) + "': its " + std::string(parts) + "' calls add up to more than 9e15");
 }
 
 void add_time_sd(RawTime& time, RawTime sd, const std::string& where) {

@@ -92,10 +92,20 @@ void add_time_sd(RawTime& time, RawTime sd, const std::string& where);
 /// The most calls a phase may have: past 2^53 a double, and so a JSON number, no longer holds
 /// every whole number. Readers refuse more in a row, and so does adding rows or phases into one.
 inline constexpr double max_calls = 9.0e15;
+/// The error of add_calls.
+[[noreturn]] void throw_calls_past_max(const std::string& where, std::string_view name, std::string_view parts);
 /// The calls of two rows or phases that become one phase `name`: unknown if either's is; an Error
-/// at `where` when they add up past max_calls. `parts` names what was added ("rows", "parts").
-std::optional<std::uint64_t> add_calls(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b,
-                                       const std::string& where, std::string_view name, std::string_view parts);
+/// at `where()` when they add up past max_calls. `parts` names what was added ("rows", "parts").
+/// `where` is asked only for the error: summary rows of one kernel come here a million times.
+template <class Where>
+std::optional<std::uint64_t> add_calls(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b, Where&& where,
+                                       std::string_view name, std::string_view parts) {
+    if (!a || !b) return std::nullopt;
+    // Each is at most max_calls (a reader's limit, or an earlier sum's): the sum fits in 64 bits.
+    const std::uint64_t sum = *a + *b;
+    if (static_cast<double>(sum) > max_calls) throw_calls_past_max(where(), name, parts);
+    return sum;
+}
 /// The error when a time is written with its unit and its time_sd without one.
 inline constexpr const char* time_sd_without_unit =
     "time_sd has no unit and the time has one: give both a unit, or neither";

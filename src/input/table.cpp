@@ -645,8 +645,9 @@ private:
                 }
                 if (from_extra.share) to_extra.share = to_extra.share.value_or(0) + *from_extra.share;
                 if (calls_)
-                    to.calls =
-                        add_calls(to.calls, from.calls, source_ + ":" + std::to_string(from.at), from.name, "rows");
+                    to.calls = add_calls(
+                        to.calls, from.calls, [&] { return source_ + ":" + std::to_string(from.at); }, from.name,
+                        "rows");
             }
             const std::string first_name = printable(raw_.phases[example].name);
             const std::string lines =

@@ -238,7 +238,7 @@ Profile finish_profile(RawProfile raw) {
                 if (!std::isfinite(phase.spread->sd))
                     throw Error(raw.where(i), "phase '" + printable(phase.name) + "': time_sd is too large");
                 // A range's time is its midpoint in the profile's unit, as the range written out reads back.
-                if (phase.spread->low < phase.spread->high) phase.time = range_midpoint(*phase.spread) + 0.0;
+                time_at_range_midpoint(phase);
             }
             time_sum.add(phase.time);
         } else if (more.share) {

@@ -63,7 +63,7 @@ Profile convert_profile(const Profile& profile, Unit unit) {
         if (phase.spread) {
             *phase.spread = {in_unit(phase.spread->low, what), in_unit(phase.spread->high, what),
                              in_unit(phase.spread->sd, what)};
-            if (phase.spread->low < phase.spread->high) phase.time = range_midpoint(*phase.spread);
+            time_at_range_midpoint(phase);
         }
     }
     for (auto& run : out.runs) run = in_unit(run, "run time ");

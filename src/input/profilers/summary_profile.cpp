@@ -30,7 +30,8 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     } else {
         Entry& entry = entries_[it->second];
         if (entry.kind != kind) entry.kind = "mixed";
-        entry.calls = add_calls(entry.calls, calls, source_ + ":" + std::to_string(line), name, "rows");
+        entry.calls = add_calls(
+            entry.calls, calls, [&] { return source_ + ":" + std::to_string(line); }, name, "rows");
     }
     entries_[it->second].times.push_back(time);
 }
