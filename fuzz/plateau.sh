@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
 done
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_json fuzz_csv fuzz_markdown fuzz_text fuzz_chrome_trace fuzz_nsys
-  fuzz_rocprof fuzz_folded fuzz_speedup fuzz_cli)
+  fuzz_rocprof fuzz_folded fuzz_speedup fuzz_cli fuzz_gzip fuzz_harness)
 
 # The last cov: libFuzzer printed (INITED, NEW, REDUCE, pulse, DONE lines), or nothing yet.
 last_cov() { grep -aoE '^#[0-9]+[[:space:]]+[A-Z]*[a-z]*[[:space:]]+cov: [0-9]+' "$1" | tail -n 1 | awk '{print $NF}'; }
