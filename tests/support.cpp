@@ -103,7 +103,7 @@ std::string parse_error(const std::string& content, InputFormat format) {
     return "no error";
 }
 
-std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool cpu) {
+std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool cpu, bool empty) {
     const auto pick = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
     std::vector<std::string> events;
     const auto event = [&](const std::string& name, const char* cat, int pid, int tid, int ts, int dur) {
@@ -117,11 +117,14 @@ std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool 
         int at = pick(0, 100);
         for (int k = 1; k <= steps; ++k) {
             const int first = at;
-            for (int kernel = pick(1, 3); kernel > 0; --kernel) {
-                const int length = pick(10, 120);
-                event("k" + std::to_string(pick(1, 3)), "kernel", 0, 7 + stream, at, length);
-                at += length + pick(0, 1) * pick(1, 40);
-            }
+            if (empty && pick(0, 3) == 0)
+                at += pick(10, 100);  // a copy that encloses no kernel
+            else
+                for (int kernel = pick(1, 3); kernel > 0; --kernel) {
+                    const int length = pick(10, 120);
+                    event("k" + std::to_string(pick(1, 3)), "kernel", 0, 7 + stream, at, length);
+                    at += length + pick(0, 1) * pick(1, 40);
+                }
             event("ProfilerStep#" + std::to_string(k), "gpu_user_annotation", 0, 7 + stream, first, at - first);
             at += pick(0, 1) * pick(1, 60);
         }

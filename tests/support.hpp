@@ -42,8 +42,8 @@ std::string parse_error(const std::string& content, InputFormat format = InputFo
 /// A random Kineto-style trace of `steps` steps (ProfilerStep#1, ...) on `streams` GPU streams
 /// (tids 7, 8, ...): on each stream, each step's `gpu_user_annotation` copy spans 1 to 3 kernels
 /// named k1 to k3, with gaps or none between kernels and steps; with `cpu`, CPU spans of the steps
-/// 300 us apart too. Integer times, in us.
-std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool cpu);
+/// 300 us apart too; with `empty`, about one copy in four encloses no kernel. Integer times, in us.
+std::string random_stream_steps(std::mt19937& rng, int steps, int streams, bool cpu, bool empty = false);
 
 /// Path of a file in the source tree, e.g. source_path("examples/transformer_step.json").
 std::string source_path(const std::string& relative);

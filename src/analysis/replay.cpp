@@ -390,12 +390,18 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const NewStar
     };
     // A boundary before an event keeps its lead to it, one after an event its tail; one inside an
     // event moves with it. Each track's span [start, end] (copies[k], else the whole span) moves
-    // with its own first and last events; over several tracks, the hull of the moved spans:
+    // with its own first and last events; over several tracks, the hull of the moved spans and
+    // of the `still` ones (tracks whose span encloses no event, which nothing moves):
     //   new span = [min_k new_start_k, max_k new_end_k].
     const auto moved = [&](double start, double end, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& in,
-                           const std::vector<std::pair<double, double>>& copies) {
+                           const std::vector<std::pair<double, double>>& copies,
+                           const std::vector<std::pair<double, double>>& still) {
         if (in.empty()) return end - start;
         double from = INFINITY, to = -INFINITY;
+        for (const auto& [s, e] : still) {
+            from = std::min(from, s);
+            to = std::max(to, e);
+        }
         for (std::size_t k = 0; k < in.size(); ++k) {
             const auto [a, b] = in[k];
             const auto [s, e] = k < copies.size() ? copies[k] : std::pair(start, end);
@@ -410,11 +416,12 @@ std::vector<ReplayedStep> replayed_steps(const Dependencies& deps, const NewStar
         replayed.name = step.name;
         if (step.has_cpu) {
             replayed.time = step.cpu_end - step.cpu_start;
-            replayed.new_cpu_time = moved(step.cpu_start, step.cpu_end, step.cpu_enclosed, {});
+            replayed.new_cpu_time = moved(step.cpu_start, step.cpu_end, step.cpu_enclosed, {}, {});
         }
         if (step.has_gpu) {
             replayed.time = std::max(replayed.time, step.gpu_end - step.gpu_start);
-            replayed.new_gpu_time = moved(step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies);
+            replayed.new_gpu_time =
+                moved(step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies, step.gpu_still);
         }
         replayed.new_time = std::max(replayed.new_cpu_time, replayed.new_gpu_time);
         out.push_back(std::move(replayed));

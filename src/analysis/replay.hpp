@@ -165,6 +165,9 @@ struct Dependencies {
         /// own events, and the step's GPU copy is their hull. Empty (a timeline written before
         /// these were kept): every stream's copy is taken to span [gpu_start, gpu_end].
         std::vector<std::pair<double, double>> gpu_copies;
+        /// Streams' copies that enclose no event: nothing moves them, so they stay where they were
+        /// and count in the hull as recorded.
+        std::vector<std::pair<double, double>> gpu_still;
     };
     std::vector<Step> steps;
     /// The graph prepared for replays (detail::prepare_replay), set by whoever builds the graph;

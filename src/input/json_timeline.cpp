@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -160,9 +161,29 @@ private:
                            describe(value) + ")");
         Dependencies::Step out;
         out.name = text(value["name"], path + ".name");
+        // Optional (timelines written before them lack them): [[start, end], ...] at `at`.`key`;
+        // `count`, when set, is how many there must be.
+        const auto spans = [&](const Json& c, const std::string& at, const char* key,
+                               std::vector<std::pair<double, double>>& into, std::optional<std::size_t> count) {
+            if (!c.contains(key)) return;
+            const std::string where = at + "." + key;
+            const Json& list = array(c[key], where);
+            if (count && list.size() != *count)
+                fail(where, "expected one [start, end] per enclosed pair (" + std::to_string(*count) + "), got " +
+                                std::to_string(list.size()));
+            for (std::size_t k = 0; k < list.size(); ++k) {
+                const std::string item = where + "[" + std::to_string(k) + "]";
+                const Json& span = tuple(list[k], item, 2, "[start, end]");
+                const double start = number(span[0], item + "[0]");
+                const double end = number(span[1], item + "[1]");
+                if (end < start) fail(item, "ends before it starts");
+                into.emplace_back(start, end);
+            }
+        };
         const auto copy = [&](const char* key, bool& has, double& start, double& end,
                               std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed,
-                              std::vector<std::pair<double, double>>* copies) {
+                              std::vector<std::pair<double, double>>* copies,
+                              std::vector<std::pair<double, double>>* still) {
             const Json& c = value[key];
             const std::string at = path + "." + key;
             if (c.is_null()) return;
@@ -181,23 +202,11 @@ private:
                 enclosed.emplace_back(static_cast<std::uint32_t>(whole(pair[0], item + "[0]", 0, last)),
                                       static_cast<std::uint32_t>(whole(pair[1], item + "[1]", 0, last)));
             }
-            // Optional (timelines written before it lack it): per enclosed pair, its stream's copy.
-            if (!copies || !c.contains("copies")) return;
-            const Json& spans = array(c["copies"], at + ".copies");
-            if (spans.size() != list.size())
-                fail(at + ".copies", "expected one [start, end] per enclosed pair (" + std::to_string(list.size()) +
-                                         "), got " + std::to_string(spans.size()));
-            for (std::size_t k = 0; k < spans.size(); ++k) {
-                const std::string item = at + ".copies[" + std::to_string(k) + "]";
-                const Json& copy_span = tuple(spans[k], item, 2, "[start, end]");
-                const double copy_start = number(copy_span[0], item + "[0]");
-                const double copy_end = number(copy_span[1], item + "[1]");
-                if (copy_end < copy_start) fail(item, "ends before it starts");
-                copies->emplace_back(copy_start, copy_end);
-            }
+            if (copies) spans(c, at, "copies", *copies, list.size());  // per enclosed pair, its stream's copy
+            if (still) spans(c, at, "still", *still, std::nullopt);    // the streams' copies that enclose no event
         };
-        copy("cpu", out.has_cpu, out.cpu_start, out.cpu_end, out.cpu_enclosed, nullptr);
-        copy("gpu", out.has_gpu, out.gpu_start, out.gpu_end, out.gpu_enclosed, &out.gpu_copies);
+        copy("cpu", out.has_cpu, out.cpu_start, out.cpu_end, out.cpu_enclosed, nullptr, nullptr);
+        copy("gpu", out.has_gpu, out.gpu_start, out.gpu_end, out.gpu_enclosed, &out.gpu_copies, &out.gpu_still);
         if (!out.has_cpu && !out.has_gpu) fail(path, "has neither a CPU span nor a GPU copy");
         return out;
     }

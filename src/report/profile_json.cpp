@@ -78,9 +78,16 @@ void write_timeline(JsonWriter& json, const Dependencies& deps) {
     json.end_array().key("steps").begin_array();
     for (const Dependencies::Step& step : deps.steps) {
         json.begin_object(true).field("name", step.name);
+        const auto spans = [&](const char* key, const std::vector<std::pair<double, double>>& list) {
+            if (list.empty()) return;
+            json.key(key).begin_array(true);
+            for (const auto& [start, end] : list) json.begin_array(true).value(start).value(end).end_array();
+            json.end_array();
+        };
         const auto copy = [&](const char* key, bool has, double start, double end,
                               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& enclosed,
-                              const std::vector<std::pair<double, double>>& copies) {
+                              const std::vector<std::pair<double, double>>& copies,
+                              const std::vector<std::pair<double, double>>& still) {
             json.key(key);
             if (!has) {
                 json.null();
@@ -94,16 +101,12 @@ void write_timeline(JsonWriter& json, const Dependencies& deps) {
                     .value(static_cast<std::size_t>(last))
                     .end_array();
             json.end_array();
-            if (!copies.empty()) {  // per enclosed pair, its stream's copy
-                json.key("copies").begin_array(true);
-                for (const auto& [copy_start, copy_end] : copies)
-                    json.begin_array(true).value(copy_start).value(copy_end).end_array();
-                json.end_array();
-            }
+            spans("copies", copies);  // per enclosed pair, its stream's copy
+            spans("still", still);    // the streams' copies that enclose no event
             json.end_object();
         };
-        copy("cpu", step.has_cpu, step.cpu_start, step.cpu_end, step.cpu_enclosed, {});
-        copy("gpu", step.has_gpu, step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies);
+        copy("cpu", step.has_cpu, step.cpu_start, step.cpu_end, step.cpu_enclosed, {}, {});
+        copy("gpu", step.has_gpu, step.gpu_start, step.gpu_end, step.gpu_enclosed, step.gpu_copies, step.gpu_still);
         json.end_object();
     }
     json.end_array().key("sources").begin_array();

@@ -680,7 +680,8 @@ private:
                 if (copy.track >= gpu_nodes_.size()) continue;
                 const std::size_t before = step.gpu_enclosed.size();
                 enclosed(gpu_nodes_[copy.track], copy.start, copy.end, step.gpu_enclosed);
-                if (step.gpu_enclosed.size() > before) step.gpu_copies.emplace_back(copy.start, copy.end);
+                (step.gpu_enclosed.size() > before ? step.gpu_copies : step.gpu_still)
+                    .emplace_back(copy.start, copy.end);
             }
             deps.steps.push_back(std::move(step));
         }
