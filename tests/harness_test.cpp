@@ -267,6 +267,26 @@ TEST_CASE("harness: what a hostile tester found", "[harness][compare][cli]") {
         r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%"});
         CHECK_THAT(r.out, Contains("(gone from AFTER, not checked: 'A')"));
     }
+    SECTION("a file of hundreds of runs compared with itself is no change (fuzz_harness)") {
+        // From 150 runs a side the exact interval lost every digit and swapped its ends: 270 runs
+        // compared with themselves were "faster", interval +2e16 .. -2e16.
+        for (const int runs : {150, 270}) {
+            INFO(runs << " runs");
+            std::vector<double> times;
+            for (int r = 0; r < runs; ++r) times.push_back(1.0 + 0.001 * ((r * 37) % runs));
+            const auto file = test::write_temp("self.json", hyperfine({{"S", times}}));
+            const auto r = test::run_cli({"compare", file, file, "--format", "json"});
+            REQUIRE(r.exit_code == 0);
+            const auto row = nlohmann::json::parse(r.out)["benchmarks"][0];
+            CHECK(row["status"] == "noise");
+            CHECK(row["change"].get<double>() == 0);
+            CHECK(row["change_low"].get<double>() < 0);
+            CHECK(row["change_high"].get<double>() > 0);
+            CHECK(row["interval_confidence"].get<double>() == Approx(0.95).margin(0.001));
+            const auto gate = test::run_cli({"compare", file, file, "--fail-if-slower", "0.1%"});
+            CHECK(gate.exit_code == 0);
+        }
+    }
     SECTION("a benchmark that grew from 0 is infinitely slower, and fails the gate") {
         const auto before = test::write_temp("zero_b.json", hyperfine({{"Z", {0, 0, 0}}}));
         const auto after = test::write_temp("zero_a.json", hyperfine({{"Z", {0.005, 0.0051, 0.0049}}}));

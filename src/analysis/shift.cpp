@@ -20,12 +20,13 @@ namespace {
 constexpr double two_sided_level = 0.95;  // the interval reports show
 constexpr double one_sided_level = 0.95;  // the bound a gate checks: its question is one-sided
 
-// Exact null distributions up to these sizes; the normal approximation (with continuity correction)
-// beyond, where both samples are large and it is accurate to far better than the third digit of a
-// tail probability.
-constexpr std::size_t exact_rank_sum_work = 50'000'000;  // min(n, m) * n * m for Mann-Whitney
-constexpr std::size_t exact_rank_sum_cells = 4'000'000;  // n * m: the table's size
-constexpr std::size_t exact_signed_rank_n = 200;         // pairs for Wilcoxon
+// Exact null distributions up to these sizes (Mann-Whitney's work counts the 64-bit words of its
+// counts, mann_whitney_words); the normal approximation (with continuity correction) beyond, where
+// both samples are large and it is accurate to far better than the third digit of a tail
+// probability.
+constexpr std::size_t exact_rank_sum_work = 200'000'000;  // min(n, m) * n * m * words for Mann-Whitney
+constexpr std::size_t exact_rank_sum_cells = 4'000'000;   // n * m: the table's size
+constexpr std::size_t exact_signed_rank_n = 200;          // pairs for Wilcoxon
 
 // Differences are materialised and sorted up to this many; beyond, each order statistic is found by
 // bisection over the doubles with a linear count, so memory stays O(n + m).
@@ -42,24 +43,67 @@ using Cdf = std::vector<double>;
 // Gaussian binomial [n+m choose s] = prod_{i=1..s} (1 - q^(t+i)) / (1 - q^i), s = min(n, m),
 // t = max(n, m). That costs O(s * n * m), so one tiny sample beside a huge one is cheap, and it is
 // the distribution exactly: the normal approximation is poor when one side has a run or two.
-// In long double: the counts reach C(n+m, n), and the subtractions cancel only a few bits.
+// The subtractions cancel: in floating point the error grows with every division by (1 - q^i), and
+// from about 150 runs a side the tail was noise. So the counts are integers of as many 64-bit words
+// as C(n+m, s) needs, wrapping: every step's coefficients are integers, wrapping arithmetic is exact
+// modulo 2^(64 words), and the final counts, all below that, are the true ones.
+class WideCounts {
+public:
+    WideCounts(std::size_t size, std::size_t words) : words_(words), data_(size * words, 0) {}
+    void set_one(std::size_t k) { data_[k * words_] = 1; }
+    void add(std::size_t k, std::size_t from) {  // count[k] += count[from]
+        std::uint64_t* to = &data_[k * words_];
+        const std::uint64_t* in = &data_[from * words_];
+        std::uint64_t carry = 0;
+        for (std::size_t w = 0; w < words_; ++w) {
+            const std::uint64_t sum = to[w] + in[w];
+            const std::uint64_t out = sum + carry;
+            carry = static_cast<std::uint64_t>(sum < to[w]) + static_cast<std::uint64_t>(out < sum);
+            to[w] = out;
+        }
+    }
+    void subtract(std::size_t k, std::size_t from) {  // count[k] -= count[from]
+        std::uint64_t* to = &data_[k * words_];
+        const std::uint64_t* in = &data_[from * words_];
+        std::uint64_t borrow = 0;
+        for (std::size_t w = 0; w < words_; ++w) {
+            const std::uint64_t difference = to[w] - in[w];
+            const std::uint64_t out = difference - borrow;
+            borrow = static_cast<std::uint64_t>(to[w] < in[w]) + static_cast<std::uint64_t>(difference < borrow);
+            to[w] = out;
+        }
+    }
+    long double value(std::size_t k) const {
+        long double out = 0;
+        for (std::size_t w = words_; w-- > 0;) out = out * 0x1p64L + static_cast<long double>(data_[k * words_ + w]);
+        return out;
+    }
+
+private:
+    std::size_t words_;
+    std::vector<std::uint64_t> data_;
+};
+
+// 64-bit words for every count of the distribution: C(n+m, n) with a margin of two bits.
+std::size_t mann_whitney_words(std::size_t n, std::size_t m) {
+    const double nd = static_cast<double>(n), md = static_cast<double>(m);
+    const double bits = (std::lgamma(nd + md + 1) - std::lgamma(nd + 1) - std::lgamma(md + 1)) / std::log(2.0) + 2;
+    return static_cast<std::size_t>(bits / 64) + 1;
+}
+
 Cdf mann_whitney_cdf(std::size_t n, std::size_t m) {
     const std::size_t small = std::min(n, m), large = std::max(n, m), cells = n * m;
-    std::vector<long double> count(cells + 1, 0.0L);
-    count[0] = 1;
+    WideCounts count(cells + 1, mann_whitney_words(n, m));
+    count.set_one(0);
     for (std::size_t i = 1; i <= small; ++i) {
         const std::size_t degree = i * large;  // of the product so far, after this factor
-        for (std::size_t k = degree; k >= large + i; --k) count[k] -= count[k - large - i];  // * (1 - q^(t+i))
-        for (std::size_t k = i; k <= degree; ++k) count[k] += count[k - i];                  // / (1 - q^i)
+        for (std::size_t k = degree; k >= large + i; --k) count.subtract(k, k - large - i);  // * (1 - q^(t+i))
+        for (std::size_t k = i; k <= degree; ++k) count.add(k, k - i);                       // / (1 - q^i)
     }
-    long double all = 0;
-    for (const long double c : count) all += c;
+    for (std::size_t u = 1; u <= cells; ++u) count.add(u, u - 1);  // P(U <= u), times all
+    const long double all = count.value(cells);
     Cdf cdf(cells + 1);
-    long double sum = 0;
-    for (std::size_t u = 0; u <= cells; ++u) {
-        sum += count[u];
-        cdf[u] = static_cast<double>(sum / all);
-    }
+    for (std::size_t u = 0; u <= cells; ++u) cdf[u] = static_cast<double>(count.value(u) / all);
     return cdf;
 }
 
@@ -264,7 +308,7 @@ ShiftInterval shift_interval(const std::vector<double>& before, const std::vecto
         values = std::make_unique<PairwiseDifferences>(before, after);
     }
     ShiftInterval result;
-    if (n * m <= exact_rank_sum_cells && std::min(n, m) * n * m <= exact_rank_sum_work) {
+    if (n * m <= exact_rank_sum_cells && std::min(n, m) * n * m * mann_whitney_words(n, m) <= exact_rank_sum_work) {
         const Cdf& cdf = cached_mann_whitney_cdf(n, m);
         result = interval_from(*values, [&](std::size_t u) { return cdf[u]; });
     } else {
