@@ -139,6 +139,55 @@ TEST_CASE("nsys: the ~2021 header with Average (ns) and StdDev (ns)", "[import][
     CHECK(p.phases[1].time == Approx(2500));
 }
 
+TEST_CASE("summaries: a name on several rows is added up, and said", "[import][nsys][rocprof]") {
+    // A plain CSV refuses a repeated name; a summary may repeat one legitimately (nvtx_sum per
+    // range style, kern_exec_sum per API), or hold one report twice, which counts it twice. Either
+    // way the rows are added, and a note says which names and where.
+    const std::string header =
+        "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
+    const std::string once = temp("dup_once.csv", header +
+                                                      "60.0,600,1,600,600,600,600,0,gemm\n"
+                                                      "20.0,200,1,200,200,200,200,0,relu\n"
+                                                      "40.0,400,2,200,200,200,200,0,gemm\n");
+    const Profile p = load(once);
+    REQUIRE(names(p) == std::vector<std::string>{"gemm", "relu"});
+    CHECK(phase(p, "gemm").time == Approx(1000));
+    CHECK(phase(p, "gemm").calls == 3u);
+    CHECK(std::find(p.notes.begin(), p.notes.end(),
+                    once + ": 'gemm' is on 2 rows (lines 2 and 4): their times are added into one phase (a file "
+                           "that holds a report twice counts it twice)") != p.notes.end());
+    // Several names: each said once, the first few by name.
+    std::string rows = header;
+    for (int copy = 0; copy < 3; ++copy)
+        for (int k = 0; k < 7; ++k) rows += "1.0,10,1,10,10,10,10,0,k" + std::to_string(k) + "\n";
+    const std::string many = temp("dup_many.csv", rows);
+    const Profile q = load(many);
+    CHECK(q.phases.size() == 7);
+    CHECK(phase(q, "k0").time == Approx(30));
+    CHECK(has_note(q, many + ": 7 names are each on more than one row, their rows' times added into one phase each "
+                             "(a file that holds a report twice counts it twice): 'k0' on 3 rows (lines 2, 9, ...), "
+                             "'k1' on 3 rows (lines 3, 10, ...), 'k2' on 3 rows (lines 4, 11, ...), 'k3' on 3 rows "
+                             "(lines 5, 12, ...), 'k4' on 3 rows (lines 6, 13, ...) and 2 more"));
+    // Names that --group-by or --rename join on purpose are no repeat.
+    ImportOptions grouped;
+    grouped.renames = {{"relu", "gemm"}};
+    const std::string joined = temp("dup_none.csv", header +
+                                                        "60.0,600,1,600,600,600,600,0,gemm\n"
+                                                        "20.0,200,1,200,200,200,200,0,relu\n");
+    const Profile r = load(joined, std::nullopt, grouped);
+    CHECK(phase(r, "gemm").time == Approx(800));
+    CHECK_FALSE(has_note(r, "more than one row"));
+    CHECK_FALSE(has_note(r, "rows ("));
+    // rocprof's stats: the same rule.
+    const std::string stats = temp("dup_stats.csv",
+                                   "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"\n"
+                                   "\"gemm\",1,600,600,60.0\n"
+                                   "\"gemm\",1,400,400,40.0\n");
+    const Profile s = load(stats);
+    CHECK(phase(s, "gemm").time == Approx(1000));
+    CHECK(has_note(s, stats + ": 'gemm' is on 2 rows (lines 2 and 3): their times are added into one phase"));
+}
+
 TEST_CASE("nsys: the unit comes from the Total Time header", "[import][nsys]") {
     const Profile p = load(data("handmade/nsys_cuda_gpu_kern_sum_us.csv"));
     CHECK(p.unit == Unit::us);

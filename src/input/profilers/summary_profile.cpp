@@ -1,14 +1,44 @@
 #include "input/profilers/summary_profile.hpp"
 
+#include <fmt/format.h>
+
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "input/raw_profile.hpp"
+#include "model/quoted_name.hpp"
 #include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
-namespace {}  // namespace
+namespace {
+
+// The note on raw names that are on several rows (`repeated`, non-empty).
+template <class Row>
+std::string repeated_note(const std::string& source, const std::vector<const Row*>& repeated) {
+    constexpr const char* why = "(a file that holds a report twice counts it twice)";
+    const auto lines = [](const Row& row) {
+        return row.rows == 2 ? fmt::format("lines {} and {}", row.first_line, row.second_line)
+                             : fmt::format("lines {}, {}, ...", row.first_line, row.second_line);
+    };
+    if (repeated.size() == 1) {
+        const Row& row = *repeated.front();
+        return fmt::format("{}: {} is on {} rows ({}): their times are added into one phase {}", source,
+                           quoted_name(row.raw_name), row.rows, lines(row), why);
+    }
+    constexpr std::size_t shown = 5;
+    std::string out = fmt::format(
+        "{}: {} names are each on more than one row, their rows' times added into one phase each {}: ", source,
+        repeated.size(), why);
+    for (std::size_t k = 0; k < repeated.size() && k < shown; ++k) {
+        const Row& row = *repeated[k];
+        out += fmt::format("{}{} on {} rows ({})", k == 0 ? "" : ", ", quoted_name(row.raw_name), row.rows, lines(row));
+    }
+    if (repeated.size() > shown) out += fmt::format(" and {} more", repeated.size() - shown);
+    return out;
+}
+
+}  // namespace
 
 SummaryBuilder::SummaryBuilder(const ImportOptions& options, std::string source, Unit unit)
     : options_(options), namer_(options), source_(std::move(source)), unit_(unit) {}
@@ -22,8 +52,14 @@ void SummaryBuilder::add(std::string_view raw_name, std::string_view category, s
     key += '\0';
     key += kind;
     auto cached = name_cache_.find(key);
-    if (cached == name_cache_.end()) cached = name_cache_.emplace(key, namer_(raw_name, category, kind)).first;
-    const std::string& name = cached->second;
+    if (cached == name_cache_.end())
+        cached = name_cache_.emplace(key, Row{namer_(raw_name, category, kind), std::string(raw_name), line}).first;
+    Row& row = cached->second;
+    if (++row.rows == 2) {
+        row.second_line = line;
+        repeated_.push_back(&row);  // unordered_map keeps its values in place
+    }
+    const std::string& name = row.phase;
     auto [it, inserted] = index_.try_emplace(name, entries_.size());
     if (inserted) {
         entries_.push_back(Entry{name, std::string(kind), {}, line, calls});
@@ -76,6 +112,7 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
                    " cover " + format_duration(sum.value(), unit_) + " of it";
     }
     raw.notes = std::move(notes);
+    if (!repeated_.empty()) raw.notes.push_back(repeated_note(source_, repeated_));
     raw.notes.insert(raw.notes.begin(), source_ + ": summary only (" + format +
                                             "): per-name totals carry no timing overlap information, "
                                             "so the rows are summed as if they ran one after another" +

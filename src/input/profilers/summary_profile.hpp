@@ -48,7 +48,15 @@ private:
     Unit unit_;
     std::vector<Entry> entries_;
     std::unordered_map<std::string, std::size_t> index_;
-    std::unordered_map<std::string, std::string> name_cache_;  // raw name + category -> phase
+    /// One raw (name, category, kind) of the rows: the phase it maps to, and where it was seen.
+    struct Row {
+        std::string phase;
+        std::string raw_name;
+        std::size_t first_line = 0, second_line = 0;
+        std::size_t rows = 0;
+    };
+    std::unordered_map<std::string, Row> name_cache_;  // raw name + category + kind -> its Row
+    std::vector<const Row*> repeated_;                 // rows whose raw name came again, in order
     std::size_t rows_ = 0;
 };
 
