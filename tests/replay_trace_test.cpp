@@ -930,6 +930,18 @@ TEST_CASE("replay: a stream's copy of a step that encloses no event stays where 
     const auto form = damaged([](nlohmann::json& gpu) { gpu["still"] = 5; });
     CHECK(form.exit_code == 2);
     CHECK_THAT(form.err, Contains(": timeline.steps[0].gpu.still: expected an array"));
+    const auto outside = damaged([](nlohmann::json& gpu) { gpu["still"][0] = {-1e6, 800}; });
+    CHECK(outside.exit_code == 2);
+    CHECK_THAT(outside.err, Contains(": timeline.steps[0].gpu.still[0]: lies outside the step's span [0, 1400]"));
+    const auto copy_outside = damaged([](nlohmann::json& gpu) { gpu["copies"][0] = {100, 1e300}; });
+    CHECK(copy_outside.exit_code == 2);
+    CHECK_THAT(copy_outside.err, Contains(": timeline.steps[0].gpu.copies[0]: lies outside the step's span"));
+    // A timeline kept before the still copies were written: refused, not replayed as 1.0476x.
+    const auto old = damaged([](nlohmann::json& gpu) { gpu.erase("still"); });
+    CHECK(old.exit_code == 2);
+    CHECK_THAT(old.err, Contains(": timeline.steps[0].gpu: the streams' copies cover [100, 1400], not the step's "
+                                 "span [0, 1400] (a timeline kept by an amdahl before 2026-12-04 leaves out the "
+                                 "copies that enclose no event, \"still\": import the trace again)"));
     const auto count = damaged([](nlohmann::json& gpu) { gpu["copies"].push_back({1, 2}); });
     CHECK(count.exit_code == 2);
     CHECK_THAT(count.err, Contains(": timeline.steps[0].gpu.copies: expected one [start, end] per enclosed pair (1), "
@@ -940,6 +952,46 @@ TEST_CASE("replay: a stream's copy of a step that encloses no event stays where 
     CHECK(cli.exit_code == 0);
     CHECK_THAT(cli.out, Contains("step time:            1,100.0 us -> 1,100.0 us"));
     CHECK_THAT(cli.out, Contains("replayed speedup:     1.0000x"));
+}
+
+TEST_CASE("replay: a copy that starts inside a kernel ending inside it moves with that kernel", "[replay][window]") {
+    // Stream 7: ka [100, 600), its copy of step 1 [400, 900) starts inside ka, which ends inside
+    // the copy, and no kernel starts in it. Stream 8: kb [100, 300) and its copy [100, 300). Found
+    // by a hostile test: the copy was taken to enclose nothing, so ka 100x left the step at 800 us.
+    // ka 100x: ka runs [100, 105); the copy starts as far into ka as it did (at most to its end:
+    // 105) and keeps its 300 us tail after ka: [105, 405). Step 1: the hull [100, 405), 305 us.
+    const std::string text = R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "ka", "pid": 0, "tid": 7, "ts": 100, "dur": 500},
+{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0, "tid": 7, "ts": 400, "dur": 500},
+{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0, "tid": 8, "ts": 100, "dur": 200},
+{"ph": "X", "cat": "kernel", "name": "kb", "pid": 0, "tid": 8, "ts": 100, "dur": 200}
+]})";
+    const Profile profile = read_steps(text);
+    const Both same = eval(profile, {"ka=1"});
+    REQUIRE(same.replay.steps.size() == 1);
+    CHECK(same.replay.steps[0].new_time == Approx(800));
+    const Both faster = eval(profile, {"ka=100"});
+    CHECK(faster.replay.steps[0].time == Approx(800));
+    CHECK(faster.replay.steps[0].new_time == Approx(305));
+}
+
+TEST_CASE("replay: a stream that holds a step's copy and no kernel at all keeps that copy in the step",
+          "[replay][window]") {
+    // Stream 9 holds only its copy of step 1, [0, 1000); stream 8 runs kb [100, 300) in its copy
+    // [100, 300). The step lasts 1000 us whatever kb does: nothing on stream 9 moves.
+    const std::string text = R"({"traceEvents": [
+{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0, "tid": 9, "ts": 0, "dur": 1000},
+{"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#1", "pid": 0, "tid": 8, "ts": 100, "dur": 200},
+{"ph": "X", "cat": "kernel", "name": "kb", "pid": 0, "tid": 8, "ts": 100, "dur": 200}
+]})";
+    const Profile profile = read_steps(text);
+    for (const char* spec : {"kb=1", "kb=4"}) {
+        INFO(spec);
+        const Both r = eval(profile, {spec});
+        REQUIRE(r.replay.steps.size() == 1);
+        CHECK(r.replay.steps[0].time == Approx(1000));
+        CHECK(r.replay.steps[0].new_time == Approx(1000));
+    }
 }
 
 TEST_CASE("replay: on random traces a faster kernel never makes the run longer, nor a step on one stream",

@@ -15,10 +15,13 @@
 #include "analysis/replay.hpp"
 #include "input/json_errors.hpp"
 #include "input/json_timeline.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
 namespace {
+
+std::string span_text(double start, double end) { return "[" + shortest(start) + ", " + shortest(end) + "]"; }
 
 class TimelineReader {
 public:
@@ -204,6 +207,26 @@ private:
             }
             if (copies) spans(c, at, "copies", *copies, list.size());  // per enclosed pair, its stream's copy
             if (still) spans(c, at, "still", *still, std::nullopt);    // the streams' copies that enclose no event
+            if (!copies || copies->empty()) return;
+            // The span is the hull of the streams' copies: one outside it, or a hull that falls
+            // short (a timeline kept before the still copies were written), would replay a step
+            // the trace never had.
+            double low = INFINITY, high = -INFINITY;
+            for (const auto* list_of : {copies, still}) {
+                for (std::size_t k = 0; k < list_of->size(); ++k) {
+                    const auto [copy_start, copy_end] = (*list_of)[k];
+                    if (copy_start < start || copy_end > end)
+                        fail(at + (list_of == copies ? ".copies[" : ".still[") + std::to_string(k) + "]",
+                             "lies outside the step's span " + span_text(start, end));
+                    low = std::min(low, copy_start);
+                    high = std::max(high, copy_end);
+                }
+            }
+            if (low != start || high != end)
+                fail(at, "the streams' copies cover " + span_text(low, high) + ", not the step's span " +
+                             span_text(start, end) +
+                             " (a timeline kept by an amdahl before 2026-12-04 leaves out the copies that "
+                             "enclose no event, \"still\": import the trace again)");
         };
         copy("cpu", out.has_cpu, out.cpu_start, out.cpu_end, out.cpu_enclosed, nullptr, nullptr);
         copy("gpu", out.has_gpu, out.gpu_start, out.gpu_end, out.gpu_enclosed, &out.gpu_copies, &out.gpu_still);

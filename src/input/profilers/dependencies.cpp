@@ -657,7 +657,9 @@ private:
             }
             if (last == none || node(*it).end > node(last).end) last = *it;
         }
-        if (last == none && first != none && node(first).end > to) last = first;  // one node spans it all
+        // None starts in it: the node running at `from` sets the end too, whether it runs across
+        // `to` (the end moves with it) or ends inside (the end keeps its tail after it).
+        if (last == none && first != none) last = first;
         if (first != none && last != none) out.emplace_back(first, last);
     }
 
@@ -677,9 +679,9 @@ private:
             // Each stream's copy moves with the events it encloses, not the hull of them all:
             // streams that drift apart in a replay would stretch one stream's copy to another's end.
             for (const StepSpans::StreamCopy& copy : spans.gpu_copies) {
-                if (copy.track >= gpu_nodes_.size()) continue;
                 const std::size_t before = step.gpu_enclosed.size();
-                enclosed(gpu_nodes_[copy.track], copy.start, copy.end, step.gpu_enclosed);
+                if (copy.track < gpu_nodes_.size())  // else a stream with no event at all
+                    enclosed(gpu_nodes_[copy.track], copy.start, copy.end, step.gpu_enclosed);
                 (step.gpu_enclosed.size() > before ? step.gpu_copies : step.gpu_still)
                     .emplace_back(copy.start, copy.end);
             }
