@@ -156,6 +156,10 @@ TEST_CASE("summaries: a name on several rows is added up, and said", "[import][n
     CHECK(std::find(p.notes.begin(), p.notes.end(),
                     once + ": 'gemm' is on 2 rows (lines 2 and 4): their times are added into one phase (a file "
                            "that holds a report twice counts it twice)") != p.notes.end());
+    // The phase it went into, when --rename names it otherwise.
+    ImportOptions renamed;
+    renamed.renames = {{"gemm", "matmul"}};
+    CHECK(has_note(load(once, std::nullopt, renamed), once + ": 'gemm' (phase 'matmul') is on 2 rows (lines 2 and 4)"));
     // Several names: each said once, the first few by name.
     std::string rows = header;
     for (int copy = 0; copy < 3; ++copy)

@@ -17,24 +17,29 @@ namespace {
 template <class Row>
 std::string repeated_note(const std::string& source, const std::vector<const Row*>& repeated) {
     constexpr const char* why = "(a file that holds a report twice counts it twice)";
+    // 'name', and the phase it went into when --rename or --group-by named it otherwise.
+    const auto name = [](const Row& row) {
+        return row.phase == row.raw_name ? quoted_name(row.raw_name)
+                                         : quoted_name(row.raw_name) + " (phase " + quoted_name(row.phase) + ")";
+    };
     const auto lines = [](const Row& row) {
         return row.rows == 2 ? fmt::format("lines {} and {}", row.first_line, row.second_line)
                              : fmt::format("lines {}, {}, ...", row.first_line, row.second_line);
     };
     if (repeated.size() == 1) {
         const Row& row = *repeated.front();
-        return fmt::format("{}: {} is on {} rows ({}): their times are added into one phase {}", source,
-                           quoted_name(row.raw_name), row.rows, lines(row), why);
+        return fmt::format("{}: {} is on {} rows ({}): their times are added into one phase {}", source, name(row),
+                           format_count(row.rows), lines(row), why);
     }
     constexpr std::size_t shown = 5;
     std::string out = fmt::format(
         "{}: {} names are each on more than one row, their rows' times added into one phase each {}: ", source,
-        repeated.size(), why);
+        format_count(repeated.size()), why);
     for (std::size_t k = 0; k < repeated.size() && k < shown; ++k) {
         const Row& row = *repeated[k];
-        out += fmt::format("{}{} on {} rows ({})", k == 0 ? "" : ", ", quoted_name(row.raw_name), row.rows, lines(row));
+        out += fmt::format("{}{} on {} rows ({})", k == 0 ? "" : ", ", name(row), format_count(row.rows), lines(row));
     }
-    if (repeated.size() > shown) out += fmt::format(" and {} more", repeated.size() - shown);
+    if (repeated.size() > shown) out += " and " + format_count(repeated.size() - shown) + " more";
     return out;
 }
 
