@@ -267,6 +267,24 @@ TEST_CASE("harness: what a hostile tester found", "[harness][compare][cli]") {
         r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%"});
         CHECK_THAT(r.out, Contains("(gone from AFTER, not checked: 'A')"));
     }
+    SECTION("the gates' bounds say which benchmarks have too few runs for 95%") {
+        // 2 and 2 runs: the widest one-sided bound covers 1 - 1/6 = 83.3%; 1 and 1: no bound at all.
+        std::vector<double> ten_before, ten_after;
+        for (int r = 0; r < 10; ++r) {
+            ten_before.push_back(2.0 + 0.001 * r);
+            ten_after.push_back(2.0 + 0.001 * r);
+        }
+        const auto before =
+            test::write_temp("few_b.json", hyperfine({{"A", {1.0, 1.01}}, {"B", ten_before}, {"C", {3.0}}}));
+        const auto after =
+            test::write_temp("few_a.json", hyperfine({{"A", {1.2, 1.21}}, {"B", ten_after}, {"C", {3.3}}}));
+        const auto r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%"});
+        CHECK_THAT(r.out, Contains("gates check one-sided 95% bounds where the runs allow; fewer give less: 'A' "
+                                   "83.3% (2 and 2 runs), 'C' none (1 and 1 run: the change itself)"));
+        const auto enough = test::write_temp("few_ten.json", hyperfine({{"B", ten_before}}));
+        const auto plain = test::run_cli({"compare", enough, enough});
+        CHECK_THAT(plain.out, Contains("per benchmark; gates check one-sided 95% bounds\n"));
+    }
     SECTION("a file of hundreds of runs compared with itself is no change (fuzz_harness)") {
         // From 150 runs a side the exact interval lost every digit and swapped its ends: 270 runs
         // compared with themselves were "faster", interval +2e16 .. -2e16.
