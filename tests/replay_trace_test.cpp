@@ -936,6 +936,14 @@ TEST_CASE("replay: a stream's copy of a step that encloses no event stays where 
     const auto copy_outside = damaged([](nlohmann::json& gpu) { gpu["copies"][0] = {100, 1e300}; });
     CHECK(copy_outside.exit_code == 2);
     CHECK_THAT(copy_outside.err, Contains(": timeline.steps[0].gpu.copies[0]: lies outside the step's span"));
+    auto cpu_still = doc;
+    cpu_still["timeline"]["steps"][0]["cpu"] = {
+        {"span", {0, 100}}, {"enclosed", nlohmann::json::array()}, {"still", {{0, 100}}}};
+    const auto on_cpu = test::run_cli(
+        {"eval", test::write_temp("cpu_still.json", cpu_still.dump()), "-s", "k8=2", "--model", "replay"});
+    CHECK(on_cpu.exit_code == 2);
+    CHECK_THAT(on_cpu.err, Contains(": timeline.steps[0].cpu.still: a CPU span is one thread's: only the GPU copy "
+                                    "has streams' copies"));
     // A timeline kept before the still copies were written: refused, not replayed as 1.0476x.
     const auto old = damaged([](nlohmann::json& gpu) { gpu.erase("still"); });
     CHECK(old.exit_code == 2);

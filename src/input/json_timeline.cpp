@@ -205,6 +205,9 @@ private:
                 enclosed.emplace_back(static_cast<std::uint32_t>(whole(pair[0], item + "[0]", 0, last)),
                                       static_cast<std::uint32_t>(whole(pair[1], item + "[1]", 0, last)));
             }
+            for (const char* name : {"copies", "still"})
+                if (!copies && c.contains(name))
+                    fail(at + "." + name, "a CPU span is one thread's: only the GPU copy has streams' copies");
             if (copies) spans(c, at, "copies", *copies, list.size());  // per enclosed pair, its stream's copy
             if (still) spans(c, at, "still", *still, std::nullopt);    // the streams' copies that enclose no event
             if (!copies || copies->empty()) return;
