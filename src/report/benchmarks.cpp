@@ -52,10 +52,11 @@ std::string bounds_text(const BenchmarkComparison& c, const NumberStyle& style) 
         const std::string runs =
             c.paired ? count_of(row.shift.runs_before, "pair")
                      : fmt::format("{} and {}", row.shift.runs_before, count_of(row.shift.runs_after, "run"));
-        short_of.push_back(row.shift.bound_confidence > 0
-                               ? fmt::format("{} {} ({})", quoted_name(row.name),
-                                             format_share(row.shift.bound_confidence, style), runs)
-                               : fmt::format("{} none ({}: the change itself)", quoted_name(row.name), runs));
+        short_of.push_back(
+            row.shift.bound_confidence > 0
+                ? fmt::format("{} {} ({})", printable(quoted_name(row.name)),
+                              format_share(row.shift.bound_confidence, style), runs)
+                : fmt::format("{} none ({}: the change itself)", printable(quoted_name(row.name)), runs));
     }
     if (short_of.empty()) return out;
     out += " where the runs allow; fewer give less: ";
