@@ -594,6 +594,36 @@ TEST_CASE("silent wrong: a JSON phase named like a total that is the sum of the 
     CHECK(test::run_cli({"eval", table}).exit_code == 0);
 }
 
+TEST_CASE("silent wrong: a table row named like a total that is the sum of the others is refused, as in JSON",
+          "[silent][totals][fuzz-finding]") {
+    // Found by fuzz_text: a row 'gemm_sum' in the middle of a table, its time the sum of all the
+    // other rows, was read as a phase (doubling the baseline, had it been the total), and with a
+    // range among the times `import` wrote a profile without a "total" field that did not read
+    // back: the JSON reader refuses such a phase. The table refuses it the same way now.
+    const std::string ranged = test::write_temp("mid_sum_range.csv", "name,time (ms)\na,10..20\ngemm_sum,45\nb,30\n");
+    const auto r = test::run_cli({"import", ranged});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + ranged +
+                       ":3: phase 'gemm_sum' is named like a total and its time is the sum of the other rows: name "
+                       "it 'Total' if it is the total, or rename it if it is a phase\n");
+    // Without a range, the same: a row is no total and a phase at once.
+    const std::string plain = test::write_temp("mid_sum.txt", "Stage Time\na 10 ms\nstep total 30 ms\nb 20 ms\n");
+    const auto p = test::run_cli({"eval", plain});
+    CHECK(p.exit_code == 2);
+    CHECK_THAT(p.err, Contains("mid_sum.txt:3: phase 'step total' is named like a total and its time is the sum of "
+                               "the other rows"));
+    // Not the sum of the others (a subtotal): a phase, and import's JSON reads back.
+    const std::string subtotal =
+        test::write_temp("mid_subtotal.csv", "name,time (ms)\na,10..20\ngemm_sum,44\nb,30\n");
+    const auto s = test::run_cli({"import", subtotal});
+    REQUIRE(s.exit_code == 0);
+    const std::string back = test::write_temp("mid_subtotal.json", s.out);
+    const auto b = test::run_cli({"eval", back, "--format", "json"});
+    REQUIRE(b.exit_code == 0);
+    CHECK(nlohmann::json::parse(b.out)["baseline_time"].get<double>() == Approx(89));
+}
+
 TEST_CASE("silent wrong: a JSON phase named like a total under a declared total it is not is a phase",
           "[silent][totals]") {
     // The file's "total" says what the total is: a phase of another time is not that total, even

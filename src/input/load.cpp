@@ -437,13 +437,16 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
 }
 
 // --total on amdahl's own formats: the same meaning as on profiler output.
-// A JSON profile has a "total" field: a phase named like a total whose time is the others' sum
-// is that total written as a phase, which would double the baseline.
-// The same test as a table's last row (table.cpp): a name that sounds like a total row is equal
-// within rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it
-// was written in, and only without a kind. A table's phase then never fails to read back as JSON.
+// A phase named like a total whose time is the others' sum is a total written as a phase, which
+// would double the baseline: a JSON profile gives it as its "total" field, a table as a row
+// named "Total" (a last row that is the sum is taken as the total in table.cpp; another row is
+// no total and a phase at once).
+// The same test as a table's last row: a name that sounds like a total row is equal within
+// rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it was
+// written in, and only without a kind. Tables take the same test, so amdahl's JSON of a table
+// reads back, with or without the "total" field (not written when a time is a range).
 // A declared "total" of another time says what the total is: that phase is not it.
-void refuse_total_as_phase(const detail::RawProfile& raw) {
+void refuse_total_as_phase(const detail::RawProfile& raw, bool table) {
     const Unit bare = raw.unit.value_or(Unit::ms);
     const std::optional<double> declared =
         raw.total ? std::optional(convert(raw.total->value, raw.total->unit.value_or(bare), Unit::ns)) : std::nullopt;
@@ -459,8 +462,10 @@ void refuse_total_as_phase(const detail::RawProfile& raw) {
                 raw, i, sounds_like_total ? detail::SumPrecision::rounded : detail::SumPrecision::written))
             continue;
         throw Error(raw.where(i), "phase '" + printable(raw.phases[i].name) +
-                                      "' is named like a total and its time is the sum of the other phases: give it "
-                                      "as the profile's \"total\" field, or rename it if it is a phase");
+                                      "' is named like a total and its time is the sum of the other " +
+                                      (table ? "rows: name it 'Total' if it is the total"
+                                             : "phases: give it as the profile's \"total\" field") +
+                                      ", or rename it if it is a phase");
     }
 }
 
@@ -509,7 +514,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             return detail::read_folded(content, source, options);
         case InputFormat::json:
             raw = detail::read_json_profile(content, source);
-            refuse_total_as_phase(raw);
+            refuse_total_as_phase(raw, false);
             if (options.dependencies) check_timeline(raw, options);
             break;
         case InputFormat::csv:
@@ -525,6 +530,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             raw = detail::read_text_profile(content, source);
             break;
     }
+    if (chosen != InputFormat::json) refuse_total_as_phase(raw, true);
     apply_total(raw, options);
     Profile profile = detail::finish_profile(std::move(raw));
     rename_phases(profile, options);
