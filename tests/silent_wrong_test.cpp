@@ -614,8 +614,7 @@ TEST_CASE("silent wrong: a table row named like a total that is the sum of the o
     CHECK_THAT(p.err, Contains("mid_sum.txt:3: phase 'step total' is named like a total and its time is the sum of "
                                "the other rows"));
     // Not the sum of the others (a subtotal): a phase, and import's JSON reads back.
-    const std::string subtotal =
-        test::write_temp("mid_subtotal.csv", "name,time (ms)\na,10..20\ngemm_sum,44\nb,30\n");
+    const std::string subtotal = test::write_temp("mid_subtotal.csv", "name,time (ms)\na,10..20\ngemm_sum,44\nb,30\n");
     const auto s = test::run_cli({"import", subtotal});
     REQUIRE(s.exit_code == 0);
     const std::string back = test::write_temp("mid_subtotal.json", s.out);
