@@ -592,6 +592,24 @@ TEST_CASE("silent wrong: a JSON phase named like a total that is the sum of the 
     CHECK(nlohmann::json::parse(n.out)["baseline_time"].get<double>() == Approx(2999));
     const std::string table = test::write_temp("osrt.txt", "Stage Time\na 999 ms\nb 500 ms\nosrt_sum 1500 ms\n");
     CHECK(test::run_cli({"eval", table}).exit_code == 0);
+    // A time written with more than 9 decimals is that precise: 8.9e-49 is not the sum of zeros
+    // (found by fuzz_folded: a frame 'x_sum' of 8.9e-49 samples beside frames of none did not read
+    // back from amdahl's own JSON, whose "total" it equals).
+    const std::string tiny =
+        test::write_temp("json_tiny_sum.json", R"({"unit":"ms","phases":{"a":0,"b":0,"x_sum":8.9e-49}})");
+    CHECK(test::run_cli({"eval", tiny}).exit_code == 0);
+    const std::string folded = test::write_temp("tiny_sum.folded", "a 0\nb 0\nx_sum 8.9e-49\n");
+    const auto imported = test::run_cli({"import", "--input-format", "folded", folded});
+    REQUIRE(imported.exit_code == 0);
+    const std::string back = test::write_temp("tiny_sum.json", imported.out);
+    CHECK(test::run_cli({"eval", back}).exit_code == 0);
+    const std::string tiny_near =
+        test::write_temp("json_tiny_near.json", R"({"unit":"ms","phases":{"a":1e-20,"b":0,"x_sum":8.9e-49}})");
+    CHECK(test::run_cli({"eval", tiny_near}).exit_code == 0);
+    // Still the sum when it is, to the digits written.
+    const std::string tiny_equal = test::write_temp(
+        "json_tiny_equal.json", R"({"unit":"ms","phases":{"a":4.45e-49,"b":4.45e-49,"x_sum":8.9e-49}})");
+    CHECK(test::run_cli({"eval", tiny_equal}).exit_code == 2);
 }
 
 TEST_CASE("silent wrong: a table row named like a total that is the sum of the others is refused, as in JSON",

@@ -690,14 +690,16 @@ bool names_like_a_total(std::string_view name) {
 
 namespace {
 // Half a unit of the last decimal place `value` was written to, as far as a double can say:
-// 100 -> 0.5, 33.3 -> 0.05.
+// 100 -> 0.5, 33.3 -> 0.05. Past 9 decimals, half a unit of its 15th significant digit (all a
+// double keeps): 8.9e-49 is that precise, not within 5e-10 of 0.
 double half_last_place(double value) {
     double place = 1;
     for (int decimals = 0; decimals < 9; ++decimals, place /= 10) {
         const double scaled = value / place;
-        if (std::fabs(scaled - std::round(scaled)) <= 1e-9 * std::max(1.0, scaled)) return place / 2;
+        const double whole = std::round(scaled);
+        if ((whole != 0 || value == 0) && std::fabs(scaled - whole) <= 1e-9 * std::max(1.0, scaled)) return place / 2;
     }
-    return place / 2;
+    return std::pow(10.0, std::floor(std::log10(value)) - 14) / 2;
 }
 }  // namespace
 
