@@ -458,12 +458,16 @@ void refuse_total_as_phase(const detail::RawProfile& raw, bool table) {
     // less the phase: only a phase of about half the whole can be their sum, which at most two are
     // (or every phase of a whole of 0, and the first is refused). That screen keeps this linear
     // (each exact sum is a pass over all phases: 50,000 rows named like "k_sum_N" took 18 s).
-    Summation whole;
-    for (std::size_t i = 0; i < raw.phases.size(); ++i) whole.add(in_ns(i));
+    double whole = -1;  // summed when the first phase named like a total needs it
     for (std::size_t i = 0; i < raw.phases.size(); ++i) {
         if (!detail::names_like_a_total(raw.phases[i].name)) continue;
+        if (whole < 0) {
+            Summation sum;
+            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_ns(j));
+            whole = sum.value();
+        }
         const double time = in_ns(i);
-        if (time * (2 + detail::rounding_tolerance) < whole.value() * (1 - 1e-9)) continue;
+        if (time * (2 + detail::rounding_tolerance) < whole * (1 - 1e-9)) continue;
         if (raw.total && std::fabs(time - declared) > detail::rounding_tolerance * std::max(time, declared)) continue;
         const bool sounds_like_total = detail::sounds_like_total_row_name(raw.phases[i].name);
         if (!sounds_like_total && !raw.phases[i].kind.empty()) continue;
