@@ -2,6 +2,7 @@
 // as it is read, every member of a multi-member file; damaged data is an error naming the file.
 // tests/data/gzip/ holds the real Kineto sample and a CSV compressed with `gzip -n -9`, and the
 // sample cut in two at byte 5000 with each half compressed alone (two members).
+#include <zlib.h>
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -9,6 +10,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
+#include "input/read_chunk.hpp"
 #include "support.hpp"
 
 using namespace amdahl;
@@ -36,6 +38,29 @@ test::RunResult imported(const std::string& path, const std::string& input = "")
     r.out = replace_all(r.out, path == "-" ? "<stdin>" : path, "FILE");
     r.err = replace_all(r.err, path == "-" ? "<stdin>" : path, "FILE");
     return r;
+}
+
+// `text` as one gzip member, its deflate blocks stored (level 0), so its size follows the text's.
+std::string gzip_stored(const std::string& text) {
+    z_stream z{};
+    REQUIRE(deflateInit2(&z, 0, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+    z.avail_in = static_cast<uInt>(text.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
+}
+
+// CSV rows `<prefix><i>,1` of exactly `length` bytes (the last name padded with x), from row `first`.
+std::string csv_rows(const std::string& prefix, std::size_t length, int& first) {
+    std::string rows;
+    while (length - rows.size() >= 32) rows += prefix + std::to_string(first++) + ",1\n";
+    const std::string last = prefix + std::to_string(first++);
+    return rows + last + std::string(length - rows.size() - last.size() - 3, 'x') + ",1\n";
 }
 
 void check_eval_error(const std::string& path, const std::string& message) {
@@ -191,5 +216,44 @@ TEST_CASE("gzip: damaged or mislabelled input is an error naming the file (exit 
         const std::string path = write_temp("gzip_binary.csv.gz", gz.out);
         check_eval_error(
             path, path + ": binary data (a NUL byte at offset 16); expected a profile or profiler output as text");
+    }
+}
+
+TEST_CASE("gzip: the reader asks for as much again as it has read, from 64 KiB to 1 MiB", "[import][gzip]") {
+    CHECK(detail::next_chunk_size(0) == 65536);
+    CHECK(detail::next_chunk_size(1) == 65536);
+    CHECK(detail::next_chunk_size(65537) == 65537);
+    CHECK(detail::next_chunk_size(700000) == 700000);
+    CHECK(detail::next_chunk_size(1 << 20) == 1 << 20);
+    CHECK(detail::next_chunk_size(std::uint64_t{1} << 40) == 1 << 20);
+}
+
+// The first member ends at the end of the reader's first chunk of compressed input (the sniffed
+// magic byte and 64 KiB), or a few bytes before or after it: the second member's magic bytes are
+// the chunk's last two, split across two chunks, or in the next chunk.
+TEST_CASE("gzip: a second member that starts at or across a chunk's end is read whole", "[import][gzip]") {
+    for (std::size_t first_size = 65532; first_size <= 65540; ++first_size) {
+        INFO("first member: " << first_size << " bytes");
+        int row = 0;
+        std::string first_text;
+        std::string first;
+        // The text that gives a stored member of exactly first_size bytes.
+        for (std::size_t length = first_size - 64; length < first_size && first.size() != first_size; ++length) {
+            row = 0;
+            first_text = "name,time (ms)\n" + csv_rows("a", length - 15, row);
+            first = gzip_stored(first_text);
+        }
+        REQUIRE(first.size() == first_size);
+        const std::string second_text = csv_rows("b", 4000, row);
+        const std::string path = write_temp("gzip_chunk_end.csv.gz", first + gzip_stored(second_text));
+        std::istringstream no_stdin;
+        const Profile gz = load_profile(path, no_stdin);
+        std::istringstream plain_stream(first_text + second_text);
+        const Profile plain = load_profile("-", plain_stream);
+        REQUIRE(gz.phases.size() == static_cast<std::size_t>(row));
+        REQUIRE(plain.phases.size() == gz.phases.size());
+        CHECK(gz.phases.back().name == plain.phases.back().name);
+        CHECK(gz.phases.back().name.substr(0, 1) == "b");
+        CHECK(gz.total() == Approx(row));
     }
 }

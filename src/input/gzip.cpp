@@ -10,8 +10,6 @@
 namespace amdahl::detail {
 
 namespace {
-// 1 MiB of compressed input at a time (gzip_stream.cpp reads it).
-constexpr std::size_t input_chunk = 1 << 20;
 
 std::string reason(int status) {
     switch (status) {
@@ -43,7 +41,6 @@ GzipInflater::GzipInflater(std::istream& compressed, std::string source, std::st
     : state_(std::make_unique<State>()), compressed_(compressed), source_(std::move(source)) {
     isal_inflate_init(&state_->isal);
     state_->isal.crc_flag = ISAL_GZIP;  // parse the gzip header, check the trailer's CRC-32 and size
-    input_.reserve(std::max(input_chunk, already_read.size()));
     input_.assign(already_read.begin(), already_read.end());
     state_->isal.next_in = input_.data();
     state_->isal.avail_in = static_cast<std::uint32_t>(input_.size());

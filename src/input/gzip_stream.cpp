@@ -5,13 +5,13 @@
 
 #include "amdahl/error.hpp"
 #include "input/gzip.hpp"
+#include "input/read_chunk.hpp"
 
 namespace amdahl::detail {
 
 namespace {
-// 1 MiB of compressed input at a time; the output goes straight into the reader's own buffer
-// (JsonStream asks for 1 MiB), through output_ only for single characters.
-constexpr std::size_t input_chunk = 1 << 20;
+// The compressed input is read in chunks of next_chunk_size(); the output goes straight into the
+// reader's own buffer (JsonStream's chunks), through output_ only for single characters.
 constexpr std::size_t output_chunk = 1 << 16;
 }  // namespace
 
@@ -23,8 +23,9 @@ void GzipInflater::truncated() const {
 }
 
 bool GzipInflater::read_input() {
-    input_.resize(input_chunk);
-    compressed_.read(reinterpret_cast<char*>(input_.data()), static_cast<std::streamsize>(input_chunk));
+    const std::size_t chunk = next_chunk_size(compressed_read_);
+    input_.resize(chunk);
+    compressed_.read(reinterpret_cast<char*>(input_.data()), static_cast<std::streamsize>(chunk));
     const auto got = static_cast<std::size_t>(compressed_.gcount());
     if (compressed_.bad()) fail("read error");
     input_.resize(got);

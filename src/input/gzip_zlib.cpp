@@ -13,7 +13,6 @@
 namespace amdahl::detail {
 
 namespace {
-constexpr std::size_t input_chunk = 1 << 20;
 constexpr int gzip_only = 16 + MAX_WBITS;  // inflateInit2's window bits: a gzip wrapper, not zlib's
 }  // namespace
 
@@ -25,7 +24,6 @@ struct GzipInflater::State {
 GzipInflater::GzipInflater(std::istream& compressed, std::string source, std::string_view already_read)
     : state_(std::make_unique<State>()), compressed_(compressed), source_(std::move(source)) {
     if (inflateInit2(&state_->zlib, gzip_only) != Z_OK) throw Error(source_, "out of memory for inflating gzip data");
-    input_.reserve(std::max(input_chunk, already_read.size()));
     input_.assign(already_read.begin(), already_read.end());
     state_->zlib.next_in = input_.data();
     state_->zlib.avail_in = static_cast<uInt>(input_.size());

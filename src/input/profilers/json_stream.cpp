@@ -5,12 +5,11 @@
 #include <stdexcept>
 
 #include "amdahl/error.hpp"
+#include "input/read_chunk.hpp"
 
 namespace amdahl::detail {
 
 namespace {
-constexpr std::size_t chunk_size = 1 << 20;
-
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 void append_utf8(std::string& out, unsigned code) {
@@ -125,8 +124,9 @@ bool JsonStream::fill() {
         last_newline_ = std::string::npos;
     }
     // Read into a reused chunk and append: the buffer keeps its capacity, so nothing is zeroed.
-    chunk_.resize(chunk_size);
-    in_->read(chunk_.data(), static_cast<std::streamsize>(chunk_size));
+    const std::size_t chunk = next_chunk_size(dropped_ + buffer_.size());
+    chunk_.resize(chunk);
+    in_->read(chunk_.data(), static_cast<std::streamsize>(chunk));
     const auto got = static_cast<std::size_t>(in_->gcount());
     if (in_->bad()) throw Error(source_, "read error");
     if (std::memchr(chunk_.data(), 0, got)) throw Error(source_, "binary data (a NUL byte) in a JSON trace");
