@@ -123,7 +123,8 @@ bool JsonStream::fill() {
         counted_to_ = newlines_ = 0;
         last_newline_ = std::string::npos;
     }
-    // Read into a reused chunk and append: the buffer keeps its capacity, so nothing is zeroed.
+    // Read into a reused chunk and append: the chunk keeps its capacity, zeroed only as it grows
+    // (next_chunk_size: 64 KiB first, up to 1 MiB).
     const std::size_t chunk = next_chunk_size(dropped_ + buffer_.size());
     chunk_.resize(chunk);
     in_->read(chunk_.data(), static_cast<std::streamsize>(chunk));
