@@ -1381,3 +1381,17 @@ TEST_CASE("compare: a rename whose old name is also in AFTER says which is which
     r = test::run_cli({"compare", before, after, "--rename", "att=f2"});
     CHECK_THAT(r.err, Contains("(--rename att=f2); AFTER's 'att' counts as new"));
 }
+
+TEST_CASE("compare: one profile a side says it has no interval and no measure of noise", "[compare][cli]") {
+    const auto r = test::run_cli({"compare", before_path, after_path});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out,
+               Contains("\ninterval:  none: one run a side, so no noise is measured and each status is the "
+                        "change alone (more runs give an interval; --noise PCT calls a smaller change noise)\n"));
+    const auto md = test::run_cli({"compare", before_path, after_path, "--format", "markdown"});
+    CHECK_THAT(md.out, Contains("none: one run a side, so no noise is measured"));
+    const auto runs = test::run_cli({"compare", before_path, test::source_path("examples/compare/after_runs.json")});
+    CHECK_THAT(runs.out, !Contains("one run a side"));
+    CHECK_THAT(runs.out, Contains("\ninterval:  Hodges-Lehmann shift with its Mann-Whitney interval"));
+}

@@ -399,3 +399,25 @@ TEST_CASE("harness: a google/benchmark field of the wrong type is exit 2 from th
     CHECK(r.out.empty());
     CHECK(r.err == "error: " + bad + ": benchmarks[0].run_type: expected a string\n");
 }
+
+TEST_CASE("harness: one run a side says it has no interval and no measure of noise", "[harness][compare][cli]") {
+    const auto one_run = [](const std::string& name, const std::string& s) {
+        return test::write_temp(name, R"({"results":[{"command":"a","mean":)" + s + R"(,"stddev":null,"median":)" + s +
+                                          R"(,"min":)" + s + R"(,"max":)" + s + R"(,"times":[)" + s + "]}]}");
+    };
+    const std::string before = one_run("one_run_before.json", "1.0"), after = one_run("one_run_after.json", "0.8");
+    auto r = test::run_cli({"compare", before, after});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out,
+               Contains("\ninterval: none: one run a side, so no noise is measured and each status is the "
+                        "change alone (more runs give an interval; --noise PCT calls a smaller change noise)\n"));
+    r = test::run_cli({"compare", before, after, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["interval_method"] == "none");
+    // With runs, the interval line names its method and JSON too.
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json")});
+    CHECK_THAT(r.out, !Contains("one run a side"));
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--format", "json"});
+    CHECK(nlohmann::json::parse(r.out)["interval_method"] == "hodges-lehmann");
+}

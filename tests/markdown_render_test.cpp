@@ -203,7 +203,7 @@ TEST_CASE("markdown render: compare's report renders its tables, gates and verdi
         REQUIRE(tables.size() == 2);
         check_rectangular(tables);
         CHECK(tables[0].first_column ==
-              std::vector<std::string>{"before", "after", "change", "speedup", "result", "predicted"});
+              std::vector<std::string>{"before", "after", "change", "speedup", "interval", "result", "predicted"});
         CHECK(tables[1].columns == 8);
         CHECK(tables[1].first_column ==
               // Largest change first (-16, +0.6, +0.1), then the unchanged in BEFORE's order.

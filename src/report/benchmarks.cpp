@@ -187,6 +187,8 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
                                   : "Hodges-Lehmann shift with its Mann-Whitney interval") +
                  ", per benchmark; " + bounds_text(c, p),
              "", ""});
+    else
+        doc.summary.push_back({"interval", no_interval_text(), "", ""});
     for (const GateResult& gate : report.gates)
         doc.gates.push_back({gate.passed, gate.gate, gate.detail, gate.skipped});
     if (!report.gates.empty()) doc.verdict = gates_summary(report.gates);
@@ -202,7 +204,7 @@ void write_json(std::ostream& out, const BenchmarkCompareReport& report, const R
     write_run_json(json, report.version, report.arguments, report.label_before, report.label_after);
     json.field("harness", harness_name(c.harness)).field("metric", c.metric);
     json.field("higher_is_better", c.higher_is_better);
-    json.field("interval_method", c.paired ? "paired-hodges-lehmann" : "hodges-lehmann");
+    json.field("interval_method", !any_intervals(c) ? "none" : c.paired ? "paired-hodges-lehmann" : "hodges-lehmann");
     json.key("before_sources").begin_array();
     for (const auto& s : report.before_sources) json.value(s);
     json.end_array().key("after_sources").begin_array();

@@ -216,6 +216,8 @@ std::vector<SummaryLine> summary_lines(const CompareReport& report, const Number
             spread += "; the smallest change these runs detect 80% of the time is " +
                       format_share(c.min_detectable_change, p) + " of the before total";
         lines.push_back({"spread", spread, "min_detectable_change", machine_number(c.min_detectable_change)});
+    } else {
+        lines.push_back({"interval", no_interval_text(), "interval_method", interval_method(c)});
     }
     lines.push_back({"result", result_text(c), "result", std::string(status_name(c.result))});
     lines.push_back({"predicted", prediction_text(c, p), "predicted_speedup", machine_number(c.predicted_speedup)});
@@ -259,6 +261,11 @@ Table data_table(const Comparison& c) {
 }
 
 }  // namespace
+
+std::string no_interval_text() {
+    return "none: one run a side, so no noise is measured and each status is the change alone (more runs give an "
+           "interval; --noise PCT calls a smaller change noise)";
+}
 
 std::string gates_summary(const std::vector<GateResult>& gates) {
     std::size_t failed = 0, skipped = 0;

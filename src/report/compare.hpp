@@ -9,6 +9,8 @@
 
 namespace amdahl {
 
+/// The "interval" line of a comparison with one run a side: there is none, and what a status is then.
+std::string no_interval_text();
 /// "all 3 gates passed", "1 of 3 gates failed".
 std::string gates_summary(const std::vector<GateResult>& gates);
 /// The run's metadata in a JSON report: amdahl_version, arguments, labels {before, after}.
