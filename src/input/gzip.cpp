@@ -10,7 +10,6 @@
 namespace amdahl::detail {
 
 namespace {
-
 std::string reason(int status) {
     switch (status) {
         case ISAL_INVALID_BLOCK:
