@@ -1152,3 +1152,43 @@ TEST_CASE("a total past the slowest run is refused: from --total or from the fil
     CHECK(fine.exit_code == 0);
     CHECK_THAT(fine.out, Contains("\"total\": 100"));
 }
+
+TEST_CASE("silent wrong: a profiler summary's row named like a total that is the sum of the others is refused",
+          "[silent][totals]") {
+    // An nsys or rocprof summary has no total row; one added by hand (a spreadsheet's "Total") was
+    // read as a kernel, doubling the baseline (9,000 ns for 4,500 ns of kernels), with exit 0.
+    const std::string header =
+        "Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n";
+    const std::string nsys =
+        test::write_temp("nsys_total_row.csv", header +
+                                                   "40.0,3000,1,3000.0,3000.0,3000,3000,0.0,gemm\n"
+                                                   "20.0,1500,1,1500.0,1500.0,1500,1500,0.0,softmax\n"
+                                                   "40.0,4500,1,4500.0,4500.0,4500,4500,0.0,Total\n");
+    const auto r = test::run_cli({"eval", nsys});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: " + nsys +
+                       ":4: phase 'Total' is named like a total and its time is the sum of the other rows: a summary "
+                       "has no total row; remove it (give --total for the measured end-to-end time), or rename it if "
+                       "it is a kernel\n");
+    // --total is the measured end-to-end time, not a row: it does not make the row a kernel.
+    const auto t = test::run_cli({"eval", nsys, "--total", "10us"});
+    CHECK(t.exit_code == 2);
+    CHECK_THAT(t.err, Contains(":4: phase 'Total' is named like a total"));
+    const std::string rocprof = test::write_temp("rocprof_total_row.stats.csv",
+                                                 "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\"\n"
+                                                 "\"k1\",1,300,300,25\n\"k2\",1,300,300,25\n\"Sum\",2,600,300,50\n");
+    const auto s = test::run_cli({"eval", rocprof});
+    CHECK(s.exit_code == 2);
+    CHECK_THAT(s.err, Contains(rocprof + ":4: phase 'Sum' is named like a total and its time is the sum of the other "
+                                         "rows: a summary has no total row"));
+    // A kernel named like a total that is not the others' sum is a kernel.
+    const std::string kernel =
+        test::write_temp("nsys_total_kernel.csv", header +
+                                                      "40.0,3000,1,3000.0,3000.0,3000,3000,0.0,gemm\n"
+                                                      "20.0,1500,1,1500.0,1500.0,1500,1500,0.0,softmax\n"
+                                                      "40.0,4400,1,4400.0,4400.0,4400,4400,0.0,reduce_sum\n");
+    const auto k = test::run_cli({"eval", kernel, "--format", "json"});
+    REQUIRE(k.exit_code == 0);
+    CHECK(nlohmann::json::parse(k.out)["baseline_time"].get<double>() == Approx(8900));
+}

@@ -437,51 +437,6 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
 }
 
 // --total on amdahl's own formats: the same meaning as on profiler output.
-// A phase named like a total whose time is the others' sum is a total written as a phase, which
-// would double the baseline: a JSON profile gives it as its "total" field, a table as a row
-// named "Total" (a last row that is the sum is taken as the total in table.cpp; another row is
-// no total and a phase at once).
-// The same test as a table's last row: a name that sounds like a total row is equal within
-// rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it was
-// written in, and only without a kind. Tables take the same test, so amdahl's JSON of a table
-// reads back, with or without the "total" field (not written when a time is a range).
-// A declared "total" of another time says what the total is: that phase is not it.
-void refuse_total_as_phase(const detail::RawProfile& raw, bool table) {
-    const Unit bare = raw.unit.value_or(Unit::ms);
-    const double declared = raw.total ? convert(raw.total->value, raw.total->unit.value_or(bare), Unit::ns) : 0;
-    // No phase is the sum of others of which one has no time.
-    if (std::any_of(raw.extra.begin(), raw.extra.end(), [](const auto& extra) { return !extra.has_time; })) return;
-    const auto in_ns = [&](std::size_t i) {
-        return convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), Unit::ns);
-    };
-    // The others, whose sum never exceeds the phase's time by more than rounding, are the whole
-    // less the phase: only a phase of about half the whole can be their sum, which at most two are
-    // (or every phase of a whole of 0, and the first is refused). That screen keeps this linear
-    // (each exact sum is a pass over all phases: 50,000 rows named like "k_sum_N" took 18 s).
-    double whole = -1;  // summed when the first phase named like a total needs it
-    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
-        if (!detail::names_like_a_total(raw.phases[i].name)) continue;
-        if (whole < 0) {
-            Summation sum;
-            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_ns(j));
-            whole = sum.value();
-        }
-        const double time = in_ns(i);
-        if (time * (2 + detail::rounding_tolerance) < whole * (1 - 1e-9)) continue;
-        if (raw.total && std::fabs(time - declared) > detail::rounding_tolerance * std::max(time, declared)) continue;
-        const bool sounds_like_total = detail::sounds_like_total_row_name(raw.phases[i].name);
-        if (!sounds_like_total && !raw.phases[i].kind.empty()) continue;
-        if (!detail::is_sum_of_the_others(
-                raw, i, sounds_like_total ? detail::SumPrecision::rounded : detail::SumPrecision::written))
-            continue;
-        throw Error(raw.where(i), "phase '" + printable(raw.phases[i].name) +
-                                      "' is named like a total and its time is the sum of the other " +
-                                      (table ? "rows: name it 'Total' if it is the total"
-                                             : "phases: give it as the profile's \"total\" field") +
-                                      ", or rename it if it is a phase");
-    }
-}
-
 void apply_total(detail::RawProfile& raw, const ImportOptions& options) {
     if (options.total) {
         const detail::RawTime given{options.total->value, options.total->unit};
@@ -527,7 +482,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             return detail::read_folded(content, source, options);
         case InputFormat::json:
             raw = detail::read_json_profile(content, source);
-            refuse_total_as_phase(raw, false);
+            detail::refuse_total_as_phase(raw, detail::TotalAdvice::json);
             if (options.dependencies) check_timeline(raw, options);
             break;
         case InputFormat::csv:
@@ -543,7 +498,7 @@ Profile parse_any(std::string_view content, const std::string& source, std::opti
             raw = detail::read_text_profile(content, source);
             break;
     }
-    if (chosen != InputFormat::json) refuse_total_as_phase(raw, true);
+    if (chosen != InputFormat::json) detail::refuse_total_as_phase(raw, detail::TotalAdvice::table);
     apply_total(raw, options);
     Profile profile = detail::finish_profile(std::move(raw));
     rename_phases(profile, options);
@@ -835,6 +790,52 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
     if (share < 0 || share > 1 + rounding_tolerance)
         throw Error(where, what + " must be between 0% and 100% (got '" + printable(text) + "')");
     return share;
+}
+
+// A phase named like a total whose time is the others' sum is a total written as a phase, which
+// would double the baseline: a JSON profile gives it as its "total" field, a table as a row
+// named "Total" (a last row that is the sum is taken as the total in table.cpp; another row is
+// no total and a phase at once).
+// The same test as a table's last row: a name that sounds like a total row is equal within
+// rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it was
+// written in, and only without a kind. Tables take the same test, so amdahl's JSON of a table
+// reads back, with or without the "total" field (not written when a time is a range).
+// A declared "total" of another time says what the total is: that phase is not it.
+void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
+    const Unit bare = raw.unit.value_or(Unit::ms);
+    const double declared = raw.total ? convert(raw.total->value, raw.total->unit.value_or(bare), Unit::ns) : 0;
+    // No phase is the sum of others of which one has no time.
+    if (std::any_of(raw.extra.begin(), raw.extra.end(), [](const auto& extra) { return !extra.has_time; })) return;
+    const auto in_ns = [&](std::size_t i) {
+        return convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), Unit::ns);
+    };
+    // The others, whose sum never exceeds the phase's time by more than rounding, are the whole
+    // less the phase: only a phase of about half the whole can be their sum, which at most two are
+    // (or every phase of a whole of 0, and the first is refused). That screen keeps this linear
+    // (each exact sum is a pass over all phases: 50,000 rows named like "k_sum_N" took 18 s).
+    double whole = -1;  // summed when the first phase named like a total needs it
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        if (!names_like_a_total(raw.phases[i].name)) continue;
+        if (whole < 0) {
+            Summation sum;
+            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_ns(j));
+            whole = sum.value();
+        }
+        const double time = in_ns(i);
+        if (time * (2 + rounding_tolerance) < whole * (1 - 1e-9)) continue;
+        if (raw.total && std::fabs(time - declared) > rounding_tolerance * std::max(time, declared)) continue;
+        const bool sounds_like_total = sounds_like_total_row_name(raw.phases[i].name);
+        if (!sounds_like_total && !raw.phases[i].kind.empty()) continue;
+        if (!is_sum_of_the_others(raw, i, sounds_like_total ? SumPrecision::rounded : SumPrecision::written)) continue;
+        const char* what = advice == TotalAdvice::json
+                               ? "phases: give it as the profile's \"total\" field, or rename it if it is a phase"
+                           : advice == TotalAdvice::table
+                               ? "rows: name it 'Total' if it is the total, or rename it if it is a phase"
+                               : "rows: a summary has no total row; remove it (give --total for the measured "
+                                 "end-to-end time), or rename it if it is a kernel";
+        throw Error(raw.where(i), "phase '" + printable(raw.phases[i].name) +
+                                      "' is named like a total and its time is the sum of the other " + what);
+    }
 }
 
 }  // namespace detail

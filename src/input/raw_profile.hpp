@@ -141,4 +141,14 @@ enum class SumPrecision {
 /// written as a time (not a share), and there are at least two others.
 bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision precision);
 
+/// Whose advice an error of refuse_total_as_phase gives.
+enum class TotalAdvice {
+    json,     ///< give it as the "total" field
+    table,    ///< name the row "Total"
+    summary,  ///< a profiler's summary has no total row: remove it (or --total)
+};
+/// Throws when a phase named like a total has the time of the others' sum: a total written as a
+/// phase, which would double the baseline.
+void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice);
+
 }  // namespace amdahl::detail

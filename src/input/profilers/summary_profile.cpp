@@ -95,6 +95,8 @@ Profile SummaryBuilder::finish(const std::string& format, const std::string& sum
         phase.calls = entry.calls;
         raw.add(std::move(phase));
     }
+    // Before --total: that is the measured end-to-end time, not a row's.
+    refuse_total_as_phase(raw, TotalAdvice::summary);
     std::string boundary = "the sum of the " + summed + " (not a measured wall time: give --total for that)";
     if (options_.total) {
         const Quantity& total = *options_.total;
