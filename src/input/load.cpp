@@ -799,7 +799,8 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
 // The same test as a table's last row: a name that sounds like a total row is equal within
 // rounding; any other total-like name ("osrt_sum", "wall clock") only to the precision it was
 // written in, and only without a kind. Tables take the same test, so amdahl's JSON of a table
-// reads back, with or without the "total" field (not written when a time is a range).
+// reads back, with or without the "total" field (not written when a time is a range); so do
+// profilers' summaries (summary_profile.cpp), which have no total row at all.
 // A declared "total" of another time says what the total is: that phase is not it.
 void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
     const Unit bare = raw.unit.value_or(Unit::ms);
