@@ -107,7 +107,7 @@ TEST_CASE("trace import: a zero-length window and events named like amdahl's own
     using Catch::Matchers::Contains;
     // Found by fuzz_chrome_trace: the window holds no time, and the profile had no phases at all.
     const std::string window = amdahl::test::write_temp(
-        "zero-window.json", R"([{"ph": "X", "ts": 2, "dur": 2}, {"ph": "X", "name": "Step#1", "ts": 87}])");
+        "zero-window.json", R"([{"ph": "X", "ts": 2, "dur": 2}, {"ph": "X", "name": "Step#1", "ts": 87, "dur": 0}])");
     auto r = amdahl::test::run_cli({"import", window, "--window", "Step", "--window-any"});
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("zero-window.json: --window 'Step' matches only events of zero length: there is no "

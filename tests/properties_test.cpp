@@ -495,9 +495,9 @@ std::string trace_json(std::mt19937_64& rng, const std::vector<TraceSpan>& spans
                               "{\"ph\": \"X\", \"ts\": " + ts(s.start) +
                                   ", \"dur\": " + microseconds(0, s.end - s.start, coin(rng)) + ", " + common + "}"});
         }
-        if (extra(rng)) {  // a zero-length event, with "dur": 0 or without "dur"
+        if (extra(rng)) {  // a zero-length event ("dur" is required: without it an X event is unfinished)
             events.push_back({s.start, 2,
-                              "{\"ph\": \"X\", \"ts\": " + ts(s.start) + (coin(rng) ? ", \"dur\": 0" : "") +
+                              "{\"ph\": \"X\", \"ts\": " + ts(s.start) + ", \"dur\": 0" +
                                   ", \"name\": \"blip\", \"cat\": " + json_string(s.cat) +
                                   ", \"pid\": 1, \"tid\": " + std::to_string(s.track) + "}"});
         }

@@ -102,10 +102,14 @@ TEST_CASE("silent wrong: --unit converts every time, the overlap range too", "[s
     const std::string trace = test::source_path("examples/pytorch_trace.json");
     const auto ms = test::run_cli({"eval", trace, "-s", "*=2", "--unit", "ms", "--format", "json"});
     REQUIRE(ms.exit_code == 0);
-    // In us the range is 1.6916x to 1.8854x; in ms it must be the same (it was 1.69x to 8.23x).
-    CHECK_THAT(ms.out, Contains("\"speedup_range\": {\n    \"low\": 1.6915887850467288"));
-    CHECK_THAT(ms.out, Contains("\"high\": 1.8854166666666667"));
-    CHECK_THAT(ms.out, Contains("\"time_saved_range\": {\n    \"low\": 0.74,\n    \"high\": 0.85\n"));
+    // In us the range is 1.6916x to 1.7833x; in ms it must be the same (it was 1.69x to 8.23x).
+    // The high end saves 795 us: the 1,590 us of kernels, copies and their overlap, each instant
+    // at most 2x shorter.
+    const auto report = nlohmann::json::parse(ms.out);
+    CHECK(report["speedup_range"]["low"].get<double>() == Approx(1810.0 / 1070).epsilon(1e-12));
+    CHECK(report["speedup_range"]["high"].get<double>() == Approx(1810.0 / 1015).epsilon(1e-12));
+    CHECK(report["time_saved_range"]["low"].get<double>() == Approx(0.74).epsilon(1e-12));
+    CHECK(report["time_saved_range"]["high"].get<double>() == Approx(0.795).epsilon(1e-12));
 }
 
 TEST_CASE("silent wrong: an option that does not apply to the input is an error", "[silent][cli]") {
@@ -1191,4 +1195,110 @@ TEST_CASE("silent wrong: a profiler summary's row named like a total that is the
     const auto k = test::run_cli({"eval", kernel, "--format", "json"});
     REQUIRE(k.exit_code == 0);
     CHECK(nlohmann::json::parse(k.out)["baseline_time"].get<double>() == Approx(8900));
+}
+
+TEST_CASE("silent wrong: a min column is a minimum, not a time in minutes", "[silent][units]") {
+    // "time_ms_min" was read as the time column in minutes (a 1.2x answer, "time (min)" in the
+    // header) while the times are mean x calls in ms: a is 50 of 90 ms, so a=2 gives 90 / 65.
+    for (const std::string& header :
+         {std::string("name,calls,time_ms_mean,time_ms_min,time_ms_max"), std::string("name,calls,mean,min,max"),
+          std::string("name,calls,TimeMsMean,TimeMsMin,TimeMsMax")}) {
+        INFO(header);
+        const std::string path = test::write_temp("stats_min.csv", header + "\na,10,5,1,9\nb,10,4,2,8\n");
+        const auto r = test::run_cli({"eval", path, "-s", "a=2", "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        const auto report = nlohmann::json::parse(r.out);
+        CHECK(report["unit"] == "ms");
+        CHECK(report["baseline_time"].get<double>() == Approx(90));
+        CHECK(report["speedup"].get<double>() == Approx(90.0 / 65));
+    }
+    // Alone, "time_min" may be either: it reads as a minimum, which is no time to add up.
+    const auto alone = test::run_cli({"eval", test::write_temp("time_min.csv", "name,time_min\na,1\nb,2\n")});
+    CHECK(alone.exit_code == 2);
+    CHECK_THAT(alone.err, Contains("column 'time_min' is per-call statistics (min, max, spread), not durations"));
+    // Minutes said plainly still are minutes.
+    for (const std::string& header :
+         {std::string("time (min)"), std::string("time [min]"), std::string("time_mins"), std::string("minutes")}) {
+        INFO(header);
+        const auto r = test::run_cli(
+            {"eval", test::write_temp("minutes.csv", "name," + header + "\na,1\nb,2\n"), "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        CHECK(nlohmann::json::parse(r.out)["unit"] == "min");
+    }
+}
+
+TEST_CASE("silent wrong: 0,500 is no thousands grouping and is refused, not read as 500", "[silent][units]") {
+    const std::pair<std::string, std::string> inputs[] = {
+        {"zero_comma.md", "| Phase | Time (ms) |\n|---|---:|\n| a | 0,500 |\n| b | 2 |\n"},
+        {"zero_comma.json", R"({"phases": {"a": "0,500 ms", "b": "2 ms"}})"},
+        {"zero_comma.csv", "name,time_ms\na,\"0,500\"\nb,2\n"},
+    };
+    for (const auto& [name, text] : inputs) {
+        INFO(name);
+        const auto r = test::run_cli({"eval", test::write_temp(name, text)});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err,
+                   Contains(name) && Contains("'0,500") &&
+                       Contains("commas must group digits in threes, as in 1,234.5 (a decimal comma is not read)"));
+    }
+    // Grouping that is one still reads.
+    const auto r = test::run_cli(
+        {"eval", test::write_temp("grouped.csv", "name,time_ms\na,\"1,500\"\nb,2\n"), "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["baseline_time"].get<double>() == Approx(1502));
+}
+
+TEST_CASE("silent wrong: a complete trace event without a duration is refused, not read as zero", "[silent][trace]") {
+    // "a" has no "dur": it was dropped as a zero-length event under a note that both events had a
+    // duration, and the boundary began at b.
+    for (const std::string& dur : {std::string(""), std::string(R"("dur": "", )")}) {
+        INFO(dur);
+        const std::string trace = R"({"traceEvents": [
+{"name": "a", "ph": "X", "ts": 1000, )" +
+                                  dur + R"("pid": 1, "tid": 1},
+{"name": "b", "ph": "X", "ts": 1100, "dur": 50, "pid": 1, "tid": 1}
+]})";
+        const auto r = test::run_cli({"eval", test::write_temp("no_dur.json", trace)});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err,
+                   Contains("no_dur.json:2:") && Contains("event 'a': an \"X\" (complete) event has no \"dur\""));
+    }
+    // "dur": 0 says the event takes no time.
+    const auto zero = test::run_cli({"eval", test::write_temp("zero_dur.json", R"({"traceEvents": [
+{"name": "a", "ph": "X", "ts": 1000, "dur": 0, "pid": 1, "tid": 1},
+{"name": "b", "ph": "X", "ts": 1100, "dur": 50, "pid": 1, "tid": 1}]})")});
+    CHECK(zero.exit_code == 0);
+}
+
+TEST_CASE("silent wrong: the overlap range's high end saves no more than the fastest factor allows",
+          "[silent][trace]") {
+    // A and B run at the same time on two streams, then C: 200 us. With A and B 2x faster the
+    // shared 100 us becomes 50 at best, so the most saved is 50 us (1.3333x); adding each one's
+    // active time counted the shared time twice (2x). With every phase 2x faster the step is 2x
+    // faster at best, not 4x.
+    const std::string trace = test::write_temp("shared_overlap.json", R"({"traceEvents": [
+{"ph": "X", "cat": "kernel", "name": "A", "pid": 0, "tid": 1, "ts": 0, "dur": 100, "args": {"device": 0, "stream": 1}},
+{"ph": "X", "cat": "kernel", "name": "B", "pid": 0, "tid": 2, "ts": 0, "dur": 100, "args": {"device": 0, "stream": 2}},
+{"ph": "X", "cat": "kernel", "name": "C", "pid": 0, "tid": 1, "ts": 100, "dur": 100, "args": {"device": 0, "stream": 1}}
+]})");
+    const std::pair<std::vector<std::string>, double> cases[] = {
+        {{"-s", "A=2", "-s", "B=2"}, 200.0 / 150},
+        {{"-s", "*=2"}, 2.0},
+        {{"-s", "A=4", "-s", "B=2"}, 200.0 / 125},  // the fastest factor bounds the shared time
+    };
+    for (const auto& [speedups, high] : cases) {
+        std::vector<std::string> args{"eval", trace, "--format", "json"};
+        args.insert(args.end(), speedups.begin(), speedups.end());
+        INFO(speedups[1]);
+        const auto r = test::run_cli(args);
+        REQUIRE(r.exit_code == 0);
+        const auto report = nlohmann::json::parse(r.out);
+        REQUIRE(report["speedup_range"].is_object());
+        CHECK(report["speedup_range"]["high"].get<double>() == Approx(high));
+        CHECK(report["speedup_range"]["low"].get<double>() <= report["speedup_range"]["high"].get<double>());
+    }
+    // A slowdown's range is as before: its active-time estimate is the low end.
+    const auto slow = test::run_cli({"eval", trace, "--format", "json", "-s", "A=0.5"});
+    REQUIRE(slow.exit_code == 0);
+    CHECK(nlohmann::json::parse(slow.out)["speedup_range"]["low"].get<double>() == Approx(200.0 / 300));
 }

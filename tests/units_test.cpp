@@ -128,6 +128,7 @@ TEST_CASE("units: parse_quantity reads plain numbers, separators, suffixes and p
 }
 
 TEST_CASE("units: parse_quantity refuses what is not a finite number, with the reason", "[units]") {
+    const char* const comma = "not a number: commas must group digits in threes, as in 1,234.5 (a decimal comma is not read)";
     const std::pair<const char*, const char*> cases[] = {
         {"", "not a finite number"},
         {"   ", "not a finite number"},
@@ -144,12 +145,18 @@ TEST_CASE("units: parse_quantity refuses what is not a finite number, with the r
         {"1.2.3", "not a finite number"},
         {"--5", "not a finite number"},
         {"5-3", "not a finite number"},
-        // Thousands separators must group digits in threes.
-        {"1,23", "not a finite number"},
-        {"1234,567", "not a finite number"},
-        {",123", "not a finite number"},
-        {"1,,000", "not a finite number"},
-        {"1,000,", "not a finite number"},
+        // Thousands separators must group digits in threes; a group never starts with 0, so
+        // "0,500" is a decimal comma (half a unit), not 500.
+        {"1,23", comma},
+        {"1234,567", comma},
+        {",123", comma},
+        {"1,,000", comma},
+        {"1,000,", comma},
+        {"1,5", comma},
+        {"0,500", comma},
+        {"00,500", comma},
+        {"-0,500 ms", comma},
+        {"+0,001", comma},
     };
     for (const auto& [text, message] : cases) {
         INFO("'" << text << "'");

@@ -60,8 +60,10 @@ std::optional<Uncertainty> evaluation_uncertainty(const Profile& profile, const 
 }
 
 // The savings of the sped-up phases at factors `factor_of(spec)`: by their exclusive times,
-// sum t_i (1 - 1/k_i), and by their active times, sum A_i (1 - 1/k_i), which can save no more than
-// the affected and the overlapped time.
+// sum t_i (1 - 1/k_i), and by their active times, sum A_i (1 - 1/k_i). Phases that overlap one
+// another count their shared time once each in the active sum, so it is capped: no instant of the
+// affected and the overlapped time gets more than k_max times shorter, which saves at most
+// (affected + overlapped) (1 - 1/k_max).
 struct OverlapSavings {
     double exclusive = 0;
     double active = 0;
@@ -70,6 +72,7 @@ struct OverlapSavings {
 template <typename FactorOf>
 OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, FactorOf factor_of) {
     Summation exclusive, active, affected, overlapped;
+    double fastest = 0;  // k_max: a slowdown's active estimate is its low end, which no cap bounds
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         const Phase& phase = profile.phases[i];
         if (e.phases[i].spec < 0) {
@@ -81,8 +84,10 @@ OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, Fact
         exclusive.add(std::isinf(k) ? phase.time : phase.time - phase.time / k);
         active.add(std::isinf(k) ? a : a - a / k);
         affected.add(phase.time);
+        fastest = std::max(fastest, k);
     }
-    return {exclusive.value(), std::min(active.value(), affected.value() + overlapped.value())};
+    const double shrink = std::isinf(fastest) ? 1.0 : std::max(0.0, 1 - 1 / fastest);
+    return {exclusive.value(), std::min(active.value(), (affected.value() + overlapped.value()) * shrink)};
 }
 
 // Overlap (imported traces): a phase's active time also covers time it shared with others, so the

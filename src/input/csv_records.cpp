@@ -17,15 +17,24 @@ std::optional<Unit> header_unit(std::string_view header) {
             if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
         }
     }
+    // Outside brackets "min" is as often a minimum as minutes ("time_ms_min", "TimeMin", a "min"
+    // column beside "mean" and "max"): it names no unit there, so such a column reads as a minimum.
+    const auto unit_word = [](std::string_view word) -> std::optional<Unit> {
+        if (word.size() == 3 && std::tolower(static_cast<unsigned char>(word[0])) == 'm' &&
+            std::tolower(static_cast<unsigned char>(word[1])) == 'i' &&
+            std::tolower(static_cast<unsigned char>(word[2])) == 'n')
+            return std::nullopt;
+        return parse_unit(word);
+    };
     const auto sep = h.find_last_of("_ -/");
     if (sep != std::string_view::npos) {
-        if (auto unit = parse_unit(h.substr(sep + 1))) return unit;
+        if (auto unit = unit_word(h.substr(sep + 1))) return unit;
     }
-    if (auto unit = parse_unit(h)) return unit;
+    if (auto unit = unit_word(h)) return unit;
     // camelCase suffix: "TotalDurationNs".
     for (std::size_t i = h.size(); i-- > 1;) {
         if (std::isupper(static_cast<unsigned char>(h[i])) && std::islower(static_cast<unsigned char>(h[i - 1]))) {
-            return parse_unit(h.substr(i));
+            return unit_word(h.substr(i));
         }
     }
     return std::nullopt;

@@ -77,6 +77,8 @@ std::string strip_thousands(std::string_view text) {
     for (std::size_t i = start; i <= integer.size(); ++i) {
         if (i == integer.size() || integer[i] == ',') {
             if (group == 0 || group > 3 || (!first_group && group != 3)) return {};
+            // "0,500" groups nothing: a group never starts with 0, so its comma is a decimal one.
+            if (first_group && integer[start] == '0') return {};
             first_group = false;
             group = 0;
             continue;
@@ -184,6 +186,8 @@ Quantity parse_quantity(std::string_view text) {
         }
     }
     const std::string plain = strip_thousands(number);
+    if (plain.empty() && number.find(',') != std::string_view::npos)
+        throw Error("not a number: commas must group digits in threes, as in 1,234.5 (a decimal comma is not read)");
     if (plain.empty() || !parse_double(plain, q.value)) throw Error("not a finite number");
     return q;
 }

@@ -429,7 +429,13 @@ private:
         if (f.ph == 'X') {
             double duration = 0;
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
-            if (!token.empty() && (!parse_duration(token, duration) || duration < 0)) {
+            // Not zero: a viewer shows a complete event without its duration as never finished.
+            if (token.empty()) {
+                throw Error(stream_.location(size), "event '" + printable(f.name) +
+                                                        "': an \"X\" (complete) event has no \"dur\" (give its "
+                                                        "duration in us; \"dur\": 0 for an event that takes no time)");
+            }
+            if (!parse_duration(token, duration) || duration < 0) {
                 throw Error(stream_.location(size),
                             "event '" + printable(f.name) + "': \"dur\" must be a number >= 0" +
                                 (beyond_double(token) ? " small enough to compute with (got '" : " (got '") +
