@@ -128,7 +128,8 @@ TEST_CASE("units: parse_quantity reads plain numbers, separators, suffixes and p
 }
 
 TEST_CASE("units: parse_quantity refuses what is not a finite number, with the reason", "[units]") {
-    const char* const comma = "not a number: commas must group digits in threes, as in 1,234.5 (a decimal comma is not read)";
+    const char* const comma =
+        "not a number: commas must group digits in threes, as in 1,234.5 (a decimal comma is not read)";
     const std::pair<const char*, const char*> cases[] = {
         {"", "not a finite number"},
         {"   ", "not a finite number"},

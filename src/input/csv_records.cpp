@@ -20,10 +20,7 @@ std::optional<Unit> header_unit(std::string_view header) {
     // Outside brackets "min" is as often a minimum as minutes ("time_ms_min", "TimeMin", a "min"
     // column beside "mean" and "max"): it names no unit there, so such a column reads as a minimum.
     const auto unit_word = [](std::string_view word) -> std::optional<Unit> {
-        if (word.size() == 3 && std::tolower(static_cast<unsigned char>(word[0])) == 'm' &&
-            std::tolower(static_cast<unsigned char>(word[1])) == 'i' &&
-            std::tolower(static_cast<unsigned char>(word[2])) == 'n')
-            return std::nullopt;
+        if (equals_ignoring_case(word, "min")) return std::nullopt;
         return parse_unit(word);
     };
     const auto sep = h.find_last_of("_ -/");
