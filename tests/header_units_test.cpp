@@ -51,6 +51,11 @@ TEST_CASE("header units: a profile's time column header gives the profile's unit
         {"Seconds", Unit::s},
         {"Time (ms) [avg]", Unit::ms},
         {"wall time (hours)", Unit::h},
+        // A unit word inside the header, a statistic's word after it (read as ms before).
+        {"duration_ns_total", Unit::ns},
+        {"time_us_total", Unit::us},
+        {"elapsed_us_sum", Unit::us},
+        {"DurationNsTotal", Unit::ns},
     };
     for (const auto& [header, unit] : headers) {
         INFO("'" << header << "'");

@@ -23,18 +23,27 @@ std::optional<Unit> header_unit(std::string_view header) {
         if (equals_ignoring_case(word, "min")) return std::nullopt;
         return parse_unit(word);
     };
-    const auto sep = h.find_last_of("_ -/");
-    if (sep != std::string_view::npos) {
-        if (auto unit = unit_word(h.substr(sep + 1))) return unit;
-    }
     if (auto unit = unit_word(h)) return unit;
-    // camelCase suffix: "TotalDurationNs".
-    for (std::size_t i = h.size(); i-- > 1;) {
-        if (std::isupper(static_cast<unsigned char>(h[i])) && std::islower(static_cast<unsigned char>(h[i - 1]))) {
-            return unit_word(h.substr(i));
+    // The header's words, split at '_', ' ', '-', '/' and where camelCase starts one: the last
+    // word's unit ("duration_ns", "TotalDurationNs"), else the one unit the words before it name
+    // ("duration_ns_total", "DurationNsTotal"); none when they name two.
+    std::optional<Unit> inside;
+    bool one_unit = true;
+    std::size_t word_start = 0;
+    for (std::size_t i = 1; i <= h.size(); ++i) {
+        const bool separator = i < h.size() && (h[i] == '_' || h[i] == ' ' || h[i] == '-' || h[i] == '/');
+        const bool camel = i < h.size() && std::isupper(static_cast<unsigned char>(h[i])) &&
+                           std::islower(static_cast<unsigned char>(h[i - 1]));
+        if (i < h.size() && !separator && !camel) continue;
+        const auto unit = unit_word(h.substr(word_start, i - word_start));
+        if (i == h.size() && unit) return unit;
+        if (unit) {
+            one_unit = one_unit && (!inside || *inside == *unit);
+            inside = unit;
         }
+        word_start = separator ? i + 1 : i;
     }
-    return std::nullopt;
+    return one_unit ? inside : std::nullopt;
 }
 
 std::string bracketed_text(std::string_view header) {
