@@ -1302,3 +1302,121 @@ TEST_CASE("silent wrong: the overlap range's high end saves no more than the fas
     REQUIRE(slow.exit_code == 0);
     CHECK(nlohmann::json::parse(slow.out)["speedup_range"]["low"].get<double>() == Approx(200.0 / 300));
 }
+
+TEST_CASE("silent wrong: a share column that says no scale is read with a note that says which", "[silent][share]") {
+    // No % in the header or after the numbers: the numbers decide, and a note says how. Before,
+    // adding the row c,1.5 turned a from 50 ms (a fraction, 0.5) into 0.5 ms (a percentage) silently.
+    const std::string fractions = test::write_temp("bare_share_fractions.csv", "name,share\na,0.5\nb,0.3\n");
+    auto r = test::run_cli({"eval", fractions, "--total", "100ms", "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(fractions + ":1: column 'share' says neither % nor fraction: its numbers are read as "
+                                           "fractions of the total, as none is above 1"));
+    const std::string percents = test::write_temp("bare_share_percents.csv", "name,share\na,0.5\nb,0.3\nc,1.5\n");
+    r = test::run_cli({"eval", percents, "--total", "100ms", "-s", "a=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["phases"][0]["time"].get<double>() == Approx(0.5));
+    CHECK_THAT(json["notes"].dump(), Contains("its numbers are read as percentages, as 1.5 (line 4) is above 1"));
+    // A header that says the scale needs no note.
+    const std::string said = test::write_temp("said_share.csv", "name,share (%)\na,0.5\nb,0.3\n");
+    r = test::run_cli({"eval", said, "--total", "100ms", "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, !Contains("says neither"));
+    // Nor numbers written with %.
+    const std::string signs = test::write_temp("signed_share.csv", "name,share\na,50%\nb,30%\n");
+    r = test::run_cli({"eval", signs, "--total", "100ms", "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, !Contains("says neither"));
+}
+
+TEST_CASE("silent wrong: a file on both sides of compare is refused", "[silent][compare]") {
+    // 'before_*' also matches before_after_*: each side held the same files, and compare said "no
+    // clear change" where AFTER is 1.14x faster.
+    test::TempDir dir;
+    for (int i = 0; i < 2; ++i) {
+        std::ofstream(dir / ("before_" + std::to_string(i) + ".json")) << R"({"unit": "ms", "phases": {"a": 100}})";
+        std::ofstream(dir / ("before_after_" + std::to_string(i) + ".json"))
+            << R"({"unit": "ms", "phases": {"a": 88}})";
+    }
+    auto r = test::run_cli({"compare", dir / "before_*.json", dir / "before_after_*.json"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains((dir / "before_after_0.json") + ": is both a BEFORE and an AFTER profile"));
+    CHECK_THAT(r.err, Contains("the patterns overlap"));
+    // Benchmark harnesses' output too.
+    const std::string hyperfine = test::source_path("tests/data/harness/hyperfine_after.json");
+    test::TempDir runs;
+    for (const char* name : {"hf_1.json", "hf_2.json"}) std::filesystem::copy_file(hyperfine, runs / name);
+    r = test::run_cli({"compare", runs / "hf_*.json", runs / "hf_2.json"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains((runs / "hf_2.json") + ": is both a BEFORE and an AFTER profile"));
+    // One file as both sides is no change by construction, and a note says so, in every format; two
+    // spellings of one file are that file.
+    r = test::run_cli({"compare", dir / "before_0.json", dir.string() + "/./before_0.json", "--format", "json"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(r.out)["notes"].dump(),
+               Contains("before_0.json is both BEFORE and AFTER: compared with itself, it shows no change"));
+    r = test::run_cli({"compare", hyperfine, hyperfine, "--format", "json"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(r.out)["notes"].dump(), Contains("is both BEFORE and AFTER"));
+    // Patterns that do not overlap still compare.
+    r = test::run_cli({"compare", dir / "before_[0-9].json", dir / "before_after_*.json", "--format", "json"});
+    CHECK(r.exit_code == 0);
+}
+
+namespace {
+
+// hyperfine's JSON for one command with these run times (s) and exit codes (null: killed by a signal).
+std::string hyperfine_json(const std::string& command, const std::string& times, const std::string& exit_codes) {
+    return R"({"results": [{"command": ")" + command + R"(", "mean": 0.1, "times": [)" + times +
+           R"(], "exit_codes": [)" + exit_codes + "]}]}";
+}
+
+}  // namespace
+
+TEST_CASE("silent wrong: hyperfine runs that exited non-zero are no timings", "[silent][compare][harness]") {
+    const std::string before = test::write_temp("hf_ok.json", hyperfine_json("app", "0.100, 0.101, 0.099", "0, 0, 0"));
+    // Every AFTER run failed (fast): before, compare called it 20x faster.
+    const std::string failed =
+        test::write_temp("hf_failed.json", hyperfine_json("app", "0.005, 0.005, 0.005", "1, 1, 1"));
+    auto r = test::run_cli({"compare", before, failed});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(failed + ": results[0]: every run of 'app' exited non-zero (exit code 1)"));
+    // Some runs failed: they are left out, with a note that says so.
+    const std::string some =
+        test::write_temp("hf_some.json", hyperfine_json("app", "0.090, 0.005, 0.004, 0.089", "0, 1, null, 0"));
+    r = test::run_cli({"compare", before, some, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(some + ": results[0]: 2 of 4 runs of 'app' exited non-zero (exit code 1, killed by a "
+                                      "signal); they are left out"));
+    const auto json = nlohmann::json::parse(r.out);
+    // The median of the two runs that exited 0 (90 and 89 ms), not of all four (47 ms).
+    CHECK(json["benchmarks"][0]["after"].get<double>() == Approx(89.5));
+    // exit_codes that do not match the times are malformed.
+    const std::string short_codes = test::write_temp("hf_short.json", hyperfine_json("app", "0.1, 0.1", "0"));
+    r = test::run_cli({"compare", before, short_codes});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(short_codes + ": results[0].exit_codes: has 1 exit code for 2 times"));
+}
+
+TEST_CASE("silent wrong: fit checks a speedup column against the times it sits beside", "[silent][fit]") {
+    // The speedups say P = 0.95, the times P = 0.80: fit read the times and dropped the speedups.
+    const std::string disagree =
+        test::write_temp("fit_disagree.csv", "n,time_ms,speedup\n1,1000,1\n2,600,1.9\n4,400,3.48\n8,300,6.4\n");
+    auto r = test::run_cli({"fit", disagree});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains(disagree + ":3: speedup 1.9 disagrees with the times: 1000 ms at N = 1 / 600 ms at "
+                                          "N = 2 = 1.6667x"));
+    // Speedups that agree (within rounding) are a note, and the fit reads the times.
+    const std::string agree =
+        test::write_temp("fit_agree.csv", "n,time_ms,speedup\n1,1000,1\n2,600,1.67\n4,400,2.5\n8,300,3.33\n");
+    r = test::run_cli({"fit", agree});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("column 'speedup' agrees with the times"));
+    // JSON runs with both: the same check (JSON keys come sorted, so "speedup" was read and "time" dropped).
+    const std::string json =
+        test::write_temp("fit_disagree.json",
+                         R"({"runs": [{"n": 1, "time": 1000, "speedup": 1}, {"n": 2, "time": 600, "speedup": 1.9}]})");
+    r = test::run_cli({"fit", json});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("runs[1]: speedup 1.9 disagrees with the times"));
+}

@@ -1,6 +1,7 @@
 // amdahl compare BEFORE AFTER: the end-to-end change between two profiles, attributed to each phase,
 // with gates for CI.
 #include <glob.h>
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
@@ -10,7 +11,9 @@
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <tuple>
+#include <utility>
 
 #include "amdahl/compare.hpp"
 #include "amdahl/error.hpp"
@@ -188,6 +191,32 @@ std::vector<std::string> expand_side(const std::string& pattern, const char* sid
         throw Error(pattern, std::string("no file matches this pattern (") + side + ")");
     if (status != 0) throw Error(pattern, std::string("cannot expand this pattern (") + side + ")");
     return paths;
+}
+
+// A file on both sides of patterns that overlap ('before_*' also matches 'before_after_*') compares
+// runs with themselves, and the change reads smaller than it is: an error. One file named as both
+// sides is no change by construction: a note says so.
+std::optional<std::string> refuse_shared_files(const std::string& before_argument, const std::string& after_argument) {
+    const auto identity = [](const std::string& path) -> std::optional<std::pair<dev_t, ino_t>> {
+        struct stat st {};
+        if (path == "-" || ::stat(path.c_str(), &st) != 0) return std::nullopt;  // reading it says why
+        return std::pair{st.st_dev, st.st_ino};
+    };
+    const std::vector<std::string> before_files = expand_side(before_argument, "BEFORE");
+    const std::vector<std::string> after_files = expand_side(after_argument, "AFTER");
+    std::set<std::pair<dev_t, ino_t>> before;
+    for (const std::string& path : before_files)
+        if (const auto id = identity(path)) before.insert(*id);
+    for (const std::string& path : after_files) {
+        const auto id = identity(path);
+        if (!id || !before.contains(*id)) continue;
+        if (before_files.size() == 1 && after_files.size() == 1)
+            return printable(path) + " is both BEFORE and AFTER: compared with itself, it shows no change";
+        throw Error(path, "is both a BEFORE and an AFTER profile (BEFORE '" + printable(before_argument) +
+                              "', AFTER '" + printable(after_argument) +
+                              "'): the patterns overlap; make each match only its own side's files");
+    }
+    return std::nullopt;
 }
 
 struct LoadedSide {
@@ -383,6 +412,7 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
                         ")");
     if (options.before == "-" && options.after == "-")
         throw Error("compare", "only one of BEFORE and AFTER can be read from standard input (-)");
+    const std::optional<std::string> same_file = refuse_shared_files(options.before, options.after);
     const bool markdown =
         options.output.format == "md" || options.output.format == "markdown" || !options.output.output_markdown.empty();
     if (options.top && !markdown)
@@ -397,15 +427,15 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     if (!options.unit.empty()) unit = unit_option("--unit", options.unit);
 
     std::vector<std::string> notes;
+    if (same_file) notes.push_back(*same_file);
     const ImportOptions import = import_options(options.import);
     // Benchmark harnesses' output (hyperfine, google/benchmark, pytest-benchmark): by content, or
     // as --input-format says.
     // A format the user named is the format: --input-format json reads a profile, whatever it looks like.
     const bool detect = options.input_format.empty();
-    const auto harness_before =
+    auto harness_before =
         load_harness_side(options.before, "BEFORE", harness, options.higher_is_better, detect, context);
-    const auto harness_after =
-        load_harness_side(options.after, "AFTER", harness, options.higher_is_better, detect, context);
+    auto harness_after = load_harness_side(options.after, "AFTER", harness, options.higher_is_better, detect, context);
     if (harness_before.has_value() != harness_after.has_value()) {
         const HarnessSide& one = harness_before ? *harness_before : *harness_after;
         const std::string& other = harness_before ? options.after : options.before;
@@ -418,8 +448,10 @@ int run_compare(const CompareCommandOptions& options, Context& context) {
     LoadedSide before, after;
     if (harness_before) {
         refuse_import_options(options.import);
-        if (!options.sum)
+        if (!options.sum) {
+            if (same_file) harness_after->files.front().notes.push_back(*same_file);
             return run_benchmarks(options, *harness_before, *harness_after, gates, compare_options, context);
+        }
         before = {summed_side(harness_before->files, "BEFORE"), harness_before->sources};
         after = {summed_side(harness_after->files, "AFTER"), harness_after->sources};
         for (const auto* side : {&*harness_before, &*harness_after})

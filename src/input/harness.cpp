@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -53,6 +54,46 @@ std::string text_of(const Json& object, const char* key, const std::string& sour
     return value.get<std::string>();
 }
 
+// hyperfine's "exit_codes" (one per run; null for a run killed by a signal, and absent before
+// hyperfine 1.12): which runs failed. `runs` is the number of "times", or 0 when there are none.
+std::vector<bool> failed_runs(const Json& result, std::size_t runs, const std::string& source,
+                              const std::string& path) {
+    const auto codes = result.find("exit_codes");
+    if (codes == result.end()) return std::vector<bool>(runs, false);
+    const std::string codes_path = path + ".exit_codes";
+    if (!codes->is_array()) throw Error(at(source, codes_path), "expected an array");
+    if (runs > 0 && codes->size() != runs)
+        throw Error(at(source, codes_path), "has " + std::to_string(codes->size()) + " exit code" +
+                                                (codes->size() == 1 ? "" : "s") + " for " + std::to_string(runs) +
+                                                " times");
+    std::vector<bool> failed;
+    for (std::size_t r = 0; r < codes->size(); ++r) {
+        const Json& code = (*codes)[r];
+        if (!code.is_null() && !code.is_number_integer())
+            throw Error(at(source, codes_path + "[" + std::to_string(r) + "]"), "expected a whole number or null");
+        failed.push_back(code.is_null() || code.get<long long>() != 0);
+    }
+    return failed;
+}
+
+// The distinct non-zero exit codes of a result, for messages: "exit code 1, killed by a signal".
+std::string exit_code_list(const Json& result) {
+    std::set<long long> codes;
+    bool signal = false;
+    for (const Json& code : result.at("exit_codes")) {
+        if (code.is_null())
+            signal = true;
+        else if (code.get<long long>() != 0)
+            codes.insert(code.get<long long>());
+    }
+    std::string out;
+    if (!codes.empty()) out = codes.size() == 1 ? "exit code " : "exit codes ";
+    for (auto it = codes.begin(); it != codes.end(); ++it)
+        out += (it == codes.begin() ? "" : ", ") + std::to_string(*it);
+    if (signal) out += out.empty() ? "killed by a signal" : ", killed by a signal";
+    return out;
+}
+
 // hyperfine: {"results": [{"command", "times": [seconds...], "mean", ...}]}; `times` is absent
 // before hyperfine 1.? wrote it, and then only the mean is known.
 void read_hyperfine(const Json& doc, HarnessFile& out, bool higher_is_better) {
@@ -69,14 +110,28 @@ void read_hyperfine(const Json& doc, HarnessFile& out, bool higher_is_better) {
         runs.name = text_of(result, "command", out.source, path);
         runs.unit = Unit::ms;
         const auto times = result.find("times");
-        if (times != result.end() && times->is_array() && !times->empty()) {
+        const bool each_run = times != result.end() && times->is_array() && !times->empty();
+        const std::vector<bool> failed = failed_runs(result, each_run ? times->size() : 0, out.source, path);
+        const std::size_t failures = static_cast<std::size_t>(std::count(failed.begin(), failed.end(), true));
+        if (failures > 0 && (failures == failed.size() || !each_run))
+            throw Error(at(out.source, path),
+                        (each_run ? "every run" : "a run") + std::string(" of '") + runs.name + "' exited non-zero (" +
+                            exit_code_list(result) +
+                            "): a failed run's time is no timing of the command (if that exit is its normal "
+                            "result, benchmark 'COMMAND || true')");
+        if (each_run) {
             for (std::size_t r = 0; r < times->size(); ++r)
-                runs.values.push_back(in_ms((*times)[r], out.source, path + ".times[" + std::to_string(r) + "]"));
+                if (!failed[r])
+                    runs.values.push_back(in_ms((*times)[r], out.source, path + ".times[" + std::to_string(r) + "]"));
         } else {
             runs.values.push_back(in_ms(member(result, "mean", out.source, path), out.source, path + ".mean"));
             out.notes.push_back(out.source + ": '" + runs.name +
                                 "' has no \"times\" (hyperfine before 1.11?): its mean is one run, with no interval");
         }
+        if (failures > 0)
+            out.notes.push_back(at(out.source, path) + ": " + std::to_string(failures) + " of " +
+                                std::to_string(failed.size()) + " runs of '" + runs.name + "' exited non-zero (" +
+                                exit_code_list(result) + "); they are left out");
         out.benchmarks.push_back(std::move(runs));
     }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -84,6 +85,7 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
         RawRun run;
         run.where = where;
         bool has_n = false, has_value = false;
+        std::map<MeasuredQuantity, std::pair<std::string, std::string>> values;  // a key and its text
         // Time stamps: the key and its text, when the run has them.
         std::optional<std::pair<std::string, std::string>> start, end;
         for (const auto& [key, value] : item.items()) {
@@ -96,16 +98,30 @@ RawRuns read_json_runs(std::string_view content, const std::string& source,
             } else if (column->kind == RunColumn::Kind::start || column->kind == RunColumn::Kind::end) {
                 auto& stamp = column->kind == RunColumn::Kind::start ? start : end;
                 if (!stamp) stamp.emplace(key, field_text(value, *column, key_where));
-            } else if (column->kind == RunColumn::Kind::value && !has_value &&
+            } else if (column->kind == RunColumn::Kind::value &&
                        std::find(accepted.begin(), accepted.end(), column->quantity) != accepted.end()) {
-                if (quantity && *quantity != column->quantity)
-                    throw Error(key_where, "this run gives a " + quantity_name(column->quantity) +
-                                               " but the first gives a " + quantity_name(*quantity) +
-                                               "; give one kind for every run");
-                quantity = column->quantity;
-                run.value = field_text(value, *column, key_where);
-                has_value = true;
+                // The first key of each quantity (the keys come sorted, not as written).
+                if (!values.contains(column->quantity))
+                    values.emplace(column->quantity, std::pair{key, field_text(value, *column, key_where)});
             }
+        }
+        // A time and a speedup: the time is read, and the speedup checked against the times.
+        if (values.size() > 1 && values.contains(MeasuredQuantity::time) &&
+            values.contains(MeasuredQuantity::speedup)) {
+            auto& [key, text] = values.at(MeasuredQuantity::speedup);
+            run.speedup = text;
+            if (out.speedup_label.empty()) out.speedup_label = key;
+            values.erase(MeasuredQuantity::speedup);
+        }
+        if (!values.empty()) {
+            const auto& [kind, given] = *values.begin();
+            if (quantity && *quantity != kind)
+                throw Error(where + "." + given.first, "this run gives a " + quantity_name(kind) +
+                                                           " but the first gives a " + quantity_name(*quantity) +
+                                                           "; give one kind for every run");
+            quantity = kind;
+            run.value = given.second;
+            has_value = true;
         }
         if (!has_n) throw Error(where, "run has no \"n\" (the processor count)");
         const bool times = std::find(accepted.begin(), accepted.end(), MeasuredQuantity::time) != accepted.end();

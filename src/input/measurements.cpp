@@ -72,6 +72,29 @@ RawRuns read_delimited_runs(std::string_view content, const std::string& source,
             out.unit = column->unit;
         }
     }
+    // Times and speedups side by side: the times are read, and the speedups checked against them.
+    std::size_t speedup_column = header.size();  // none, until both a time and a speedup column are found
+    const auto accepts = [&](MeasuredQuantity q) {
+        return std::find(accepted.begin(), accepted.end(), q) != accepted.end();
+    };
+    if (value_column && accepts(MeasuredQuantity::time) && accepts(MeasuredQuantity::speedup)) {
+        std::optional<std::size_t> time_column;
+        std::optional<Unit> time_unit;
+        for (std::size_t i = 0; i < header.size(); ++i) {
+            const auto column = classify_run_column(header[i]);
+            if (!column || column->kind != RunColumn::Kind::value) continue;
+            if (column->quantity == MeasuredQuantity::time && !time_column) time_column = i, time_unit = column->unit;
+            if (column->quantity == MeasuredQuantity::speedup && speedup_column == header.size()) speedup_column = i;
+        }
+        if (time_column && speedup_column < header.size()) {
+            value_column = time_column;
+            out.quantity = MeasuredQuantity::time;
+            out.unit = time_unit;
+            out.speedup_label = std::string(trim(header[speedup_column]));
+        } else {
+            speedup_column = header.size();
+        }
+    }
     const std::string at = source + ":" + std::to_string(header_line);
     if (!n_column)
         throw Error(at, "no N column in the header (expected n, processors or gpus; found " + quote_all(header) + ")");
@@ -110,10 +133,13 @@ RawRuns read_delimited_runs(std::string_view content, const std::string& source,
                 return with_unit(trim(cells[column]), own.unit ? own.unit : other.unit);
             };
             out.runs.push_back({std::string(trim(cells[*n_column])), stamp(*end_column, *end, *start),
-                                stamp(*start_column, *start, *end), where});
+                                stamp(*start_column, *start, *end), std::nullopt, where});
         } else {
-            out.runs.push_back(
-                {std::string(trim(cells[*n_column])), std::string(trim(cells[*value_column])), std::nullopt, where});
+            RawRun run{std::string(trim(cells[*n_column])), std::string(trim(cells[*value_column])), std::nullopt,
+                       std::nullopt, where};
+            if (speedup_column < header.size() && !trim(cells[speedup_column]).empty())
+                run.speedup = std::string(trim(cells[speedup_column]));
+            out.runs.push_back(std::move(run));
         }
     }
     return out;
@@ -196,6 +222,61 @@ Quantity parse_run_value(const RawRun& run, MeasuredQuantity quantity) {
     return q;
 }
 
+// Digits after the decimal point as written ("3.48" -> 2, "3.5x" -> 1, "4" -> 0).
+int written_decimals(std::string_view text) {
+    const std::size_t point = text.find('.');
+    if (point == std::string_view::npos) return 0;
+    int digits = 0;
+    for (std::size_t i = point + 1; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) ++digits;
+    return digits;
+}
+
+// Speedups written beside times must be the times' T(1) / T(N), within 1% or the rounding of the
+// digits written: a fit of one while the other says something else is a silent wrong answer.
+// Without a run at N = 1 the times give no speedups, and the written ones are read instead.
+void check_written_speedups(RawRuns& raw, const std::vector<long long>& counts, std::vector<Quantity>& values,
+                            Measurements& out) {
+    if (raw.quantity != MeasuredQuantity::time || raw.speedup_label.empty()) return;
+    const auto written = [&](std::size_t i) {
+        RawRun speedup = raw.runs[i];
+        speedup.value = *raw.runs[i].speedup;
+        speedup.start.reset();
+        return parse_run_value(speedup, MeasuredQuantity::speedup).value;
+    };
+    const std::string column = "column '" + printable(raw.speedup_label) + "'";
+    const auto one = std::find(counts.begin(), counts.end(), 1LL);
+    if (one == counts.end()) {
+        for (const RawRun& run : raw.runs)
+            if (!run.speedup)
+                throw Error(run.where, "no run at N = 1 to divide the times by, and this run has no " + column);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = Quantity{written(i), std::nullopt, false};
+        raw.quantity = out.quantity = MeasuredQuantity::speedup;
+        out.unit.reset();
+        out.notes.push_back(raw.source + ": no run at N = 1, so the times give no speedups: the fit reads " + column);
+        return;
+    }
+    const std::size_t base = static_cast<std::size_t>(one - counts.begin());
+    const auto in_common_unit = [&](std::size_t i) {
+        return values[i].unit && out.unit ? convert(values[i].value, *values[i].unit, *out.unit) : values[i].value;
+    };
+    const auto time_text = [&](std::size_t i) {
+        return shortest(in_common_unit(i)) + (out.unit ? " " + std::string(unit_name(*out.unit)) : std::string());
+    };
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!raw.runs[i].speedup) continue;
+        const double computed = in_common_unit(base) / in_common_unit(i), given = written(i);
+        const double tolerance =
+            std::max(0.01 * computed, 0.5 * std::pow(10.0, -written_decimals(*raw.runs[i].speedup)));
+        if (std::fabs(given - computed) > tolerance)
+            throw Error(raw.runs[i].where,
+                        "speedup " + printable(*raw.runs[i].speedup) + " disagrees with the times: " + time_text(base) +
+                            " at N = 1 / " + time_text(i) + " at N = " + std::to_string(counts[i]) + " = " +
+                            format_speedup(computed) + "; correct the one that is wrong, or leave the speedups out");
+    }
+    out.notes.push_back(raw.source + ": " + column +
+                        " agrees with the times (T(1) / T(N), within 1% or its rounding); the fit reads the times");
+}
+
 Measurements finish_runs(RawRuns raw) {
     if (raw.runs.empty())
         throw Error(raw.source, "no runs: the file has no rows of N and " + quantity_name(raw.quantity));
@@ -229,6 +310,7 @@ Measurements finish_runs(RawRuns raw) {
             throw Error(raw.runs[static_cast<std::size_t>(bare - values.begin())].where,
                         "this time has no unit while others have one; write a unit on every time, or in the header");
     }
+    check_written_speedups(raw, counts, values, out);
     // A speedup at N = 1 is the baseline itself: 1 by definition.
     if (raw.quantity == MeasuredQuantity::speedup) {
         for (std::size_t i = 0; i < counts.size(); ++i)

@@ -25,7 +25,8 @@ std::optional<RunColumn> classify_run_column(std::string_view header);
 struct RawRun {
     std::string n;      ///< as written ("4", "4.0")
     std::string value;  ///< as written ("532.4", "532.4 ms", "12%"); the end time stamp when `start` is set
-    std::optional<std::string> start;  ///< the start time stamp when the run's time is value - start
+    std::optional<std::string> start;    ///< the start time stamp when the run's time is value - start
+    std::optional<std::string> speedup;  ///< a speedup written beside the time, checked against the times
     std::string where;
 };
 
@@ -35,6 +36,7 @@ struct RawRuns {
     std::optional<Unit> unit;  ///< the header's unit, or JSON "unit"
     std::vector<RawRun> runs;
     std::vector<std::string> notes;  ///< how the run time was read, when it is not a time column
+    std::string speedup_label;       ///< the column or key of the runs' `speedup`, when they have one
 };
 
 /// The JSON reader: {"unit": "ms", "runs": [{"n": 1, "time": 900}, ...]} or a bare array.

@@ -80,7 +80,7 @@ struct Interval {
 class TableReader {
 public:
     TableReader(std::string source, const std::vector<std::string>& header, std::size_t header_line)
-        : source_(std::move(source)), header_(header) {
+        : source_(std::move(source)), header_(header), header_line_(header_line) {
         columns_ = header.size();
         std::vector<std::size_t> statistics, spreads;
         std::vector<ColumnRole> roles(header.size(), ColumnRole::other);
@@ -364,7 +364,8 @@ public:
             if (!total_time) phase.share = q.percent ? q.value / 100 : q.value;
             // A total row is no phase: its index would point past the phases (found by fuzz_text).
             if (!q.percent && !total_row) bare_shares_.push_back(raw_.phases.size());
-            if (!q.percent && !total_time && q.value > 1) bare_share_above_one_ = true;
+            if (!q.percent && !total_time && q.value > 1 && !bare_share_above_one_)
+                bare_share_above_one_ = BareShare{line, std::string(trim(cells[*share_]))};
         }
         if (!phase.time && !phase.share) throw Error(at(), label() + "no time");
         if (total_row) {
@@ -388,7 +389,7 @@ public:
         raw_.extra.clear();
         bare_shares_.clear();
         intervals_.clear();
-        bare_share_above_one_ = false;
+        bare_share_above_one_.reset();
         total_row_.reset();
     }
 
@@ -399,7 +400,7 @@ public:
             interval.phase += raw_.phases.size();
             intervals_.push_back(interval);
         }
-        bare_share_above_one_ = bare_share_above_one_ || part.bare_share_above_one_;
+        if (!bare_share_above_one_) bare_share_above_one_ = part.bare_share_above_one_;
         if (part.total_row_ && total_row_)
             throw second_total(part.total_row_->name, part.total_row_->line, total_row_->line);
         if (part.total_row_) total_row_ = part.total_row_;
@@ -413,11 +414,14 @@ public:
 
     RawProfile finish() {
         // Bare numbers in a share column are percentages when the header says so or when any
-        // exceeds 1; fractions otherwise.
+        // exceeds 1; fractions otherwise. When only the numbers decided, a note says how, as one
+        // more row can change the reading of all the others.
         const bool percent = share_percent_ || (!share_fraction_ && bare_share_above_one_);
         for (std::size_t i : bare_shares_) {
             if (percent) *raw_.extra[i].share /= 100;
         }
+        if (!share_percent_ && !share_fraction_ && !bare_shares_.empty() && source_kind_ == TimeSource::share_only)
+            say_share_scale();
         for (std::size_t i = 0; i < raw_.phases.size(); ++i) {
             if (raw_.extra[i].share && *raw_.extra[i].share > 1.005)
                 throw Error(raw_.where(i), "phase '" + printable(raw_.phases[i].name) + "': share is above 100%");
@@ -501,6 +505,18 @@ private:
                                  "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
                                  "if it is one");
         }
+    }
+
+    // How bare shares were read when the header gave no scale (a table of shares alone: beside
+    // times, each share is checked against its time).
+    void say_share_scale() {
+        const std::string how = bare_share_above_one_
+                                    ? "percentages, as " + printable(bare_share_above_one_->text) + " (line " +
+                                          std::to_string(bare_share_above_one_->line) + ") is above 1"
+                                    : std::string("fractions of the total, as none is above 1");
+        raw_.notes.push_back(source_ + ":" + std::to_string(header_line_) + ": column '" + printable(header_[*share_]) +
+                             "' says neither % nor fraction: its numbers are read as " + how +
+                             " (name it 'share (%)' or 'share (fraction)', or write % after each, to say which)");
     }
 
     // PyTorch's "CPU total" or "CUDA total" without a self-time column beside it: an op's time
@@ -712,7 +728,14 @@ private:
     std::optional<std::size_t> unit_only_, other_unit_only_, segment_;
     TimeSource source_kind_ = TimeSource::column;
     std::optional<Unit> time_unit_, start_unit_, end_unit_;
-    bool share_percent_ = false, share_fraction_ = false, bare_share_above_one_ = false;
+    // A bare number above 1 in the share column: its line and text.
+    struct BareShare {
+        std::size_t line = 0;
+        std::string text;
+    };
+    std::size_t header_line_ = 0;
+    bool share_percent_ = false, share_fraction_ = false;
+    std::optional<BareShare> bare_share_above_one_;
     std::vector<std::size_t> bare_shares_;
     std::vector<Interval> intervals_;
     std::optional<TotalRow> total_row_;
