@@ -1420,3 +1420,19 @@ TEST_CASE("silent wrong: fit checks a speedup column against the times it sits b
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("runs[1]: speedup 1.9 disagrees with the times"));
 }
+
+TEST_CASE("silent wrong: a --rename-regex name with a backreference is refused, not taken literally",
+          "[silent][rename]") {
+    // Before: every gemm_ phase became one phase named 'g_\1', their times added, exit 0.
+    const std::string path = test::write_temp("rename_groups.csv", "name,time_ms\ngemm_fp16,10\ngemm_fp32,20\nio,5\n");
+    for (const std::string name : {R"(g_\1)", "g_$1", "g_${1}", R"(\0)", R"(g_\g<1>)"}) {
+        CAPTURE(name);
+        const auto r = test::run_cli({"eval", path, "--rename-regex", "gemm_(.*)=" + name, "-s", "io=2"});
+        CHECK(r.exit_code == 2);
+        CHECK_THAT(r.err, Contains("--rename-regex: 'gemm_(.*)=" + name + "': the name holds a backreference"));
+        CHECK_THAT(r.err, Contains("--group-by 'regex:PATTERN'"));
+    }
+    // A name with a backslash or a dollar that is no backreference is a name.
+    const auto r = test::run_cli({"eval", path, "--rename-regex", "gemm_=gemm$x", "-s", "gemm$x=2"});
+    CHECK(r.exit_code == 0);
+}

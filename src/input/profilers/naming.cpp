@@ -6,6 +6,22 @@
 
 namespace amdahl::detail {
 
+namespace {
+
+// \0-\9, $0-$9, ${ or \g<: how sed, RE2, JavaScript and Python write a group in a replacement.
+bool has_backreference(std::string_view name) {
+    for (std::size_t i = 0; i + 1 < name.size(); ++i) {
+        const char next = name[i + 1];
+        if ((name[i] == '\\' || name[i] == '$') && next >= '0' && next <= '9') return true;
+        if ((name[i] == '$' && next == '{') ||
+            (name[i] == '\\' && next == 'g' && i + 2 < name.size() && name[i + 2] == '<'))
+            return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 PhaseNamer::PhaseNamer(const ImportOptions& options) {
     for (const auto& [old_name, name] : options.renames) {
         const std::string shown = old_name + "=" + name;
@@ -17,6 +33,12 @@ PhaseNamer::PhaseNamer(const ImportOptions& options) {
     for (const auto& [pattern, name] : options.rename_patterns) {
         const std::string shown = pattern + "=" + name;
         if (name.empty()) throw Error("--rename-regex", "'" + printable(shown) + "': the name after '=' is empty");
+        if (has_backreference(name))
+            throw Error("--rename-regex",
+                        "'" + printable(shown) +
+                            "': the name holds a backreference, but --rename-regex gives every name the pattern is "
+                            "found in the one name written after '=' (the phases would become one); for names from "
+                            "a capture group, give --group-by 'regex:PATTERN' (the first group is the name)");
         renames_.push_back(Rename{shown, Pattern(pattern, "--rename-regex", shown), name});
     }
     const std::string& group = options.group_by;
