@@ -101,6 +101,19 @@ TEST_CASE("format_share: three significant digits, one decimal kept, never 0.0% 
     CHECK(format_share(0.65, precision(1)) == "65.0%");
 }
 
+TEST_CASE("format_share: a share that is not all never reads 100.0%", "[format][silent]") {
+    // law -f 0.99999 printed "fraction f: 100.0%" beside a ceiling of 100,000x.
+    check_all({{0.99999, "99.999%"},
+               {0.9996, "99.96%"},
+               {0.99999999, "99.999999%"},
+               {1 - 2e-9, "~100%"},            // below a millionth of a percent from all of it
+               {1 - 1e-12, "100.0%"},          // rounding noise of a sum of shares is all of it
+               {1.00001, "100.001%"},
+               {-0.99999, "-99.999%"}},
+              format_share);
+    CHECK(format_signed_share(-0.99999) == "-99.999%");
+}
+
 TEST_CASE("format_signed_share: signs, new phases and undefined changes", "[format]") {
     check_all(
         {{0.1, "+10.0%"}, {-0.762, "-76.2%"}, {0, "0.0%"}, {0.00294, "+0.294%"}, {inf, "new"}, {not_a_number, "-"}},

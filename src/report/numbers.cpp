@@ -219,8 +219,15 @@ std::string format_share(double fraction, const NumberStyle& style) {
         const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(percent))));
         decimals = std::clamp(digits - 1 - magnitude, 1, max_decimals);
     }
-    const std::string text = trimmed_fixed(percent, decimals, 1);
+    std::string text = trimmed_fixed(percent, decimals, 1);
     if (reads_as_zero(text)) return percent == 0 ? "0.0%" : "~0%";
+    // Nor "100.0%" for a share that is not all of it (0.99999 beside a ceiling of 100,000x): more
+    // decimals, down to a millionth of a percent; rounding noise of a sum of shares is all of it.
+    const auto reads_as_all = [](const std::string& t) { return t == "100.0" || t == "-100.0"; };
+    if (reads_as_all(text) && std::fabs(std::fabs(fraction) - 1) > 1e-9) {
+        while (reads_as_all(text) && decimals < max_decimals) text = trimmed_fixed(percent, ++decimals, 1);
+        if (reads_as_all(text)) return percent < 0 ? "-~100%" : "~100%";
+    }
     return text + "%";
 }
 
