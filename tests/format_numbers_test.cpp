@@ -106,8 +106,8 @@ TEST_CASE("format_share: a share that is not all never reads 100.0%", "[format][
     check_all({{0.99999, "99.999%"},
                {0.9996, "99.96%"},
                {0.99999999, "99.999999%"},
-               {1 - 2e-9, "~100%"},            // below a millionth of a percent from all of it
-               {1 - 1e-12, "100.0%"},          // rounding noise of a sum of shares is all of it
+               {1 - 2e-9, "~100%"},    // below a millionth of a percent from all of it
+               {1 - 1e-12, "100.0%"},  // rounding noise of a sum of shares is all of it
                {1.00001, "100.001%"},
                {-0.99999, "-99.999%"}},
               format_share);

@@ -1001,6 +1001,14 @@ TEST_CASE("semicolon-separated files are refused, not read with their decimal co
     const auto r = test::run_cli({"eval", names, "-s", "load;parse=2", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(nlohmann::json::parse(r.out)["speedup"].get<double>(), Catch::Matchers::WithinRel(40.0 / 35.0, 1e-12));
+    // So are semicolons in a later column: pytest-benchmark's CSV writes its outliers as "1;2".
+    const std::string pytest = test::write_temp("pytest_outliers.csv",
+                                                "name,min,max,mean,stddev,median,iqr,outliers,ops,rounds,iterations\n"
+                                                "test_a,0.001,0.003,0.002,0.0001,0.002,0.0001,1;2,500,100,1\n"
+                                                "test_b,0.004,0.006,0.005,0.0001,0.005,0.0001,0;1,200,100,1\n");
+    const auto p = test::run_cli({"eval", pytest, "-s", "test_a=2"});
+    CHECK(p.exit_code != 2);
+    CHECK_THAT(p.err, !Contains("semicolons"));
 }
 
 // A console table's columns are where two or more spaces part the header and every row: a name that
