@@ -4,6 +4,7 @@
 // classify_run_column and parse_measurements).
 #include <catch2/catch.hpp>
 
+#include "amdahl/error.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/measurements.hpp"
 #include "input/measurements_internal.hpp"
@@ -73,6 +74,22 @@ TEST_CASE("header units: a time header without a unit leaves the profile in ms",
         const Read read = read_csv_header(header);
         CHECK(read.unit == Unit::ms);
         CHECK(read.times[0] == Approx(5));
+    }
+}
+
+TEST_CASE("header units: a header whose words name two units is refused", "[header-units][silent]") {
+    // time_ms_per_s was read in s (its last word), and time_ms_per_s_total in ms under a note that
+    // no header named a unit.
+    for (const auto& [header, units] : std::vector<std::pair<std::string, std::string>>{
+             {"time_ms_per_s", "ms and s"}, {"time_ms_per_s_total", "ms and s"}, {"TimeUsPerMs", "us and ms"}}) {
+        INFO("'" << header << "'");
+        try {
+            read_csv_header(header);
+            FAIL("no error");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) == "p:1: column '" + header + "': its words name two units, " + units +
+                                               ": which one its numbers are in cannot be told; name one");
+        }
     }
 }
 

@@ -8,13 +8,13 @@
 
 namespace amdahl::detail {
 
-std::optional<Unit> header_unit(std::string_view header) {
+HeaderUnits header_units(std::string_view header) {
     const std::string_view h = trim(header);  // a view: every column of every header line comes here
     for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
         const auto start = h.rfind(open);
         const auto end = h.rfind(close);
         if (start != std::string_view::npos && end != std::string_view::npos && end > start) {
-            if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return unit;
+            if (auto unit = parse_unit(h.substr(start + 1, end - start - 1))) return {unit, {}};
         }
     }
     // Outside brackets "min" is as often a minimum as minutes ("time_ms_min", "TimeMin", a "min"
@@ -23,28 +23,31 @@ std::optional<Unit> header_unit(std::string_view header) {
         if (equals_ignoring_case(word, "min")) return std::nullopt;
         return parse_unit(word);
     };
-    if (auto unit = unit_word(h)) return unit;
-    // The header's words, split at '_', ' ', '-', '/' and where camelCase starts one: the last
-    // word's unit ("duration_ns", "TotalDurationNs"), else the one unit the words before it name
-    // ("duration_ns_total", "DurationNsTotal"); none when they name two.
-    std::optional<Unit> inside;
-    bool one_unit = true;
+    if (auto unit = unit_word(h)) return {unit, {}};
+    // The header's words, split at '_', ' ', '-', '/' and where camelCase starts one: the one unit
+    // they name ("duration_ns", "TotalDurationNs", "duration_ns_total"); none when they name two
+    // ("time_ms_per_s"), which are then both said.
+    HeaderUnits out;
     std::size_t word_start = 0;
     for (std::size_t i = 1; i <= h.size(); ++i) {
         const bool separator = i < h.size() && (h[i] == '_' || h[i] == ' ' || h[i] == '-' || h[i] == '/');
         const bool camel = i < h.size() && std::isupper(static_cast<unsigned char>(h[i])) &&
                            std::islower(static_cast<unsigned char>(h[i - 1]));
         if (i < h.size() && !separator && !camel) continue;
-        const auto unit = unit_word(h.substr(word_start, i - word_start));
-        if (i == h.size() && unit) return unit;
-        if (unit) {
-            one_unit = one_unit && (!inside || *inside == *unit);
-            inside = unit;
+        if (const auto unit = unit_word(h.substr(word_start, i - word_start))) {
+            if (!out.unit) {
+                out.unit = unit;
+            } else if (*out.unit != *unit && !out.conflict) {
+                out.conflict = std::pair{*out.unit, *unit};
+            }
         }
         word_start = separator ? i + 1 : i;
     }
-    return one_unit ? inside : std::nullopt;
+    if (out.conflict) out.unit.reset();
+    return out;
 }
+
+std::optional<Unit> header_unit(std::string_view header) { return header_units(header).unit; }
 
 std::string bracketed_text(std::string_view header) {
     const std::string h(trim(header));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "amdahl/units.hpp"
@@ -13,6 +14,12 @@ namespace amdahl::detail {
 
 /// The unit a header names: "Time (ms)", "duration [ns]", "time_ms", "Duration ns", "TotalDurationNs".
 std::optional<Unit> header_unit(std::string_view header);
+/// The same, and the first two units its words name when they name two ("time_ms_per_s": no unit).
+struct HeaderUnits {
+    std::optional<Unit> unit;
+    std::optional<std::pair<Unit, Unit>> conflict;
+};
+HeaderUnits header_units(std::string_view header);
 /// What a header holds in its last (...) or [...]: "ps" for "Duration (ps)", "" when nothing.
 std::string bracketed_text(std::string_view header);
 

@@ -570,7 +570,13 @@ private:
     std::optional<Unit> checked_unit(std::size_t column, const std::string& at) const {
         const std::string& header = header_[column];
         // The header as written: "TotalDurationNs" tells its unit by its capital letters.
-        const auto unit = header_unit(header);
+        const HeaderUnits units = header_units(header);
+        if (units.conflict)
+            throw Error(at, "column '" + printable(header) + "': its words name two units, " +
+                                std::string(unit_name(units.conflict->first)) + " and " +
+                                std::string(unit_name(units.conflict->second)) +
+                                ": which one its numbers are in cannot be told; name one");
+        const auto unit = units.unit;
         const std::string named = lower(bracketed_text(header));
         static const char* const qualifiers[] = {"avg", "average", "mean",   "median", "total", "sum",  "max",
                                                  "p50", "p90",     "p95",    "p99",    "self",  "wall", "cpu",
