@@ -22,6 +22,10 @@ case $target in
 esac
 [ -d "$build/seeds/$target" ] || fuzz/seed.sh "$build/seeds" >/dev/null
 mkdir -p "$build/corpus/$target" "$build/findings/$target"
+# A corpus grown on another machine (fuzz/save-corpus.sh) is where a new one starts.
+if [ -f "fuzz/corpus/$target.tar.xz" ] && [ -z "$(ls -A "$build/corpus/$target")" ]; then
+  xz -dc "fuzz/corpus/$target.tar.xz" | tar -C "$build/corpus/$target" -xf -
+fi
 # The first directory receives new inputs; the seeds stay as they are.
 exec "$build/fuzz/$target" "$build/corpus/$target" "$build/seeds/$target" \
   -dict="fuzz/dict/$dict.dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
