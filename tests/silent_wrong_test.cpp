@@ -1444,3 +1444,19 @@ TEST_CASE("silent wrong: a --rename-regex name with a backreference is refused, 
     const auto r = test::run_cli({"eval", path, "--rename-regex", "gemm_=gemm$x", "-s", "gemm$x=2"});
     CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("silent wrong: --explain shows times to the digits that make its subtraction add up", "[silent][explain]") {
+    // Was "saved = T_old - T_new = 100.0001 - 100.0001 = 0.00005 ms": the terms rounded to one value.
+    const std::string path =
+        test::write_temp("tiny_phase.json", R"({"unit": "ms", "phases": {"a": 0.0001, "b": 100}})");
+    const auto r = test::run_cli({"eval", path, "-s", "a=2", "--explain"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("saved = T_old - T_new = 100.0001 - 100.00005 = 0.00005 ms"));
+    CHECK_THAT(r.out, Contains("      = 0.00005 + 100.0 = 100.00005 ms"));
+    // Ordinary times keep the precision's digits.
+    const auto plain = test::run_cli(
+        {"eval", test::source_path("examples/transformer_step.json"), "-s", "attention_softmax=2", "--explain"});
+    REQUIRE(plain.exit_code == 0);
+    CHECK_THAT(plain.out, Contains("saved = T_old - T_new = "));
+    CHECK_THAT(plain.out, !Contains("00000"));
+}

@@ -67,7 +67,14 @@ std::vector<std::string> explain_classes(const Profile& profile) {
 std::vector<std::string> explain_eval(const Profile& profile, const std::vector<SpeedupSpec>& specs,
                                       const Evaluation& result, const NumberStyle& style) {
     const std::string unit(unit_name(profile.unit));
-    const auto t = [&](double v) { return format_time(v, style); };
+    // Times to the digits that show the saving: T_old and T_new never read as one value with a
+    // non-zero difference between them (100.0001 - 100.0001 = 0.00005).
+    NumberStyle times = style;
+    if (result.time_saved != 0 && std::isfinite(result.time_saved)) {
+        const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(result.time_saved))));
+        times.decimals = std::clamp(1 - magnitude, style.decimals, std::max(style.decimals, 12));
+    }
+    const auto t = [&](double v) { return format_time(v, times); };
     std::vector<std::string> lines;
     std::vector<std::string> old_terms, new_terms, new_values;
     for (std::size_t i = 0; i < profile.phases.size() && old_terms.size() < max_terms; ++i) {
