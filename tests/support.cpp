@@ -16,6 +16,26 @@
 
 namespace amdahl::test {
 
+namespace {
+
+/// The temp folder of this test process (amdahl-test-PID), made on first use and removed with
+/// everything in it when the process exits, so that a ctest run leaves nothing behind.
+const std::filesystem::path& process_scratch_dir() {
+    struct Scratch {
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
+        Scratch() { std::filesystem::create_directories(path); }
+        ~Scratch() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const Scratch scratch;
+    return scratch.path;
+}
+
+}  // namespace
+
 RunResult run_cli(const std::vector<std::string>& args, const std::string& input) {
     std::vector<const char*> argv{"amdahl"};
     for (const auto& a : args) argv.push_back(a.c_str());
@@ -58,8 +78,7 @@ RunResult run_binary(const std::string& args, const std::string& input) {
 }
 
 RunResult run_shell(const std::string& command_line, const std::string& input) {
-    const auto dir = std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
+    const auto& dir = process_scratch_dir();
     const std::string in = (dir / "stdin").string(), out = (dir / "stdout").string(), err = (dir / "stderr").string();
     std::ofstream(in, std::ios::binary) << input;
     const std::string command = command_line + " <'" + in + "' >'" + out + "' 2>'" + err + "'";
@@ -74,9 +93,7 @@ RunResult run_shell(const std::string& command_line, const std::string& input) {
 std::string source_path(const std::string& relative) { return std::string(AMDAHL_SOURCE_DIR) + "/" + relative; }
 
 std::string write_temp(const std::string& name, const std::string& content) {
-    const auto dir = std::filesystem::temp_directory_path() / ("amdahl-test-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
+    const auto path = process_scratch_dir() / name;
     std::ofstream(path, std::ios::binary) << content;
     return path.string();
 }
