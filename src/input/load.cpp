@@ -442,8 +442,9 @@ void apply_total(detail::RawProfile& raw, const ImportOptions& options) {
         const detail::RawTime given{options.total->value, options.total->unit};
         if (raw.total) {
             const Unit unit = raw.total->unit.value_or(raw.unit.value_or(Unit::ms));
-            const double declared = convert(raw.total->value, unit, Unit::ns);
-            const double wanted = convert(given.value, given.unit.value_or(unit), Unit::ns);
+            // In the total's unit: in ns, 1e306 ms and 2e306 ms both overflowed and agreed.
+            const double declared = raw.total->value;
+            const double wanted = convert(given.value, given.unit.value_or(unit), unit);
             if (std::fabs(declared - wanted) > detail::rounding_tolerance * std::max(declared, wanted))
                 throw Error("--total", shortest(options.total->value) + " " +
                                            std::string(unit_name(given.unit.value_or(unit))) +
@@ -674,19 +675,20 @@ double half_last_place(double value) {
 bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision precision) {
     if (raw.phases.size() < 3 || !raw.extra[index].has_time) return false;
     const Unit bare = raw.unit.value_or(Unit::ms);
-    const auto in_ns = [&](std::size_t i, double value) {
-        return convert(value, raw.extra[i].time_unit.value_or(bare), Unit::ns);
+    // In the profile's unit, which the phases take when loaded: in ns, 4.4e306 ms overflowed.
+    const auto in_bare = [&](std::size_t i, double value) {
+        return convert(value, raw.extra[i].time_unit.value_or(bare), bare);
     };
     Summation others;
     for (std::size_t i = 0; i < raw.phases.size(); ++i) {
         if (i == index) continue;
         if (!raw.extra[i].has_time) return false;
-        others.add(in_ns(i, raw.phases[i].time));
+        others.add(in_bare(i, raw.phases[i].time));
     }
     const double written = raw.phases[index].time;
-    const double time = in_ns(index, written);
+    const double time = in_bare(index, written);
     const double tolerance =
-        precision == SumPrecision::rounded ? rounding_tolerance * time : in_ns(index, half_last_place(written));
+        precision == SumPrecision::rounded ? rounding_tolerance * time : in_bare(index, half_last_place(written));
     // Never a total the others then exceed beyond rounding (30 beside 10.2 + 20.2 + 0.1 = 30.5).
     return std::fabs(time - others.value()) <= tolerance && others.value() <= time * (1 + rounding_tolerance);
 }
@@ -804,11 +806,13 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
 // A declared "total" of another time says what the total is: that phase is not it.
 void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
     const Unit bare = raw.unit.value_or(Unit::ms);
-    const double declared = raw.total ? convert(raw.total->value, raw.total->unit.value_or(bare), Unit::ns) : 0;
+    // Compared in the profile's unit, as is_sum_of_the_others does (in ns, 4.4e306 ms and the whole
+    // beside it both overflowed to infinity, and compared equal).
+    const double declared = raw.total ? convert(raw.total->value, raw.total->unit.value_or(bare), bare) : 0;
     // No phase is the sum of others of which one has no time.
     if (std::any_of(raw.extra.begin(), raw.extra.end(), [](const auto& extra) { return !extra.has_time; })) return;
-    const auto in_ns = [&](std::size_t i) {
-        return convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), Unit::ns);
+    const auto in_bare = [&](std::size_t i) {
+        return convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), bare);
     };
     // The others, whose sum never exceeds the phase's time by more than rounding, are the whole
     // less the phase: only a phase of about half the whole can be their sum, which at most two are
@@ -819,10 +823,10 @@ void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
         if (!names_like_a_total(raw.phases[i].name)) continue;
         if (whole < 0) {
             Summation sum;
-            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_ns(j));
+            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_bare(j));
             whole = sum.value();
         }
-        const double time = in_ns(i);
+        const double time = in_bare(i);
         if (time * (2 + rounding_tolerance) < whole * (1 - 1e-9)) continue;
         if (raw.total && std::fabs(time - declared) > rounding_tolerance * std::max(time, declared)) continue;
         const bool sounds_like_total = sounds_like_total_row_name(raw.phases[i].name);
