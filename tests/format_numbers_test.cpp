@@ -57,6 +57,24 @@ TEST_CASE("format_time: up to the precision, one decimal kept, thousands grouped
     CHECK(format_time(1.23456, precision(0)) == "1.2");  // one decimal at least
 }
 
+TEST_CASE("format_time, format_speedup, format_factor: from 1e15 on, the digits a double holds, no more",
+          "[format][silent]") {
+    // 4.4e306 printed as 307 digits, "4,399,999,999,999,999,888,640,655,...", all but the first
+    // 17 of them the binary value's, none of them the input's.
+    CHECK(format_time(4.4e306, {}) == "4.4e+306");
+    CHECK(format_time(1e15, {}) == "1e+15");
+    CHECK(format_time(-2.5e20, {}) == "-2.5e+20");
+    CHECK(format_time(999999999999999.5, {}) == "999,999,999,999,999.5");
+    CHECK(format_signed_time(3e16, {}) == "+3e+16");
+    CHECK(format_duration(4.4e306, Unit::ms, {}) == "4.4e+306 ms");
+    CHECK(format_speedup(1e300, {}) == "1e+300x");
+    CHECK(format_speedup(123456789012345678.0, {}) == "1.2345678901234568e+17x");
+    CHECK(format_speedup(999999999999.5, {}) == "999,999,999,999.5000x");
+    CHECK(format_factor(1e300, {}) == "1e+300x");
+    CHECK(format_factor(2e15, {}) == "2e+15x");
+    CHECK(format_factor(123456789, {}) == "123,456,789x");
+}
+
 TEST_CASE("format_signed_time: a change reads with its sign", "[format]") {
     check_all({{0.6, "+0.6"}, {-16, "-16.0"}, {0, "0.0"}, {1e-15, "0.0"}, {1234.5, "+1,234.5"}}, format_signed_time);
 }

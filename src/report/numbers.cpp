@@ -93,6 +93,25 @@ int decimals_for(double value, int digits) {
     return digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
 }
 
+// From 1e15 on, fixed-point text runs to as many as 309 digits, "4,399,999,999,999,999,888,640,..."
+// for 4.4e306, of which the input gave at most 17: such a number is written in the shortest
+// text that reads back the same, in scientific form ("4.4e+306").
+constexpr double huge = 1e15;
+
+std::string huge_text(double value) {
+    // The significant digits of the shortest text, which may be written without an exponent
+    // ("1000000000000000"), then as many in scientific form.
+    char text[40];
+    const char* const end = write_shortest(text, value);
+    const char* const mantissa_end = std::find(static_cast<const char*>(text), end, 'e');
+    std::string digits;
+    for (const char* p = text; p != mantissa_end; ++p) {
+        if (*p >= '0' && *p <= '9' && !(digits.empty() && *p == '0')) digits += *p;
+    }
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+    return fmt::format("{:.{}e}", value, std::max<int>(static_cast<int>(digits.size()) - 1, 0));
+}
+
 }  // namespace
 
 char* write_round_trip(char* buffer, double value) {
@@ -164,6 +183,7 @@ std::string machine_number(double value) {
 std::string format_time(double value, const NumberStyle& style) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    if (std::fabs(value) >= huge) return huge_text(value);
     int decimals = std::max(style.decimals, 1);
     // A small non-zero time keeps two significant digits, 0.00004 ms is not "0.0", down to three
     // decimals past the precision: below that it is rounding noise (1e-14 left by a subtraction).
@@ -187,6 +207,7 @@ std::string format_signed_time(double value, const NumberStyle& style) {
 std::string format_speedup(double value, const NumberStyle& style) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? infinity_sign : "-inf";
+    if (std::fabs(value) >= huge) return huge_text(value) + "x";
     const int decimals = std::max(style.decimals, std::min(decimals_for(value, style.decimals), 15));
     std::string text = fmt::format("{:.{}f}", value, decimals);
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
@@ -196,6 +217,7 @@ std::string format_speedup(double value, const NumberStyle& style) {
 std::string format_factor(double value, const NumberStyle& style) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    if (std::fabs(value) >= huge) return huge_text(value) + "x";
     // As many decimals as tell it from a round number: 1.00001 is not 1.
     int decimals = std::max(style.decimals, 1);
     std::string text = trimmed_fixed(value, decimals, 0);
