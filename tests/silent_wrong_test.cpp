@@ -171,6 +171,41 @@ TEST_CASE("silent wrong: --rename and --total work on every profile", "[silent][
     CHECK_THAT(r.err, Contains("error: --total: 1e+306 ms disagrees with the profile's total"));
 }
 
+TEST_CASE("silent wrong: 'unattributed' beside phases whose times are ranges is not renamed", "[silent][cli]") {
+    // Found by fuzz_markdown. 'unattributed' is the declared total less the other phases: with a of
+    // 10..20 ms and b of 30 ms in 100 ms it is 50..60 ms, moving against a. Merged into one phase x
+    // with a, the sum was read as an independent range of 65..75 ms where x is 70 ms exactly, and
+    // import's JSON did not read back (its high ends add up to 105 ms of a total of 100).
+    const std::string ranged =
+        test::write_temp("rename_rest.json",
+                         R"({"unit":"ms","total":100,"phases":[{"name":"a","time":"10..20"},{"name":"b","time":30}]})");
+    auto r = test::run_cli({"import", ranged, "--rename-regex", "^(a|unattributed)$=x"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: --rename-regex: " + ranged +
+                       ": would rename 'unattributed' (to 'x'): it is the declared total less the other phases, "
+                       "whose times are ranges, so its time moves with theirs, which a phase of its own cannot carry; "
+                       "leave it as it is (a selector can pick it beside others)\n");
+    r = test::run_cli({"eval", ranged, "--rename", "unattributed=rest"});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("would rename 'unattributed' (to 'rest')"));
+    // Merged with a phase of one time while a has its range: the same (b + rest is 80..90 ms,
+    // against a).
+    r = test::run_cli({"eval", ranged, "--rename-regex", "^(b|unattributed)$=x"});
+    CHECK(r.exit_code == 2);
+    // Without ranges, the rest is one number and merges as any phase does.
+    const std::string exact =
+        test::write_temp("rename_rest_exact.json",
+                         R"({"unit":"ms","total":100,"phases":[{"name":"a","time":15},{"name":"b","time":30}]})");
+    r = test::run_cli({"eval", exact, "--rename-regex", "^(a|unattributed)$=x", "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(line_starting_with(r.out, "x,") == "x,,70,70,1,70,0");
+    // Selected beside a, the rest moves against a's range as before: the speedup is one number.
+    r = test::run_cli({"eval", ranged, "-s", "a=inf", "-s", "unattributed=inf", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out)["baseline_time"].get<double>() == Approx(100));
+}
+
 TEST_CASE("silent wrong: --rename is an exact name, --rename-regex a pattern", "[silent][cli]") {
     // gemm_qkv and gemm_proj both contain "gemm": read as a pattern, --rename gemm=matmul folded
     // both into one phase of 46 ms and -s matmul=2 sped up the two.

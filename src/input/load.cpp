@@ -390,9 +390,21 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
     phases.reserve(profile.phases.size());
     std::vector<std::string> first_names;         // per merged phase: the name of its first part, for messages
     std::unordered_set<std::size_t> mixed_noted;  // merged phases whose mixed kinds a note has named
+    const char* const option = options.renames.empty() ? "--rename-regex" : "--rename";
+    // 'unattributed', the declared total less the other phases, moves against their ranges; the
+    // uncertainty bounds know it by its name (analysis/uncertainty.cpp). Renamed or merged, it would
+    // be read as a range of its own, independent of theirs (a of 10..20 ms and the rest merged
+    // into 65..75 ms, where they are 70 ms exactly), and its JSON would not read back.
+    const bool rest_moves = profile.total_declared && std::any_of(profile.phases.begin(), profile.phases.end(),
+                                                                  [](const Phase& p) { return p.spread.has_value(); });
     for (Phase& phase : profile.phases) {
         std::string old_name = namer(phase.name, {});
         std::swap(old_name, phase.name);
+        if (rest_moves && old_name == unattributed_phase && phase.kind == unattributed_phase && phase.name != old_name)
+            throw Error(option, profile.source + ": would rename '" + old_name + "' (to '" + printable(phase.name) +
+                                    "'): it is the declared total less the other phases, whose times are ranges, so "
+                                    "its time moves with theirs, which a phase of its own cannot carry; leave it as "
+                                    "it is (a selector can pick it beside others)");
         const auto [it, inserted] = index.emplace(phase.name, phases.size());
         if (inserted) {
             phases.push_back(std::move(phase));
@@ -402,11 +414,11 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
         Phase& into = phases[it->second];
         // A phase runs in one barrier segment: merging two would move one segment's time into another.
         if (into.segment != phase.segment) {
-            throw Error(options.renames.empty() ? "--rename-regex" : "--rename",
-                        profile.source + ": would make '" + printable(first_names[it->second]) + "' (segment '" +
-                            printable(into.segment) + "') and '" + printable(old_name) + "' (segment '" +
-                            printable(phase.segment) + "') one phase '" + printable(phase.name) +
-                            "': a phase runs in one barrier segment; select both with a glob instead");
+            throw Error(option, profile.source + ": would make '" + printable(first_names[it->second]) +
+                                    "' (segment '" + printable(into.segment) + "') and '" + printable(old_name) +
+                                    "' (segment '" + printable(phase.segment) + "') one phase '" +
+                                    printable(phase.name) +
+                                    "': a phase runs in one barrier segment; select both with a glob instead");
         }
         // Ranges add at their ends; spreads of independent phases add in quadrature.
         if (into.spread || phase.spread) {
