@@ -15,6 +15,7 @@
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
+#include "amdahl/uncertainty.hpp"
 #include "input/gzip.hpp"
 #include "input/profilers/naming.hpp"
 #include "input/profilers/readers.hpp"
@@ -395,8 +396,7 @@ void rename_phases(Profile& profile, const ImportOptions& options) {
     // uncertainty bounds know it by its name (analysis/uncertainty.cpp). Renamed or merged, it would
     // be read as a range of its own, independent of theirs (a of 10..20 ms and the rest merged
     // into 65..75 ms, where they are 70 ms exactly), and its JSON would not read back.
-    const bool rest_moves = profile.total_declared && std::any_of(profile.phases.begin(), profile.phases.end(),
-                                                                  [](const Phase& p) { return p.spread.has_value(); });
+    const bool rest_moves = profile.total_declared && has_spread(profile);
     for (Phase& phase : profile.phases) {
         std::string old_name = namer(phase.name, {});
         std::swap(old_name, phase.name);
@@ -686,21 +686,16 @@ double half_last_place(double value) {
 
 bool is_sum_of_the_others(const RawProfile& raw, std::size_t index, SumPrecision precision) {
     if (raw.phases.size() < 3 || !raw.extra[index].has_time) return false;
-    const Unit bare = raw.unit.value_or(Unit::ms);
-    // In the profile's unit, which the phases take when loaded: in ns, 4.4e306 ms overflowed.
-    const auto in_bare = [&](std::size_t i, double value) {
-        return convert(value, raw.extra[i].time_unit.value_or(bare), bare);
-    };
     Summation others;
     for (std::size_t i = 0; i < raw.phases.size(); ++i) {
         if (i == index) continue;
         if (!raw.extra[i].has_time) return false;
-        others.add(in_bare(i, raw.phases[i].time));
+        others.add(raw.time_in_profile_unit(i));
     }
     const double written = raw.phases[index].time;
-    const double time = in_bare(index, written);
-    const double tolerance =
-        precision == SumPrecision::rounded ? rounding_tolerance * time : in_bare(index, half_last_place(written));
+    const double time = raw.in_profile_unit(index, written);
+    const double tolerance = precision == SumPrecision::rounded ? rounding_tolerance * time
+                                                                : raw.in_profile_unit(index, half_last_place(written));
     // Never a total the others then exceed beyond rounding (30 beside 10.2 + 20.2 + 0.1 = 30.5).
     return std::fabs(time - others.value()) <= tolerance && others.value() <= time * (1 + rounding_tolerance);
 }
@@ -817,15 +812,11 @@ double parse_share_text(std::string_view text, bool percent_scale, const std::st
 // profilers' summaries (summary_profile.cpp), which have no total row at all.
 // A declared "total" of another time says what the total is: that phase is not it.
 void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
+    // Compared in the profile's unit (RawProfile::in_profile_unit), as is_sum_of_the_others does.
     const Unit bare = raw.unit.value_or(Unit::ms);
-    // Compared in the profile's unit, as is_sum_of_the_others does (in ns, 4.4e306 ms and the whole
-    // beside it both overflowed to infinity, and compared equal).
     const double declared = raw.total ? convert(raw.total->value, raw.total->unit.value_or(bare), bare) : 0;
     // No phase is the sum of others of which one has no time.
     if (std::any_of(raw.extra.begin(), raw.extra.end(), [](const auto& extra) { return !extra.has_time; })) return;
-    const auto in_bare = [&](std::size_t i) {
-        return convert(raw.phases[i].time, raw.extra[i].time_unit.value_or(bare), bare);
-    };
     // The others, whose sum never exceeds the phase's time by more than rounding, are the whole
     // less the phase: only a phase of about half the whole can be their sum, which at most two are
     // (or every phase of a whole of 0, and the first is refused). That screen keeps this linear
@@ -835,10 +826,10 @@ void refuse_total_as_phase(const RawProfile& raw, TotalAdvice advice) {
         if (!names_like_a_total(raw.phases[i].name)) continue;
         if (whole < 0) {
             Summation sum;
-            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(in_bare(j));
+            for (std::size_t j = 0; j < raw.phases.size(); ++j) sum.add(raw.time_in_profile_unit(j));
             whole = sum.value();
         }
-        const double time = in_bare(i);
+        const double time = raw.time_in_profile_unit(i);
         if (time * (2 + rounding_tolerance) < whole * (1 - 1e-9)) continue;
         if (raw.total && std::fabs(time - declared) > rounding_tolerance * std::max(time, declared)) continue;
         const bool sounds_like_total = sounds_like_total_row_name(raw.phases[i].name);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "amdahl/profile.hpp"
+#include "amdahl/units.hpp"
 
 namespace amdahl::detail {
 
@@ -74,6 +75,14 @@ struct RawProfile {
     std::string where(std::size_t index) const {
         return amdahl::where(source, origin, phases[index].at, phases[index].name);
     }
+    /// `value`, written in phase `index`'s unit, in the profile's unit (ms when none is declared),
+    /// which the phases take when loaded: checks that compare times compare in it (in ns, 4.4e306 ms
+    /// overflowed to infinity and equalled every other infinity).
+    double in_profile_unit(std::size_t index, double value) const {
+        const Unit bare = unit.value_or(Unit::ms);
+        return convert(value, extra[index].time_unit.value_or(bare), bare);
+    }
+    double time_in_profile_unit(std::size_t index) const { return in_profile_unit(index, phases[index].time); }
 };
 
 /// Checks and reconciles a raw profile: names, totals, shares, units. Throws amdahl::Error.

@@ -490,17 +490,12 @@ private:
             return;
         }
         if (!sounds_like_total || raw_.phases.size() < 3 || !raw_.extra[last].has_time) return;
-        const Unit bare = raw_.unit.value_or(Unit::ms);
-        // In the profile's unit, which the rows take when loaded (in ns, 1e306 ms overflowed).
-        const auto in_bare = [&](std::size_t i) {
-            return convert(raw_.phases[i].time, raw_.extra[i].time_unit.value_or(bare), bare);
-        };
         Summation others;
         for (std::size_t i = 0; i < last; ++i) {
             if (!raw_.extra[i].has_time) return;
-            others.add(in_bare(i));
+            others.add(raw_.time_in_profile_unit(i));
         }
-        if (in_bare(last) > others.value()) {
+        if (raw_.time_in_profile_unit(last) > others.value()) {
             raw_.notes.push_back(raw_.where(last) + ": row '" + printable(raw_.phases[last].name) +
                                  "' is read as a phase: it is not the sum of the rows before it, and only a row "
                                  "named 'Total' or 'End-to-end ...' is a total whatever its time; rename it 'Total' "
