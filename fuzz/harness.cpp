@@ -3,8 +3,14 @@
 #include <zlib.h>
 #include <nlohmann/json.hpp>
 
+#include <stdlib.h>  // mkdtemp
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -457,9 +463,65 @@ bool asks_for_json(const std::vector<std::string>& args) {
     return false;
 }
 
+// Where the command lines' output files go (--output-json FILE, --plot FILE, import -o FILE...):
+// a directory of the run's own, emptied after each input. Written where the fuzzer runs, they
+// landed in the source tree, and an @name (cli_files) as the file would have overwritten an example.
+const std::filesystem::path& scratch_directory() {
+    static const std::filesystem::path directory = [] {
+        std::string pattern = (std::filesystem::temp_directory_path() / "amdahl-fuzz-cli-XXXXXX").string();
+        if (mkdtemp(pattern.data()) == nullptr)
+            throw std::runtime_error("fuzz_cli: cannot create a scratch directory " + pattern + ": " +
+                                     std::strerror(errno));
+        return std::filesystem::path(pattern);
+    }();
+    static const bool removed_at_exit = std::atexit([] {
+                                            std::error_code error;
+                                            std::filesystem::remove_all(scratch_directory(), error);
+                                        }) == 0;
+    (void)removed_at_exit;
+    return directory;
+}
+
+// An output file's name, moved into the scratch directory: a plain name there, whatever the
+// input wrote ('/' and '..' included).
+std::string in_scratch(std::string_view file) {
+    std::string name = "out-" + std::string(file);
+    std::replace(name.begin(), name.end(), '/', '_');
+    return (scratch_directory() / name).string();
+}
+
+void empty_scratch_directory() {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(scratch_directory(), error))
+        std::filesystem::remove_all(entry.path(), error);
+}
+
+// Every option that names a file to write, in the commands that have one.
+bool names_output_file(std::string_view option) {
+    static const std::vector<std::string_view> options = {
+        "--output-json", "--output-md", "--output-csv", "--summary-csv", "--plot", "--output", "-o"};
+    return std::find(options.begin(), options.end(), option) != options.end();
+}
+
+// Moves every output file the arguments name ("--plot FILE", "--plot=FILE", "-o FILE") into the
+// scratch directory.
+void redirect_output_files(std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (names_output_file(args[i])) {
+            if (i + 1 < args.size()) args[i + 1] = in_scratch(args[i + 1]);
+            ++i;
+        } else if (const auto equals = args[i].find('=');
+                   equals != std::string::npos && args[i].starts_with("--") &&
+                   names_output_file(std::string_view(args[i]).substr(0, equals))) {
+            args[i] = args[i].substr(0, equals + 1) + in_scratch(std::string_view(args[i]).substr(equals + 1));
+        }
+    }
+}
+
 // The input is argv (without the program name), split on NUL or newline; standard input is the
-// example JSON profile. Inputs that could write a file (import -o, manual --directory) or touch a
-// device are skipped.
+// example JSON profile. Output files go to a scratch directory (redirect_output_files); inputs
+// that could write elsewhere (-o inside a cluster of short options, "-oFILE", manual --directory)
+// or touch a device are skipped.
 void check_cli_input(std::string_view data) {
     std::vector<std::string> args;
     for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
@@ -472,25 +534,28 @@ void check_cli_input(std::string_view data) {
         args.push_back(std::move(arg));
         pos = end + 1;
     }
-    const bool imports = std::find(args.begin(), args.end(), "import") != args.end();
+    const bool writes_with_o = std::find(args.begin(), args.end(), "import") != args.end() ||
+                               std::find(args.begin(), args.end(), "report") != args.end();
     const bool manual = std::find(args.begin(), args.end(), "manual") != args.end();
     for (const std::string& arg : args) {
         if (arg.find("/dev/") != std::string::npos || arg.find("/proc/") != std::string::npos ||
             arg.find("/sys/") != std::string::npos)
             return;
-        // import's -o/--output, also as part of a cluster of short options ("-xo FILE").
-        if (imports && (arg.starts_with("--o") ||
-                        (arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)))
+        // import's and report's -o other than alone: in a cluster of short options ("-xo FILE") or
+        // with its file attached ("-oFILE").
+        if (writes_with_o && arg.size() > 2 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)
             return;
         // manual --directory DIR writes a man page per command into DIR.
         if (manual && arg.starts_with("--directory")) return;
     }
+    redirect_output_files(args);
     std::vector<const char*> argv{"amdahl"};
     for (const auto& arg : args) argv.push_back(arg.c_str());
     static const std::string stdin_profile = slurp(std::string(AMDAHL_SOURCE_DIR) + "/examples/transformer_step.json");
     std::istringstream in(stdin_profile);
     std::ostringstream out, err;
     const int code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+    empty_scratch_directory();
     require(code >= 0 && code <= 2,
             [&] { return "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str(); });
     if (code != 2 && asks_for_json(args) && !out.str().empty()) {

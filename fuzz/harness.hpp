@@ -32,7 +32,8 @@ const std::vector<std::string>& target_names();
 enum class Breadth { fuzzing, every_way };
 
 /// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws
-/// Finding (or lets any other exception through) for a bug. Never writes files.
+/// Finding (or lets any other exception through) for a bug. Writes files only into a directory of
+/// its own under the system's temporary directory (fuzz_cli's output options), emptied after each input.
 void check_input(std::string_view target, std::string_view data, Breadth breadth = Breadth::fuzzing);
 
 /// Two of the checks check_input runs, open so that a test can feed them a result no reader or

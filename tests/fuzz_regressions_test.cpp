@@ -50,6 +50,39 @@ TEST_CASE("the fuzz harness refuses an unknown target and lets input errors pass
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n--no-such-option"));
 }
 
+TEST_CASE("fuzz_cli writes the files its command lines name into a scratch directory, never in place", "[fuzz]") {
+    const std::string example = amdahl::test::source_path("examples/transformer_step.json");
+    // Each command line below does write its file when run as such.
+    amdahl::test::TempDir dir;
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"eval", example, "-s", "attention_softmax=2", "--output-json", dir / "a.json"},
+          std::vector<std::string>{"eval", example, "-s", "attention_softmax=2", "--plot=" + dir / "a.svg"},
+          std::vector<std::string>{"import", example, "-o", dir / "a.profile.json"}}) {
+        INFO(args.back());
+        const auto result = amdahl::test::run_cli(args);
+        CHECK(result.exit_code == 0);
+    }
+    CHECK(std::filesystem::exists(dir / "a.json"));
+    CHECK(std::filesystem::exists(dir / "a.svg"));
+    CHECK(std::filesystem::exists(dir / "a.profile.json"));
+
+    // Through the harness, a file named as is would land in the working directory...
+    const std::filesystem::path here = "fuzz-cli-output-test.out";
+    std::filesystem::remove(here);
+    CHECK_NOTHROW(
+        amdahl::fuzz::check_input("fuzz_cli", "eval\n@json\n-s\nattention_softmax=2\n--output-json\n" + here.string()));
+    CHECK_NOTHROW(
+        amdahl::fuzz::check_input("fuzz_cli", "eval\n@json\n-s\nattention_softmax=2\n--plot=" + here.string()));
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "import\n@json\n-o\n" + here.string()));
+    CHECK_FALSE(std::filesystem::exists(here));
+    std::filesystem::remove(here);
+    // ... and an @name is a file of the source tree (here the example profile itself).
+    const std::string before = slurp(example);
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n@csv\n-s\nattention_softmax=2\n--output-md\n@json"));
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n@csv\n-s\nattention_softmax=2\n--summary-csv\n@json"));
+    CHECK(slurp(example) == before);
+}
+
 namespace {
 
 amdahl::Profile planted_profile(std::vector<std::pair<std::string, double>> phases) {
