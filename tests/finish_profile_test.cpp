@@ -10,6 +10,7 @@
 
 using namespace amdahl;
 using namespace amdahl::detail;
+using Catch::Matchers::Contains;
 using Catch::Matchers::Message;
 
 namespace {
@@ -175,6 +176,22 @@ TEST_CASE("finish_profile: an active time is converted and never below the exclu
     CHECK(*profile.phases[0].active_time == Approx(15));
     REQUIRE(profile.phases[1].active_time);
     CHECK(*profile.phases[1].active_time == Approx(10));
+    REQUIRE(!profile.notes.empty());
+    CHECK_THAT(profile.notes.back(),
+               Contains("phase 'b': active_time 4.0 us is less than its time 10.0 us; read as 10.0 us"));
+    // A share-only phase's time comes from the total: its active time is held to that time too.
+    RawProfile shares = raw_profile();
+    shares.unit = Unit::ms;
+    shares.total = RawTime{100, std::nullopt};
+    RawPhase c;
+    c.name = "c";
+    c.share = 0.5;
+    c.active_time = RawTime{16.2, std::nullopt};
+    shares.add(std::move(c));
+    const Profile from_shares = finish_profile(std::move(shares));
+    REQUIRE(from_shares.phases[0].active_time);
+    CHECK(from_shares.phases[0].time == Approx(50));
+    CHECK(*from_shares.phases[0].active_time == Approx(50));
     RawProfile plain = raw_profile();
     add(plain, "a", 1, 2);
     CHECK_FALSE(finish_profile(std::move(plain)).phases[0].active_time);

@@ -427,6 +427,32 @@ TEST_CASE("silent wrong: an active time far above the time without an overlapped
     CHECK_THAT(r.err, !Contains("exceeds its time"));
 }
 
+TEST_CASE("silent wrong: an active time below the time is said, and read as the time, shares too", "[silent]") {
+    // Found by fuzz_json: a share-only phase kept an active time below the time its share gives.
+    const std::string share = test::write_temp(
+        "active_below_share.json", R"({"total": "100 ms", "phases": [{"name": "e", "share": 0.5, "active_time": 16.2},
+        {"name": "f", "time": 50}]})");
+    auto r = test::run_cli({"eval", share, "-s", "e=2", "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(": phases[0]: phase 'e': active_time 16.2 ms is less than its time 50.0 ms; read as "
+                               "50.0 ms (a phase is active at least as long as its own time)"));
+    CHECK(nlohmann::json::parse(r.out)["speedup"].get<double>() == Approx(4.0 / 3));
+    const std::string timed =
+        test::write_temp("active_below_time.json",
+                         R"({"phases": [{"name": "a", "time": 10, "active_time": 4}, {"name": "b", "time": 90}]})");
+    r = test::run_cli({"eval", timed, "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains(": phases[0]: phase 'a': active_time 4.0 ms is less than its time 10.0 ms; read as "
+                               "10.0 ms"));
+    // Equal, or below by rounding only: nothing to say.
+    const std::string equal = test::write_temp(
+        "active_equal.json",
+        R"({"phases": [{"name": "a", "time": 10, "active_time": 9.9999}, {"name": "b", "time": 90}]})");
+    r = test::run_cli({"eval", equal, "-s", "a=2"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, !Contains("is less than its time"));
+}
+
 TEST_CASE("silent wrong: a unit column with a word that is no unit is an error", "[silent]") {
     const std::string path = test::write_temp("bad_unit_column.csv", "name,time,unit\na,2,s\nb,500,cycles\n");
     const auto r = test::run_cli({"eval", path});

@@ -248,8 +248,7 @@ Profile finish_profile(RawProfile raw) {
             throw Error(raw.where(i), "phase '" + printable(phase.name) + "' has neither a time nor a share");
         }
         if (phase.active_time) {
-            phase.active_time =
-                std::max(in_unit(*phase.active_time, more.active_unit), more.has_time ? phase.time : 0.0);
+            phase.active_time = in_unit(*phase.active_time, more.active_unit);  // held to the time below
             if (!std::isfinite(*phase.active_time))
                 throw Error(raw.where(i), "phase '" + printable(phase.name) + "': active_time is too large");
         }
@@ -341,6 +340,22 @@ Profile finish_profile(RawProfile raw) {
                                     shortest(std::round(phase.time / baseline * 1000) / 10) + "% of " +
                                     format_duration(baseline, profile.unit) + ")");
         }
+    }
+    // A phase is active at least as long as its own time (a share-only phase's comes from the total
+    // just above): an active time below it is read as the time, and said unless it is rounding.
+    bool active_below_said = false;
+    for (std::size_t i = 0; i < raw.phases.size(); ++i) {
+        Phase& phase = raw.phases[i];
+        if (!phase.active_time || *phase.active_time >= phase.time) continue;
+        if (!active_below_said && *phase.active_time < phase.time * (1 - rounding_tolerance)) {
+            profile.notes.push_back(raw.where(i) + ": phase '" + printable(phase.name) + "': active_time " +
+                                    format_duration(*phase.active_time, profile.unit) + " is less than its time " +
+                                    format_duration(phase.time, profile.unit) + "; read as " +
+                                    format_duration(phase.time, profile.unit) +
+                                    " (a phase is active at least as long as its own time)");
+            active_below_said = true;  // one note says it
+        }
+        phase.active_time = phase.time;
     }
     profile.phases = std::move(raw.phases);
     if (total && phase_sum < *total) {
