@@ -428,15 +428,21 @@ TEST_CASE("silent wrong: an active time far above the time without an overlapped
 }
 
 TEST_CASE("silent wrong: an active time below the time is said, and read as the time, shares too", "[silent]") {
-    // Found by fuzz_json: a share-only phase kept an active time below the time its share gives.
-    const std::string share = test::write_temp(
-        "active_below_share.json", R"({"total": "100 ms", "phases": [{"name": "e", "share": 0.5, "active_time": 16.2},
-        {"name": "f", "time": 50}]})");
-    auto r = test::run_cli({"eval", share, "-s", "e=2", "--format", "json"});
+    // Found by fuzz_json: a share-only phase kept an active time below the time its share gives, and
+    // the overlap range took it: saved 33.1..45 ms (1.49x..1.82x), silently. Read as the time, e's
+    // active-time estimate is 25 ms and the range 45..50 ms (the cap: half of e, f and overlapped).
+    const std::string share = test::write_temp("active_below_share.json", R"({"total": "100 ms", "phases": [
+        {"name": "e", "share": 0.5, "active_time": 16.2}, {"name": "f", "time": 40, "active_time": 50},
+        {"name": "overlapped", "kind": "overlapped", "time": 10}]})");
+    auto r = test::run_cli({"eval", share, "-s", "e=2", "-s", "f=2", "--format", "json"});
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.err, Contains(": phases[0]: phase 'e': active_time 16.2 ms is less than its time 50.0 ms; read as "
                                "50.0 ms (a phase is active at least as long as its own time)"));
-    CHECK(nlohmann::json::parse(r.out)["speedup"].get<double>() == Approx(4.0 / 3));
+    const auto report = nlohmann::json::parse(r.out);
+    CHECK(report["time_saved_range"]["low"].get<double>() == Approx(45));
+    CHECK(report["time_saved_range"]["high"].get<double>() == Approx(50));
+    CHECK(report["speedup_range"]["low"].get<double>() == Approx(100.0 / 55));
+    CHECK(report["speedup_range"]["high"].get<double>() == Approx(2));
     const std::string timed =
         test::write_temp("active_below_time.json",
                          R"({"phases": [{"name": "a", "time": 10, "active_time": 4}, {"name": "b", "time": 90}]})");
