@@ -167,3 +167,19 @@ TEST_CASE("law: a fraction given as times, and the time saved", "[law][cli]") {
     check_error(run_cli({"law", "-f", "0.5", "--part", "1ms", "--time", "2ms", "-k", "2", "-k", "2"}),
                 "error: --part: give the parts as fractions (-f) or as times (--part), not both\n");
 }
+
+TEST_CASE("law: the whole run sped up by k is k times faster, to the last digit", "[law][cli]") {
+    // 1 / (1 / 2e15) printed 1.9999999999999998e+15x; the speedup of f = 1 is k itself.
+    check_output(run_cli({"law", "-f", "1", "-k", "2e15"}),
+                 "fraction f: 100.0%\n"
+                 "factor k:   2e+15x\n"
+                 "speedup S:  2e+15x\n"
+                 "ceiling:    none (f = 1)\n"
+                 "time saved: 100.0% of the time (1 - 1/S)\n");
+    const RunResult json = run_cli({"law", "-f", "1", "-k", "2e15", "--format", "json"});
+    CHECK(json.exit_code == 0);
+    CHECK_THAT(json.out, Catch::Matchers::Contains("\"speedup\": 2000000000000000,"));
+    const RunResult parts = run_cli({"law", "-f", "0.5", "-k", "2e15", "-f", "0.5", "-k", "2e15", "--format", "json"});
+    CHECK(parts.exit_code == 0);
+    CHECK_THAT(parts.out, Catch::Matchers::Contains("\"speedup\": 2000000000000000,"));
+}

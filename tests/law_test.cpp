@@ -182,3 +182,24 @@ TEST_CASE("law: several parts, S = 1 / ((1 - sum f) + sum f_i / k_i)", "[law]") 
     CHECK(gone.at_ceiling);
     CHECK(std::isinf(gone.factor));
 }
+
+TEST_CASE("law: the speedup is exact at the edges: S = k when f = 1, S = 1 when f = 0 or k = 1", "[law]") {
+    // 1 / (0 + 1 / 2e15) is 1.9999999999999998e15 in doubles: the reciprocal of a reciprocal loses
+    // the last bit. Written k / ((1 - f) k + f) it is k itself.
+    for (double k : {2e15, 3.0, 7e300, 1e-300, 0.1}) {
+        CHECK(amdahl_speedup(1, k) == k);
+        CHECK(amdahl_speedup(0, k) == 1);
+        CHECK(solve_for_speedup(1, k).speedup == k);
+        CHECK(solve_for_speedup(std::vector<LawPart>{{1, k}}).speedup == k);
+        CHECK(solve_for_speedup(std::vector<LawPart>{{1, k}}).factor == k);
+        // Equal factors on parts that add up to the whole: the whole runs k times faster.
+        CHECK(solve_for_speedup(std::vector<LawPart>{{0.5, k}, {0.5, k}}).speedup == k);
+    }
+    for (double f : {0.5, 0.75, 0.9375, 1.0}) CHECK(amdahl_speedup(f, 1) == 1);
+    // No overflow or underflow into a wrong answer at the ends of the doubles.
+    CHECK(amdahl_speedup(0.5, 1.7e308) == Approx(2));
+    CHECK(amdahl_speedup(0.5, 1e-320) == Approx(2e-320).margin(1e-323));
+    CHECK(solve_for_speedup(std::vector<LawPart>{{0.25, 1.7e308}, {0.25, 1e-300}}).speedup ==
+          Approx(4e-300).margin(1e-310));
+    CHECK(solve_for_speedup(std::vector<LawPart>{{0.25, 1.7e308}, {0.25, infinity}}).speedup == Approx(2));
+}

@@ -1,5 +1,6 @@
 #include "amdahl/law.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -16,10 +17,14 @@ void mark_ceiling(LawSolution& s) {
 }  // namespace
 
 double amdahl_speedup(double fraction, double factor) {
-    // S = 1 / ((1 - f) + f / k); f / k -> 0 as k -> infinity.
-    const double sped_up = std::isinf(factor) ? 0.0 : fraction / factor;
-    const double remaining = (1 - fraction) + sped_up;
-    return remaining > 0 ? 1 / remaining : infinity;
+    // S = 1 / ((1 - f) + f / k), written k / ((1 - f) k + f) for a finite k: a sum of two
+    // positive terms and one division, so S is k itself at f = 1 and 1 at f = 0 (the reciprocal
+    // of a reciprocal, 1 / (1 / 2e15), loses the last bit), and no f / k overflows for a tiny k.
+    // With f in [0, 1] the denominator lies between min(k, 1) and max(k, 1): it cannot overflow.
+    // It has the sign of 1/S, so nothing left to run (or less) is an infinite speedup, as before.
+    if (std::isinf(factor)) return amdahl_ceiling(fraction);
+    const double time = (1 - fraction) * factor + fraction;
+    return time > 0 ? factor / time : infinity;
 }
 
 double amdahl_ceiling(double fraction) {
@@ -40,16 +45,27 @@ LawSolution solve_for_speedup(double fraction, double factor) {
 LawSolution solve_for_speedup(const std::vector<LawPart>& parts) {
     // S = 1 / ((1 - sum f_i) + sum f_i / k_i); the parts together are one part of fraction
     // sum f_i whose local speedup is sum f_i / sum (f_i / k_i).
-    double fraction = 0, sped_up = 0;
+    // As in amdahl_speedup, each f_i / k_i is taken in units of 1 / r, r the smallest finite k_i
+    // of a part with time: sum f_i r / k_i has terms in [0, f_i], so equal factors give back k
+    // exactly and nothing overflows. Then S = r / ((1 - sum f_i) r + sum f_i r / k_i).
+    double fraction = 0, reference = infinity;
     for (const LawPart& part : parts) {
         fraction += part.fraction;
-        sped_up += std::isinf(part.factor) ? 0.0 : part.fraction / part.factor;
+        if (part.fraction > 0 && !std::isinf(part.factor)) reference = std::min(reference, part.factor);
     }
     LawSolution out;
     out.fraction = fraction;
-    out.factor = sped_up > 0 ? fraction / sped_up : (fraction > 0 ? infinity : 1.0);
-    const double remaining = (1 - fraction) + sped_up;
-    out.speedup = remaining > 0 ? 1 / remaining : infinity;
+    if (std::isinf(reference)) {  // every part with time takes none now (or there is no such part)
+        out.factor = fraction > 0 ? infinity : 1.0;
+        out.speedup = amdahl_ceiling(fraction);
+    } else {
+        double scaled = 0;  // sum f_i r / k_i
+        for (const LawPart& part : parts)
+            if (part.fraction > 0 && !std::isinf(part.factor)) scaled += part.fraction * (reference / part.factor);
+        out.factor = fraction * reference / scaled;
+        const double time = (1 - fraction) * reference + scaled;
+        out.speedup = time > 0 ? reference / time : infinity;
+    }
     out.ceiling = amdahl_ceiling(fraction);
     mark_ceiling(out);
     return out;
