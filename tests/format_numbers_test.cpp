@@ -73,6 +73,13 @@ TEST_CASE("format_time, format_speedup, format_factor: from 1e15 on, the digits 
     CHECK(format_factor(1e300, {}) == "1e+300x");
     CHECK(format_factor(2e15, {}) == "2e+15x");
     CHECK(format_factor(123456789, {}) == "123,456,789x");
+    // The other end: a 1e300x slowdown read "0x" and "0.000000000000000x"; its share of the time
+    // saved, -1e302%, 300 digits.
+    CHECK(format_factor(1e-300, {}) == "1e-300x");
+    CHECK(format_speedup(1e-300, {}) == "1e-300x");
+    CHECK(format_speedup(2.5e-20, {}) == "2.5e-20x");
+    CHECK(format_share(-1e300, {}) == "-1e+302%");
+    CHECK(format_share(3e13, {}) == "3e+15%");
 }
 
 TEST_CASE("format_signed_time: a change reads with its sign", "[format]") {

@@ -183,3 +183,51 @@ TEST_CASE("law: the whole run sped up by k is k times faster, to the last digit"
     CHECK(parts.exit_code == 0);
     CHECK_THAT(parts.out, Catch::Matchers::Contains("\"speedup\": 2000000000000000,"));
 }
+
+TEST_CASE("law: the time saved keeps its digits, and tiny or huge figures read as numbers", "[law][cli]") {
+    // 1 - 1/S for S = 1.000000001 left 1.000000082740371e-09 of a 1e-09 share.
+    const RunResult saved = run_cli({"law", "-f", "1ns/1s", "-k", "1e300", "--format", "json"});
+    CHECK(saved.exit_code == 0);
+    CHECK_THAT(saved.out, Catch::Matchers::Contains("\"saved_fraction\": 1e-09,"));
+    CHECK_THAT(saved.out, Catch::Matchers::Contains("\"time_saved\": 1e-09"));
+    // A 1e300x slowdown of the whole run: "0x", "0.000000000000000x" and a 300-digit share before.
+    check_output(run_cli({"law", "-f", "1", "-k", "1e-300"}),
+                 "fraction f: 100.0%\n"
+                 "factor k:   1e-300x\n"
+                 "speedup S:  1e-300x\n"
+                 "ceiling:    none (f = 1)\n"
+                 "time saved: -1e+302% of the time (1 - 1/S)\n");
+}
+
+TEST_CASE("law: solving for k says why when no factor does, and f = 0 takes any k", "[law][cli]") {
+    // The factor needed would be below 1e-300: impossible, for that reason, not "k = 0" and not
+    // "above the ceiling".
+    const RunResult tiny = run_cli({"law", "-f", "1e-300", "--target", "1e-300"});
+    CHECK(tiny.exit_code == 0);
+    CHECK_THAT(tiny.out, Catch::Matchers::Contains("factor k:   impossible\n"));
+    CHECK_THAT(tiny.out, Catch::Matchers::Contains("target S:   1e-300x\n"));
+    CHECK_THAT(tiny.out,
+               Catch::Matchers::Contains(
+                   "impossible: the factor needed is below 1e-300, a slowdown beyond what can be computed\n"));
+    CHECK_THAT(tiny.out, !Catch::Matchers::Contains("ceiling 1.0000x = 1 / (1 - 1e-300) allows"));
+    // A slowdown target with nothing to slow down is not "more than the ceiling".
+    const RunResult none = run_cli({"law", "-f", "0", "--target", "0.5"});
+    CHECK_THAT(none.out, Catch::Matchers::Contains("impossible: no factor changes anything when the fraction is 0\n"));
+    // f = 0 and a target of 1: every k does it; no "k grows without bound".
+    check_output(run_cli({"law", "-f", "0", "--target", "1"}),
+                 "fraction f: 0.0%\n"
+                 "factor k:   1x (solved)\n"
+                 "target S:   1.0000x\n"
+                 "ceiling:    1.0000x (1 / (1 - f))\n"
+                 "time saved: 0.0% of the time (1 - 1/S)\n"
+                 "\n"
+                 "any factor: nothing is sped up (f = 0), so every factor k gives 1x; k = 1 is shown\n");
+    // Parts that add up to the whole in decimals are all of it: S is the factor, not infinite.
+    std::vector<std::string> args{"law", "--format", "json"};
+    for (int i = 0; i < 50; ++i) args.insert(args.end(), {"-f", "0.02", "-k", "1e300"});
+    const RunResult fifty = run_cli(args);
+    CHECK(fifty.exit_code == 0);
+    CHECK_THAT(fifty.out, Catch::Matchers::Contains("\"fraction\": 1,"));
+    CHECK_THAT(fifty.out, Catch::Matchers::Contains("\"speedup\": 1e+300,"));
+    CHECK_THAT(fifty.out, Catch::Matchers::Contains("\"ceiling\": null,"));
+}

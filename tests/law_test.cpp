@@ -203,3 +203,61 @@ TEST_CASE("law: the speedup is exact at the edges: S = k when f = 1, S = 1 when 
           Approx(4e-300).margin(1e-310));
     CHECK(solve_for_speedup(std::vector<LawPart>{{0.25, 1.7e308}, {0.25, infinity}}).speedup == Approx(2));
 }
+
+TEST_CASE("law: parts that add up to the whole in decimals are the whole, in any order", "[law]") {
+    // 50 x 0.02 adds up to 1.0000000000000004 in doubles, term by term: 1 - sum f was -4.4e-16
+    // and S came out infinite (the ceiling of "more than all of it") instead of 1e300.
+    const std::vector<LawPart> fifty(50, LawPart{0.02, 1e300});
+    const LawSolution all = solve_for_speedup(fifty);
+    CHECK(all.fraction == 1);
+    CHECK(all.speedup == Approx(1e300).epsilon(1e-15));
+    CHECK(all.factor == Approx(1e300).epsilon(1e-15));
+    CHECK(std::isinf(all.ceiling));
+    // 10 x 0.1 was 0.9999999999999999: S 9.0e14 for 1e15, and a finite ceiling of 9.0e15.
+    const LawSolution tenth = solve_for_speedup(std::vector<LawPart>(10, LawPart{0.1, 1e15}));
+    CHECK(tenth.fraction == 1);
+    CHECK(tenth.speedup == Approx(1e15).epsilon(1e-15));
+    CHECK(std::isinf(tenth.ceiling));
+    // The order of the parts changes nothing.
+    const LawSolution up = solve_for_speedup(std::vector<LawPart>{{0.1, 1e300}, {0.2, 1e300}, {0.7, 1e300}});
+    const LawSolution down = solve_for_speedup(std::vector<LawPart>{{0.7, 1e300}, {0.2, 1e300}, {0.1, 1e300}});
+    CHECK(up.speedup == down.speedup);
+    CHECK(down.speedup == Approx(1e300).epsilon(1e-15));
+    // 50 x 0.02 at k = 1..50: S = 50 / sum(1/k) = 11.113073585248994 (exact arithmetic).
+    std::vector<LawPart> harmonic;
+    for (int k = 1; k <= 50; ++k) harmonic.push_back({0.02, static_cast<double>(k)});
+    CHECK(solve_for_speedup(harmonic).speedup == Approx(11.113073585248994).epsilon(1e-15));
+    // The combined factor of two tiny factors is that factor, not f r rounded to 0 first.
+    const LawSolution tiny = solve_for_speedup(std::vector<LawPart>{{1e-300, 1e-300}, {1e-300, 1e-300}});
+    CHECK(tiny.factor == Approx(1e-300).epsilon(1e-15));
+}
+
+TEST_CASE("law: solving for k or f keeps the last digits", "[law]") {
+    // k = f S / (1 - (1 - f) S): the reciprocal 1/S of the old form cost 1e-13 here.
+    CHECK(solve_for_factor(0.5, 1.998).factor == Approx(999).epsilon(1e-15));
+    // f = (S - 1) k / (S (k - 1)): exact for the double nearest 1.0001 (1.0001 - 1.1e-17, which
+    // already moves the 14th digit of S - 1) is 0.00013332000133318533; 1 - 1/S cost 3e-13 more.
+    CHECK(solve_for_fraction(4, 1.0001).fraction == Approx(0.00013332000133318533).epsilon(1e-15));
+    // The ceiling of the solved f, 1 / (1 - f) = S (k - 1) / (k - S), without 1 - f's cancellation:
+    // 59999998 for the decimals, within what 2.9999999's own rounding (2e-16) allows.
+    CHECK(solve_for_fraction(3, 2.9999999).ceiling == Approx(59999998).margin(0.2));
+    CHECK(solve_for_fraction(infinity, 1.25).fraction == Approx(0.2).epsilon(1e-15));
+    // A target 1e-12 below the ceiling is a finite k (1.1e11 here), not the ceiling itself.
+    const LawSolution near = solve_for_factor(0.1, 1.11111111111);
+    CHECK(near.possible);
+    CHECK_FALSE(near.at_ceiling);
+    CHECK(near.factor == Approx(0.1 * 1.11111111111 / (1 - 0.9 * 1.11111111111)).epsilon(1e-6));
+    CHECK(near.factor > 1e10);
+    // Typed ceilings are still the ceiling: 1 - 0.6 is not 0.4 in doubles.
+    CHECK(solve_for_factor(0.6, 2.5).at_ceiling);
+    CHECK(solve_for_factor(0.9, 10).at_ceiling);
+    CHECK(solve_for_factor(0.75, 4).at_ceiling);
+    // A target of 1 takes k = 1, however small f is (the ceiling 1 / (1 - 1e-300) is 1 in doubles).
+    const LawSolution one = solve_for_factor(1e-300, 1);
+    CHECK(one.possible);
+    CHECK(one.factor == 1);
+    // A factor below what a double can hold is no answer, rather than "k = 0".
+    const LawSolution under = solve_for_factor(1e-300, 1e-300);
+    CHECK_FALSE(under.possible);
+    CHECK_FALSE(under.reason.empty());
+}

@@ -69,6 +69,9 @@ TEST_CASE("the lesson's strong-scaling table for P = 0.95", "[scaling][seeds]") 
     CHECK(std::round(strong_speedup(0.95, 5) * 100) / 100 == Approx(4.17));
     CHECK(std::round(strong_speedup(0.95, 10) * 100) / 100 == Approx(6.90));
     CHECK(std::round(strong_speedup(0.95, 100) * 100) / 100 == Approx(16.81));
+    // No overhead: Amdahl's speedup to the last digit (1 / (1 / S) lost it: 1.9999999999999998e15).
+    CHECK(strong_speedup(1, 2e15) == 2e15);
+    CHECK(strong_speedup(0.5, 2, 0.25) == Approx(1 / (0.75 + 0.25)));
     // Parallelization is the special case k = N of the general law (f = 0.6, k = 4 gives 1.82x).
     CHECK(strong_speedup(0.6, 4) == Approx(1 / 0.55));
     const Overhead none;

@@ -77,6 +77,9 @@ TEST_CASE("svg: log ticks are the decades, with 2 and 5 between them over a shor
     CHECK(svg::log_ticks(1, 10000) == std::vector<double>{1, 10, 100, 1000, 10000});
     CHECK(svg::log_ticks(1.5, 30).front() == 1);
     CHECK(svg::log_ticks(0, 10).empty());
+    // Hundreds of decades (a 1e300x slowdown's curve) take every 50th decade, not 303 ticks.
+    CHECK(svg::log_ticks(1e-300, 100) == std::vector<double>{1e-300, 1e-250, 1e-200, 1e-150, 1e-100, 1e-50, 1});
+    CHECK(svg::log_ticks(1, 1e30).size() <= 11);
 }
 
 TEST_CASE("svg: tick labels carry as many decimals as the step needs", "[svg]") {
@@ -85,6 +88,8 @@ TEST_CASE("svg: tick labels carry as many decimals as the step needs", "[svg]") 
     CHECK(svg::tick_labels({0, 0.25, 0.5}) == std::vector<std::string>{"0.00", "0.25", "0.50"});
     CHECK(svg::tick_labels({0, 2000, 4000}) == std::vector<std::string>{"0", "2,000", "4,000"});
     CHECK(svg::tick_labels({1, 2, 5, 10}) == std::vector<std::string>{"1", "2", "5", "10"});
+    // Beyond what 12 decimals show: the number in scientific form, never "0.000000000000".
+    CHECK(svg::tick_labels({1e-300, 1e-250, 1}) == std::vector<std::string>{"1e-300", "1e-250", "1"});
 }
 
 TEST_CASE("svg: a scale maps the domain onto the range, linearly or by logarithm", "[svg]") {

@@ -2,6 +2,7 @@
 /// \file What each command computes, before any formatting: one result per command. The
 /// reporters (text, JSON, CSV, Markdown) write these; commands never format. Times are in the
 /// profile's unit (`unit`) unless a field's name says otherwise.
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -62,6 +63,8 @@ struct LawResult {
     /// `solution` then holds the point (each range's geometric midpoint).
     std::optional<Interval> speedup_range;
     double new_time() const { return time && solution.possible ? *time / solution.speedup : 0; }
+    /// The time saved, the time x saved_fraction() (negative for a slowdown); 0 without a time.
+    double time_saved() const { return time && solution.possible ? *time * saved_fraction() : 0; }
     /// The time of part `part` (as given, else f_i x time); none without a time or an f (an
     /// impossible solve for f). Without `part`: all the parts together, f x time.
     std::optional<double> part_time(std::optional<std::size_t> part = std::nullopt) const {
@@ -72,8 +75,15 @@ struct LawResult {
         if (solved_for == Solved::fraction && !solution.possible) return std::nullopt;
         return solution.fraction * *time;  // f T
     }
-    /// 1 - 1/S: the fraction of the time saved (negative for a slowdown).
-    double saved_fraction() const { return 1 - 1 / solution.speedup; }
+    /// 1 - 1/S: the fraction of the time saved (negative for a slowdown). Given f and k it is
+    /// f (k - 1) / k, and else (S - 1) / S: no 1 - 1/S, which loses the digits of a small saving
+    /// (f = 1e-9 sped up 1e300x saved 1.00000008e-9 of the time).
+    double saved_fraction() const {
+        const LawSolution& s = solution;
+        if (solved_for == Solved::speedup)
+            return std::isinf(s.factor) ? s.fraction : s.fraction * ((s.factor - 1) / s.factor);
+        return std::isinf(s.speedup) ? 1 : (s.speedup - 1) / s.speedup;
+    }
 };
 
 /// `amdahl queue`: a queueing station before and after its service time is sped up.

@@ -166,8 +166,10 @@ Overhead parse_overhead(std::string_view text) {
 }
 
 double strong_speedup(double parallel_fraction, double local_speedup, double overhead) {
-    // S = 1 / ((1 - P) + P / k + O): Amdahl's time (1 - P) + P / k, plus the overhead.
-    return 1 / (1 / amdahl_speedup(parallel_fraction, local_speedup) + overhead);
+    // S = 1 / ((1 - P) + P / k + O): Amdahl's time (1 - P) + P / k, plus the overhead; as
+    // A / (1 + O A) with A Amdahl's speedup, which is A itself, to the last digit, when O = 0.
+    const double amdahl = amdahl_speedup(parallel_fraction, local_speedup);
+    return std::isinf(amdahl) ? 1 / overhead : amdahl / (1 + overhead * amdahl);
 }
 
 double weak_speedup(double parallel_fraction, double local_speedup, double overhead) {

@@ -234,7 +234,7 @@ void write_json(std::ostream& out, const LawResult& result, const ReportOptions&
     if (result.time) {
         json.field("unit", unit_name(result.time_unit)).field("old_time", *result.time);
         if (const auto part = result.part_time()) json.field("part_time", *part);
-        if (s.possible) json.field("new_time", result.new_time()).field("time_saved", *result.time - result.new_time());
+        if (s.possible) json.field("new_time", result.new_time()).field("time_saved", result.time_saved());
     }
     if (result.fleet)
         write_fleet_json(json, *result.fleet, options);

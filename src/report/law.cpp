@@ -23,6 +23,8 @@ constexpr double near_ceiling = 1e-9;
 std::optional<LawNote> law_note(const LawResult& r, const NumberStyle& style) {
     const LawSolution& s = r.solution;
     if (s.at_ceiling) return LawNote{"at the ceiling", law_ceiling_note(s, style)};
+    if (r.solved_for == LawResult::Solved::factor && s.possible && s.fraction == 0)
+        return LawNote{"any factor", "nothing is sped up (f = 0), so every factor k gives 1x; k = 1 is shown"};
     if (r.solved_for != LawResult::Solved::factor || !s.possible || !std::isfinite(s.ceiling) ||
         s.ceiling - s.speedup > near_ceiling * s.ceiling)
         return std::nullopt;
@@ -96,7 +98,7 @@ Document layout(const LawResult& r, const ReportOptions& options) {
         lines.push_back({"old time", format_time(*r.time, style) + " " + unit, "old_time_" + unit, shortest(*r.time)});
         if (const auto part = r.part_time()) lines.push_back({"", "", "part_time_" + unit, shortest(*part)});
         if (s.possible) {
-            const double saved = *r.time - r.new_time();
+            const double saved = r.time_saved();
             lines.push_back({"new time", format_time(r.new_time(), style) + " " + unit, "new_time_" + unit,
                              shortest(r.new_time())});
             lines.push_back({"time saved",
@@ -123,7 +125,7 @@ Document layout(const LawResult& r, const ReportOptions& options) {
     if (const auto note = law_note(r, style)) doc.sections.push_back({note->title, {note->text}});
     if (!s.possible) {
         std::string why(s.reason);
-        if (r.solved_for == Solved::factor) {
+        if (r.solved_for == Solved::factor && s.fraction > 0 && s.speedup >= s.ceiling) {
             why = fmt::format(
                 "a {} end-to-end speedup needs more than the ceiling {} = 1 / (1 - {}) allows; even an infinitely "
                 "fast part leaves {} of the time",

@@ -210,6 +210,7 @@ std::string format_speedup(double value, const NumberStyle& style) {
     if (std::fabs(value) >= huge) return huge_text(value) + "x";
     const int decimals = std::max(style.decimals, std::min(decimals_for(value, style.decimals), 15));
     std::string text = fmt::format("{:.{}f}", value, decimals);
+    if (reads_as_zero(text) && value != 0) return huge_text(value) + "x";  // 1e-300x, not 0.000000000000000x
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
     return text + "x";
 }
@@ -225,6 +226,7 @@ std::string format_factor(double value, const NumberStyle& style) {
            (text.find('.') == std::string::npos || reads_as_zero(text))) {
         text = trimmed_fixed(value, ++decimals, 0);
     }
+    if (reads_as_zero(text) && value != 0) return huge_text(value) + "x";  // 1e-300x, not 0x
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
     return text + "x";
 }
@@ -233,6 +235,7 @@ std::string format_share(double fraction, const NumberStyle& style) {
     if (std::isnan(fraction)) return "-";
     if (std::isinf(fraction)) return fraction > 0 ? "inf%" : "-inf%";
     const double percent = fraction * 100;
+    if (std::fabs(percent) >= huge) return huge_text(percent) + "%";  // -1e+302%, not 300 digits
     const int digits = std::max(style.significant, 1);
     // Down to a millionth of a percent; a non-zero share below that reads "~0%", never "0.0%".
     constexpr int max_decimals = 6;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 #include "report/numbers.hpp"
 
@@ -239,8 +240,14 @@ std::vector<double> log_ticks(double low, double high) {
     const int first = static_cast<int>(std::floor(std::log10(low) + 1e-9));
     const int last = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
     const bool fill = last - first < 3;
+    // Every decade up to ten of them, else every 2nd, 5th, 10th, 20th, 50th or 100th: at most
+    // about ten ticks however many decades (a 1e300x slowdown spans 303).
+    int stride = 1;
+    for (int nice : {2, 5, 10, 20, 50, 100})
+        if ((last - first) / stride > 10) stride = nice;
     std::vector<double> ticks;
     for (int decade = first; decade <= last && ticks.size() < 1000; ++decade) {
+        if (decade % stride != 0) continue;
         const double power = std::pow(10.0, decade);
         ticks.push_back(power);
         if (fill && decade < last) {
@@ -251,7 +258,15 @@ std::vector<double> log_ticks(double low, double high) {
     return ticks;
 }
 
+namespace {
+// Below this a tick's fixed-point label would need more than the 12 decimals it may have.
+constexpr double scientific_below = 1e-4;
+bool scientific(double tick) { return tick != 0 && std::fabs(tick) < scientific_below; }
+}  // namespace
+
 std::string tick_label(double value, double step) {
+    // Too small for fixed point: scientific ("1e-300"), never "0.000000000000".
+    if (scientific(value)) return shortest(value);
     // As many decimals as write the step exactly: 0.25 needs two, 0.5 one, 20 none.
     NumberStyle style;
     style.decimals = 0;
@@ -267,13 +282,16 @@ std::string tick_label(double value, double step) {
 }
 
 std::vector<std::string> tick_labels(const std::vector<double>& ticks) {
+    // The step that sets the decimals is taken over the ticks written in fixed point.
+    std::vector<double> fixed;
+    std::copy_if(ticks.begin(), ticks.end(), std::back_inserter(fixed), [](double t) { return !scientific(t); });
     double step = 0;
-    for (std::size_t i = 1; i < ticks.size(); ++i) {
-        const double gap = ticks[i] - ticks[i - 1];
+    for (std::size_t i = 1; i < fixed.size(); ++i) {
+        const double gap = fixed[i] - fixed[i - 1];
         if (gap > 0 && (step == 0 || gap < step)) step = gap;
     }
     // Log ticks (1, 2, 5, 10, ...): the smallest tick decides how many decimals.
-    if (!ticks.empty() && ticks.front() > 0 && ticks.front() < step) step = ticks.front();
+    if (!fixed.empty() && fixed.front() > 0 && (step == 0 || fixed.front() < step)) step = fixed.front();
     std::vector<std::string> labels;
     for (double tick : ticks) labels.push_back(tick_label(tick, step == 0 ? 1 : step));
     return labels;
