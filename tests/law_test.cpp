@@ -227,6 +227,12 @@ TEST_CASE("law: parts that add up to the whole in decimals are the whole, in any
     std::vector<LawPart> harmonic;
     for (int k = 1; k <= 50; ++k) harmonic.push_back({0.02, static_cast<double>(k)});
     CHECK(solve_for_speedup(harmonic).speedup == Approx(11.113073585248994).epsilon(1e-15));
+    // 1 - sum f to all its digits: 0.04399 + 0.3968 + 0.5592 leaves 1e-5, whose 12th digit the
+    // rounded sum 0.99999 lost (99999.99422359593 before; exact for these doubles: 99999.99422331838).
+    const LawSolution left =
+        solve_for_speedup(std::vector<LawPart>{{0.04399, infinity}, {0.3968, infinity}, {0.5592, 9.68e11}});
+    CHECK(left.speedup == Approx(99999.99422331838).epsilon(1e-15));
+    CHECK(left.ceiling == Approx(100000.00000017755).epsilon(1e-15));
     // The combined factor of two tiny factors is that factor, not f r rounded to 0 first.
     const LawSolution tiny = solve_for_speedup(std::vector<LawPart>{{1e-300, 1e-300}, {1e-300, 1e-300}});
     CHECK(tiny.factor == Approx(1e-300).epsilon(1e-15));

@@ -58,27 +58,31 @@ LawSolution solve_for_speedup(const std::vector<LawPart>& parts) {
     // exactly and nothing overflows. Then S = r / ((1 - sum f_i) r + sum f_i r / k_i).
     // Both sums are compensated: 50 parts of 0.02 add up to 1, not 1.0000000000000004, whatever
     // their order, and a whole within rounding of 1 is 1 (nothing is left unsped).
-    Summation fraction;
+    Summation fraction, rest;  // sum f_i, and 1 - sum f_i summed as such: 0.99999 leaves 1e-5 to 16 digits
+    rest.add(1);
     double reference = infinity;
     for (const LawPart& part : parts) {
         fraction.add(part.fraction);
+        rest.add(-part.fraction);
         if (part.fraction > 0 && !std::isinf(part.factor)) reference = std::min(reference, part.factor);
     }
     LawSolution out;
     out.fraction = fraction.value();
     if (out.fraction > 1 && out.fraction <= 1 + whole_rounding) out.fraction = 1;
-    if (std::isinf(reference)) {  // every part with time takes none now (or there is no such part)
+    // What no part covers, 1 - sum f_i: none once the parts are the whole.
+    const double left = out.fraction >= 1 ? 0 : std::max(rest.value(), 0.0);
+    out.ceiling = left > 0 ? 1 / left : infinity;  // 1 / (1 - f)
+    if (std::isinf(reference)) {                   // every part with time takes none now (or there is no such part)
         out.factor = out.fraction > 0 ? infinity : 1.0;
-        out.speedup = amdahl_ceiling(out.fraction);
+        out.speedup = out.ceiling;
     } else {
         Summation scaled;  // sum f_i r / k_i
         for (const LawPart& part : parts)
             if (part.fraction > 0 && !std::isinf(part.factor)) scaled.add(part.fraction * (reference / part.factor));
         out.factor = reference * (out.fraction / scaled.value());
-        const double time = (1 - out.fraction) * reference + scaled.value();
+        const double time = left * reference + scaled.value();
         out.speedup = time > 0 ? reference / time : infinity;
     }
-    out.ceiling = amdahl_ceiling(out.fraction);
     mark_ceiling(out);
     return out;
 }
