@@ -231,3 +231,16 @@ TEST_CASE("law: solving for k says why when no factor does, and f = 0 takes any 
     CHECK_THAT(fifty.out, Catch::Matchers::Contains("\"speedup\": 1e+300,"));
     CHECK_THAT(fifty.out, Catch::Matchers::Contains("\"ceiling\": null,"));
 }
+
+TEST_CASE("law: a fraction in percent is the same fraction as its decimal", "[law][cli]") {
+    // 99.9 / 100 rounded twice: -f 99.9% gave 1000.0000000001102x where -f 0.999 gave 1000x.
+    const RunResult percent = run_cli({"law", "-f", "99.9%", "-k", "1e300", "--format", "json"});
+    const RunResult decimal = run_cli({"law", "-f", "0.999", "-k", "1e300", "--format", "json"});
+    CHECK(percent.exit_code == 0);
+    CHECK(percent.out == decimal.out);
+    CHECK_THAT(percent.out, Catch::Matchers::Contains("\"speedup\": 1000,"));
+    // scale -p too: the same ceiling as -p 0.9999 (99.99 / 100 gave 9999.99999999).
+    const RunResult scale = run_cli({"scale", "-p", "99.99%", "-n", "2", "--format", "json"});
+    CHECK(scale.exit_code == 0);
+    CHECK(scale.out == run_cli({"scale", "-p", "0.9999", "-n", "2", "--format", "json"}).out);
+}

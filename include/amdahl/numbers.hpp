@@ -31,6 +31,10 @@ private:
     double compensation_ = 0;
 };
 
+/// A percentage as a fraction: the double nearest the percentage's shortest decimal over 100.
+/// 99.9% is 0.999, where 99.9 / 100 rounds twice and gives 0.9990000000000001.
+double percent_to_fraction(double percent);
+
 /// Parses a plain decimal number (no unit, no separators); false when `text` is not one or is
 /// not finite.
 bool parse_double(std::string_view text, double& out);

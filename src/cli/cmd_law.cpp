@@ -10,6 +10,7 @@
 
 #include "amdahl/error.hpp"
 #include "amdahl/law.hpp"
+#include "amdahl/numbers.hpp"
 #include "amdahl/speedup.hpp"
 #include "cli/commands.hpp"
 #include "cli/fleet_options.hpp"
@@ -112,7 +113,7 @@ GivenFraction parse_fraction(const std::string& text) {
                     "900ms/1500ms (got '" +
                         printable(text) + "')");
     }
-    given.fraction = q.percent ? q.value / 100 : q.value;
+    given.fraction = q.percent ? percent_to_fraction(q.value) : q.value;
     if (q.unit || given.fraction < 0 || given.fraction > 1)
         throw Error("--fraction", "must be between 0 and 1 (or 0% and 100%) (got '" + printable(text) + "')");
     return given;

@@ -49,7 +49,7 @@ double parse_parallel_fraction(const std::string& text) {
     } catch (const Error&) {
         throw Error("-p", "expected a parallel fraction such as 0.95 or 95% (got '" + printable(text) + "')");
     }
-    const double p = q.percent ? q.value / 100 : q.value;
+    const double p = q.percent ? percent_to_fraction(q.value) : q.value;
     if (q.unit || p < 0 || p > 1)
         throw Error("-p", "must be between 0 and 1 (or 0% and 100%) (got '" + printable(text) + "')");
     return p;

@@ -1,5 +1,6 @@
 #include "amdahl/numbers.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -30,6 +31,21 @@ double median_of_sorted(std::span<const double> values) {
     const std::size_t n = values.size();
     if (n == 0) return 0;
     return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+double percent_to_fraction(double percent) {
+    if (!std::isfinite(percent) || percent == 0) return percent / 100;
+    // The shortest digits that read back as `percent` ("9.99e+01"), its exponent lowered by 2.
+    char digits[40];
+    const char* const end = std::to_chars(digits, digits + sizeof digits, percent, std::chars_format::scientific).ptr;
+    const char* const e = std::find(static_cast<const char*>(digits), end, 'e');
+    int exponent = 0;
+    std::from_chars(e + 1 + (e[1] == '+'), end, exponent);
+    std::string text(static_cast<const char*>(digits), e);
+    text += "e" + std::to_string(exponent - 2);
+    double fraction = percent / 100;
+    std::from_chars(text.data(), text.data() + text.size(), fraction);  // out of range: keeps percent / 100
+    return fraction;
 }
 
 bool parse_double(std::string_view text, double& out) {
