@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -67,11 +68,17 @@ std::optional<std::string> unknown_option_message(int argc, const char* const* a
     const std::string command = argv[1];
     if (std::none_of(std::begin(commands), std::end(commands), [&](const Command& c) { return command == c.name; }))
         return std::nullopt;
-    // Every command's options, as --help would list them: only on this error path.
-    CLI::App all;
-    Action unused;
-    define_program(all, unused);
-    const std::vector<std::string> own = option_names(*all.get_subcommand(command));
+    // Every command's options, as --help would list them: only on this error path, and built once
+    // per process (they never change; a fuzzer meets this path on most of its inputs).
+    static const std::map<std::string, std::vector<std::string>, std::less<>> options_of = [] {
+        CLI::App all;
+        Action unused;
+        define_program(all, unused);
+        std::map<std::string, std::vector<std::string>, std::less<>> names;
+        for (const Command& c : commands) names[c.name] = option_names(*all.get_subcommand(c.name));
+        return names;
+    }();
+    const std::vector<std::string>& own = options_of.find(command)->second;
     for (int i = 2; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--") break;
@@ -84,7 +91,7 @@ std::optional<std::string> unknown_option_message(int argc, const char* const* a
         const std::string help = " (see 'amdahl " + command + " --help')";
         std::vector<std::string> others;
         for (const Command& c : commands) {
-            const auto names = option_names(*all.get_subcommand(c.name));
+            const std::vector<std::string>& names = options_of.find(c.name)->second;
             if (c.name != command && std::find(names.begin(), names.end(), name) != names.end())
                 others.emplace_back(c.name);
         }
