@@ -96,6 +96,14 @@ TEST_CASE("format_speedup: exactly the precision, more only where a value would 
                {not_a_number, "-"}},
               format_speedup);
     CHECK(format_speedup(1.180555, precision(2)) == "1.18x");
+    // Never a whole number for one that is not: a 2x speedup of a 0.004% phase is not "1.0000x",
+    // a ceiling of 100000/50001 not "2.0000x" beside a target of 2, 1.3125 at --precision 0 not "1x".
+    CHECK(format_speedup(1.00002, {}) == "1.00002x");
+    CHECK(format_speedup(100000.0 / 50001, {}) == "1.99996x");
+    CHECK(format_speedup(0.9999999, {}) == "0.9999999x");
+    CHECK(format_speedup(1.3125, precision(0)) == "1.3x");
+    CHECK(format_speedup(2.0000000000000004, {}) == "2.0000x");  // rounding noise stays whole
+    CHECK(format_speedup(3, {}) == "3.0000x");
 }
 
 TEST_CASE("format_factor: as written, with the digits that tell it from a round number", "[format]") {

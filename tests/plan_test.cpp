@@ -468,3 +468,25 @@ TEST_CASE("planner: more than 12 overlapping proposals are refused, naming the f
                 "'fused_kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk\xe2\x80\xa6kkkkkkkkkkkkkkkkk_kernel' "
                 "(213 characters)); amdahl plans at most 12 overlapping alternatives together"));
 }
+
+TEST_CASE("plan: the time outside the candidates is their sum, not the total minus the rest", "[plan][cli]") {
+    // 1.0 - (0.2 + 0.7) is 0.10000000000000009: the ceiling came out 9.999999999999991x, below a
+    // target of exactly 10x, and the reason said the run "could not beat 10.0000x, short of
+    // 10.0000x" when the factor was what fell short (-k inf reaches the target).
+    const std::string profile = test::write_temp(
+        "outside.json",
+        R"({"unit":"ms","phases":[{"name":"a","time":0.1},{"name":"b","time":0.2},{"name":"c","time":0.7}]})");
+    const auto r = test::run_cli({"plan", profile, "-k", "3", "--only", "b", "--only", "c", "--target-time", "0.1ms"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, !Contains("could not beat"));
+    CHECK_THAT(r.out, Contains("with every candidate at its factor the run reaches only 2.5000x; 10.0000x needs larger "
+                               "factors"));
+    const auto json = test::run_cli(
+        {"plan", profile, "-k", "3", "--only", "b", "--only", "c", "--target-time", "0.1ms", "--format", "json"});
+    CHECK_THAT(json.out, Contains(R"("time_outside_candidates": 0.1,)"));
+    CHECK_THAT(json.out, Contains(R"("ceiling": 10,)"));
+    const auto reached =
+        test::run_cli({"plan", profile, "-k", "inf", "--only", "b", "--only", "c", "--target-time", "0.1ms"});
+    CHECK(reached.exit_code == 0);
+    CHECK_THAT(reached.out, !Contains("unreachable"));
+}

@@ -41,7 +41,12 @@ std::vector<Proposal> profile_proposals(const Profile& profile);
 
 /// Time of the phases any candidate touches, each phase counted once.
 double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates);
+/// Time of the phases no candidate touches: their own sum, to the last digit (not the total minus
+/// candidate_time, which keeps the total's rounding).
+double time_outside_candidates(const Profile& profile, const std::vector<Candidate>& candidates);
 /// End-to-end speedup T / (T - saved) for a baseline T.
 double speedup_from_saving(double baseline, double saved);
+/// End-to-end speedup T / T' from the time before and after; infinite when nothing is left.
+double speedup_of_times(double baseline, double remaining);
 
 }  // namespace amdahl

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
@@ -60,8 +61,9 @@ private:
 
 }  // namespace
 
-double speedup_from_saving(double baseline, double saved) {
-    const double remaining = baseline - saved;
+double speedup_from_saving(double baseline, double saved) { return speedup_of_times(baseline, baseline - saved); }
+
+double speedup_of_times(double baseline, double remaining) {
     return remaining > 0 ? baseline / remaining : std::numeric_limits<double>::infinity();
 }
 
@@ -122,14 +124,25 @@ std::vector<Proposal> profile_proposals(const Profile& profile) {
     return out;
 }
 
-double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates) {
+namespace {
+// The time of the phases some candidate touches, and of the others: each summed as such, never one
+// as the total minus the other (1.0 - (0.2 + 0.7) is 0.10000000000000009).
+std::pair<double, double> touched_and_outside(const Profile& profile, const std::vector<Candidate>& candidates) {
     std::vector<bool> touched(profile.phases.size(), false);
     for (const auto& c : candidates)
         for (std::size_t p : c.phases) touched[p] = true;
-    Summation time;
-    for (std::size_t i = 0; i < touched.size(); ++i)
-        if (touched[i]) time.add(profile.phases[i].time);
-    return time.value();
+    Summation in, out;
+    for (std::size_t i = 0; i < touched.size(); ++i) (touched[i] ? in : out).add(profile.phases[i].time);
+    return {in.value(), out.value()};
+}
+}  // namespace
+
+double candidate_time(const Profile& profile, const std::vector<Candidate>& candidates) {
+    return touched_and_outside(profile, candidates).first;
+}
+
+double time_outside_candidates(const Profile& profile, const std::vector<Candidate>& candidates) {
+    return touched_and_outside(profile, candidates).second;
 }
 
 }  // namespace amdahl

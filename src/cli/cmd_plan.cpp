@@ -201,9 +201,8 @@ int run_plan(const PlanOptions& given, Context& context) {
         }
         result.steps = plan_steps(candidates, result.plan.chosen, result.baseline_time);
         result.best_possible = speedup_from_saving(result.baseline_time, result.plan.best_possible_saved);
-        const double touched = candidate_time(profile, candidates);
-        result.ceiling = speedup_from_saving(result.baseline_time, touched);
-        result.time_outside = result.baseline_time - touched;
+        result.time_outside = time_outside_candidates(profile, candidates);
+        result.ceiling = speedup_of_times(result.baseline_time, result.time_outside);
     }
     if (replay) {
         refuse_factor_ranges(candidates, "--model replay");

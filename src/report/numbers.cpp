@@ -208,9 +208,19 @@ std::string format_speedup(double value, const NumberStyle& style) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? infinity_sign : "-inf";
     if (std::fabs(value) >= huge) return huge_text(value) + "x";
-    const int decimals = std::max(style.decimals, std::min(decimals_for(value, style.decimals), 15));
+    int decimals = std::max(style.decimals, std::min(decimals_for(value, style.decimals), 15));
     std::string text = fmt::format("{:.{}f}", value, decimals);
     if (reads_as_zero(text) && value != 0) return huge_text(value) + "x";  // 1e-300x, not 0.000000000000000x
+    // Nor a whole number for one that is not (1.00002 is not "1.0000x", 1.99996 not "2.0000x", and
+    // at --precision 0, 1.3125 not "1x"): more decimals until one shows the difference.
+    const auto reads_whole = [](const std::string& t) {
+        const auto dot = t.find('.');
+        return dot == std::string::npos || t.find_first_not_of('0', dot + 1) == std::string::npos;
+    };
+    const double whole = std::round(value);
+    if (reads_whole(text) && std::fabs(value - whole) > 1e-12 * std::fabs(value)) {
+        while (reads_whole(text) && decimals < 15) text = fmt::format("{:.{}f}", value, ++decimals);
+    }
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
     return text + "x";
 }
