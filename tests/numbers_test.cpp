@@ -79,3 +79,17 @@ TEST_CASE("numbers: a percentage is the fraction its decimal means", "[numbers]"
     CHECK(percent_to_fraction(5e-324) == 0);  // below the smallest double: as 5e-324 / 100
     CHECK(percent_to_fraction(largest) == Approx(largest / 100).epsilon(1e-15));
 }
+
+TEST_CASE("numbers: one compensated sum minus another keeps the digits that cancel", "[numbers]") {
+    Summation all, big;
+    for (double t : {1e12, 1e-3}) all.add(t);
+    big.add(1e12);
+    // all.value() - big.value() is 0.0010986328125: the rounding of 1e12 + 1e-3.
+    CHECK(all.minus(big) == Approx(1e-3).epsilon(1e-15));
+    Summation some;
+    for (double t : {0.2, 0.7}) some.add(t);
+    Summation whole;
+    for (double t : {0.1, 0.2, 0.7}) whole.add(t);
+    CHECK(whole.minus(some) == Approx(0.1).epsilon(1e-15));
+    CHECK(whole.minus(whole) == 0);
+}

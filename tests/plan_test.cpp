@@ -490,3 +490,28 @@ TEST_CASE("plan: the time outside the candidates is their sum, not the total min
     CHECK(reached.exit_code == 0);
     CHECK_THAT(reached.out, !Contains("unreachable"));
 }
+
+TEST_CASE("rank: a phase that is nearly all of the run ranks at eval's speedup, to the last digit", "[rank][cli]") {
+    // T / (T - saved) kept the rounding of T: 348589.6111500819x where eval (and exact arithmetic)
+    // give 348589.6111473698x, and for 1e12 ms beside 1e-3 ms at 1e9x, 999999023.4x for 999999000.001x.
+    const std::string dominant = test::write_temp(
+        "dominant.json", R"({"unit":"ns","phases":[{"name":"p0","time":534107470.0},{"name":"p1","time":563.6},)"
+                         R"({"name":"p2","time":375.6},{"name":"p3","time":593.0}]})");
+    const auto ranked = test::run_cli({"rank", dominant, "-k", "inf", "--format", "json"});
+    REQUIRE(ranked.exit_code == 0);
+    CHECK_THAT(ranked.out, Contains(R"("speedup": 348589.6111473698,)"));
+    CHECK_THAT(ranked.out, Contains(R"("ceiling": 348589.6111473698,)"));
+    const auto evaluated = test::run_cli({"eval", dominant, "-s", "p0=inf", "--format", "json"});
+    CHECK_THAT(evaluated.out, Contains(R"("speedup": 348589.6111473698,)"));
+
+    const std::string wide = test::write_temp(
+        "wide.json", R"({"unit":"ms","phases":[{"name":"big","time":1e12},{"name":"tiny","time":1e-3}]})");
+    const auto at_1e9 = test::run_cli({"rank", wide, "-k", "1e9", "--grid", "inf", "--format", "json"});
+    REQUIRE(at_1e9.exit_code == 0);
+    CHECK_THAT(at_1e9.out, Contains(R"("speedup": 999999000.001001,)"));
+    // T / 1e-3 = 1000000000000001, which JSON writes as 1e15 as it writes eval's (a short decimal
+    // within 16 units in the last place reads as the one meant); rank said 1.024e15.
+    CHECK_THAT(at_1e9.out, Contains(R"("ceiling": 1000000000000000,)"));
+    const auto eval_inf = test::run_cli({"eval", wide, "-s", "big=inf", "--format", "json"});
+    CHECK_THAT(eval_inf.out, Contains(R"("speedup": 1000000000000000,)"));
+}

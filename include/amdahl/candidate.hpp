@@ -1,5 +1,6 @@
 #pragma once
 /// \file Candidates for rank and plan: a set of phases, a local factor and an optional effort.
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct Candidate {
     std::optional<FactorRange> factor_range;  ///< "8..12": k lies in it (factor is its midpoint)
     std::optional<double> effort;             ///< in the user's effort unit
     double saved = 0;                         ///< time - time / k
+    /// The profile's time outside these phases, T - time to the last digit (the other phases'
+    /// sum); NaN when not known (a hand-made candidate, or a replayed saving).
+    double outside = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// A proposal as rank and plan take it: a speedup spec and a display name.

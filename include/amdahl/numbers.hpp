@@ -25,6 +25,14 @@ public:
     void add(double value);
     /// The sum; infinite (never NaN) when it overflows.
     double value() const { return std::isfinite(sum_) ? sum_ + compensation_ : sum_; }
+    /// This sum minus `other`, both to all their digits: the time outside a phase that is nearly
+    /// all of the run, where value() - other.value() keeps the rounding of each.
+    double minus(const Summation& other) const {
+        Summation difference = *this;
+        difference.add(-other.sum_);
+        difference.add(-other.compensation_);
+        return difference.value();
+    }
 
 private:
     double sum_ = 0;

@@ -1,5 +1,6 @@
 #include "amdahl/candidate.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -14,8 +15,15 @@ namespace amdahl {
 
 namespace {
 
-Candidate make_candidate(const Profile& profile, std::string name, std::vector<std::size_t> phases, double factor,
-                         std::optional<double> effort) {
+// The profile's time, summed to all its digits, for each candidate's time outside it.
+Summation profile_time(const Profile& profile) {
+    Summation total;
+    for (const Phase& phase : profile.phases) total.add(phase.time);
+    return total;
+}
+
+Candidate make_candidate(const Profile& profile, const Summation& total, std::string name,
+                         std::vector<std::size_t> phases, double factor, std::optional<double> effort) {
     Candidate c;
     c.name = std::move(name);
     c.phases = std::move(phases);
@@ -31,6 +39,7 @@ Candidate make_candidate(const Profile& profile, std::string name, std::vector<s
             c.kind.clear();
     }
     c.time = time.value();
+    c.outside = std::max(total.minus(time), 0.0);
     // saved = T_i - T_i / k
     c.saved = std::isinf(factor) ? c.time : c.time - c.time / factor;
     return c;
@@ -77,9 +86,11 @@ std::vector<Candidate> phase_candidates(const Profile& profile, const std::vecto
     for (const auto& selector : only) {
         for (std::size_t i : finder.select(selector, notes)) picked[i] = true;
     }
+    const Summation total = profile_time(profile);
     std::vector<Candidate> out;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
-        if (picked[i]) out.push_back(make_candidate(profile, profile.phases[i].name, {i}, factor.value, std::nullopt));
+        if (picked[i])
+            out.push_back(make_candidate(profile, total, profile.phases[i].name, {i}, factor.value, std::nullopt));
     }
     return out;
 }
@@ -89,6 +100,7 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
     std::vector<Candidate> out;
     out.reserve(proposals.size());
     const PhaseFinder finder(profile, proposals.size());
+    const Summation total = profile_time(profile);
     for (const auto& proposal : proposals) {
         std::vector<std::size_t> phases;
         try {
@@ -96,7 +108,7 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
         } catch (const Error& e) {
             throw Error("proposal " + quoted_name(proposal.name) + ": " + e.message());
         }
-        out.push_back(make_candidate(profile, proposal.name, std::move(phases), proposal.spec.factor.value,
+        out.push_back(make_candidate(profile, total, proposal.name, std::move(phases), proposal.spec.factor.value,
                                      proposal.spec.effort));
         out.back().factor_range = proposal.spec.range;
     }

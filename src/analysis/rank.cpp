@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "amdahl/error.hpp"
 
@@ -19,11 +20,17 @@ std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidat
         }
         RankedTarget target;
         target.candidate = i;
-        target.speedup = speedup_from_saving(baseline, c.saved);
-        target.ceiling = speedup_from_saving(baseline, c.time);
+        // The new time is the time outside the candidate plus its own at k, T' = (T - t) + t / k,
+        // when the outside is known to the last digit: T - saved keeps T's rounding, which is all
+        // of T' when the candidate is nearly all of T.
+        const auto speedup_at = [&](double k, double saved) {
+            if (std::isnan(c.outside)) return speedup_from_saving(baseline, saved);
+            return speedup_of_times(baseline, c.outside + (std::isinf(k) ? 0.0 : c.time / k));
+        };
+        target.speedup = speedup_at(c.factor, c.saved);
+        target.ceiling = speedup_at(std::numeric_limits<double>::infinity(), c.time);
         if (c.effort) target.saved_per_effort = c.saved / *c.effort;
-        for (double k : grid)
-            target.grid.push_back(speedup_from_saving(baseline, std::isinf(k) ? c.time : c.time - c.time / k));
+        for (double k : grid) target.grid.push_back(speedup_at(k, std::isinf(k) ? c.time : c.time - c.time / k));
         out.push_back(std::move(target));
     }
     const auto key = [&](const RankedTarget& t) {

@@ -94,6 +94,7 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
         Candidate& candidate = candidates[c];
         if (job_of[c].empty()) {
             candidate.saved = 0;
+            candidate.outside = std::numeric_limits<double>::quiet_NaN();
             out.ceiling.push_back(1);
             out.grid.emplace_back(grid.size(), 1.0);
             out.on_critical_path.push_back(false);
@@ -103,6 +104,7 @@ ReplayedCandidates replay_candidates(const Profile& profile, std::vector<Candida
             return job_of[c][slot] == as_recorded ? recorded : outcomes[job_of[c][slot]];
         };
         candidate.saved = at(0).before - at(0).after;
+        candidate.outside = std::numeric_limits<double>::quiet_NaN();  // a replayed saving: no phase sum
         out.ceiling.push_back(at(1).speedup);
         std::vector<double> at_grid;
         for (std::size_t g = 0; g < grid.size(); ++g) at_grid.push_back(at(2 + g).speedup);
