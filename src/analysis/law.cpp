@@ -72,7 +72,8 @@ LawSolution solve_for_speedup(const std::vector<LawPart>& parts) {
     // What no part covers, 1 - sum f_i: none once the parts are the whole.
     const double left = out.fraction >= 1 ? 0 : std::max(rest.value(), 0.0);
     out.ceiling = left > 0 ? 1 / left : infinity;  // 1 / (1 - f)
-    if (std::isinf(reference)) {                   // every part with time takes none now (or there is no such part)
+    // Every part with time takes none now (or there is no such part): the ceiling itself.
+    if (std::isinf(reference)) {
         out.factor = out.fraction > 0 ? infinity : 1.0;
         out.speedup = out.ceiling;
     } else {
