@@ -98,10 +98,14 @@ TEST_CASE("format_speedup: exactly the precision, more only where a value would 
     CHECK(format_speedup(1.180555, precision(2)) == "1.18x");
     // Never a whole number for one that is not: a 2x speedup of a 0.004% phase is not "1.0000x",
     // a ceiling of 100000/50001 not "2.0000x" beside a target of 2, 1.3125 at --precision 0 not "1x".
-    CHECK(format_speedup(1.00002, {}) == "1.00002x");
-    CHECK(format_speedup(100000.0 / 50001, {}) == "1.99996x");
-    CHECK(format_speedup(0.9999999, {}) == "0.9999999x");
-    CHECK(format_speedup(1.3125, precision(0)) == "1.3x");
+    // Two significant digits of the difference, so that 1.0000051 and 1.0000102 differ.
+    CHECK(format_speedup(1.00002, {}) == "1.000020x");
+    CHECK(format_speedup(100000.0 / 50001, {}) == "1.999960x");
+    CHECK(format_speedup(0.9999998, {}) == "0.99999980x");
+    CHECK(format_speedup(1.3125, precision(0)) == "1.31x");
+    CHECK(format_speedup(1.0000051, {}) == "1.0000051x");
+    CHECK(format_speedup(1.0000102, {}) == "1.000010x");
+    CHECK(format_speedup(1.0000000009, {}) == "1.00000000090x");
     CHECK(format_speedup(2.0000000000000004, {}) == "2.0000x");  // rounding noise stays whole
     CHECK(format_speedup(3, {}) == "3.0000x");
 }
@@ -113,6 +117,9 @@ TEST_CASE("format_factor: as written, with the digits that tell it from a round 
                {1.00001, "1.00001x"},  // not "1x"
                {0.00001, "0.00001x"},  // not "0x"
                {0.7, "0.7x"},
+               {0.00012345, "0.00012345x"},  // as written, not "0.0001x"
+               {1.0 / 3, "0.3333x"},
+               {6e-11, "6e-11x"},  // not "0.0000000001x"
                {inf, "inf"}},
               format_factor);
 }

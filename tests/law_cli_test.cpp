@@ -244,3 +244,11 @@ TEST_CASE("law: a fraction in percent is the same fraction as its decimal", "[la
     CHECK(scale.exit_code == 0);
     CHECK(scale.out == run_cli({"scale", "-p", "0.9999", "-n", "2", "--format", "json"}).out);
 }
+
+TEST_CASE("law: the ceiling's note writes f with all its digits", "[law][cli]") {
+    // format_plain's six digits wrote 0.999999999 as 1: "the ceiling ... = 1 / (1 - 1)".
+    const RunResult r = run_cli({"law", "-f", "0.999999999", "-k", "inf"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Matchers::Contains("is the ceiling 1 / (1 - 0.999999999)"));
+    CHECK_THAT(r.out, !Catch::Matchers::Contains("(1 - 1)"));
+}

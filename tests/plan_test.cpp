@@ -489,6 +489,15 @@ TEST_CASE("plan: the time outside the candidates is their sum, not the total min
         test::run_cli({"plan", profile, "-k", "inf", "--only", "b", "--only", "c", "--target-time", "0.1ms"});
     CHECK(reached.exit_code == 0);
     CHECK_THAT(reached.out, !Contains("unreachable"));
+    // 0.1 + 0.2 outside c is 0.30000000000000004 in doubles, a ceiling one unit in the last place
+    // below a target of 0.3 ms, which -k inf reaches (within the planner's 1e-12): the reason is
+    // the factor, as there, not "could not beat 3.3333x, short of 3.3333x".
+    const auto ulp = test::run_cli({"plan", profile, "-k", "3", "--only", "c", "--target-time", "0.3ms"});
+    CHECK(ulp.exit_code == 0);
+    CHECK_THAT(ulp.out, !Contains("could not beat"));
+    CHECK_THAT(ulp.out, Contains("needs larger factors"));
+    CHECK_THAT(test::run_cli({"plan", profile, "-k", "inf", "--only", "c", "--target-time", "0.3ms"}).out,
+               !Contains("unreachable"));
 }
 
 TEST_CASE("rank: a phase that is nearly all of the run ranks at eval's speedup, to the last digit", "[rank][cli]") {

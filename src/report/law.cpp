@@ -13,7 +13,7 @@ std::string law_ceiling_note(const LawSolution& s, const NumberStyle& style) {
     return fmt::format(
         "{} is the ceiling 1 / (1 - {}): only k = inf reaches it, the part taking no time; every finite factor "
         "falls short",
-        format_speedup(s.speedup, style), format_plain(s.fraction, style));
+        format_speedup(s.speedup, style), shortest(s.fraction));
 }
 
 // A target this close to the ceiling (relative to it) solves for a k that mostly echoes the
@@ -32,7 +32,7 @@ std::optional<LawNote> law_note(const LawResult& r, const NumberStyle& style) {
                    fmt::format("the target {}x is within 1e-9 of the ceiling {} = 1 / (1 - {}), where k grows without "
                                "bound: the solved k is exact arithmetic, but a change in the target's last digits "
                                "changes it by orders of magnitude",
-                               shortest(s.speedup), format_speedup(s.ceiling, style), format_plain(s.fraction, style))};
+                               shortest(s.speedup), format_speedup(s.ceiling, style), shortest(s.fraction))};
 }
 
 Document layout(const LawResult& r, const ReportOptions& options) {
@@ -129,7 +129,7 @@ Document layout(const LawResult& r, const ReportOptions& options) {
             why = fmt::format(
                 "a {} end-to-end speedup needs more than the ceiling {} = 1 / (1 - {}) allows; even an infinitely "
                 "fast part leaves {} of the time",
-                format_speedup(s.speedup, style), format_speedup(s.ceiling, style), format_plain(s.fraction, style),
+                format_speedup(s.speedup, style), format_speedup(s.ceiling, style), shortest(s.fraction),
                 format_share(1 - s.fraction, style));
         }
         doc.sections.push_back({"impossible", {why}});

@@ -112,6 +112,20 @@ std::string huge_text(double value) {
     return fmt::format("{:.{}e}", value, std::max<int>(static_cast<int>(digits.size()) - 1, 0));
 }
 
+// The significant digits of a number's text, its exponent aside ("0.00012345": 5, "1e-05": 1).
+int significant_digits(std::string_view text) {
+    int digits = 0, zeros = 0;  // zeros: trailing ones, not significant in "0.5000"
+    bool started = false;
+    for (const char c : text.substr(0, text.find_first_of("eE"))) {
+        if (c < '0' || c > '9') continue;
+        if (c == '0' && !started) continue;
+        started = true;
+        ++digits;
+        zeros = c == '0' ? zeros + 1 : 0;
+    }
+    return std::max(digits - zeros, 1);
+}
+
 }  // namespace
 
 char* write_round_trip(char* buffer, double value) {
@@ -217,10 +231,10 @@ std::string format_speedup(double value, const NumberStyle& style) {
         const auto dot = t.find('.');
         return dot == std::string::npos || t.find_first_not_of('0', dot + 1) == std::string::npos;
     };
-    const double whole = std::round(value);
-    if (reads_whole(text) && std::fabs(value - whole) > 1e-12 * std::fabs(value)) {
-        while (reads_whole(text) && decimals < 15) text = fmt::format("{:.{}f}", value, ++decimals);
-    }
+    // Two significant digits of the difference, so that 1.0000051 and 1.0000102 read apart.
+    const double difference = std::fabs(value - std::round(value));
+    if (reads_whole(text) && difference > 1e-12 * std::fabs(value))
+        text = fmt::format("{:.{}f}", value, std::max(decimals, std::min(decimals_for(difference, 2), 15)));
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
     return text + "x";
 }
@@ -229,6 +243,13 @@ std::string format_factor(double value, const NumberStyle& style) {
     if (std::isnan(value)) return "-";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     if (std::fabs(value) >= huge) return huge_text(value) + "x";
+    // Below 1 as written, up to six significant digits (0.00012345x, not 0.0001x), else four
+    // (1/3 is 0.3333x), and from 1e-5 down in scientific form (6e-11x, not 0.0000000001x).
+    if (value != 0 && std::fabs(value) < 1) {
+        if (std::fabs(value) < 1e-5) return huge_text(value) + "x";
+        const int written = significant_digits(shortest(value));
+        return trimmed_fixed(value, decimals_for(value, written <= 6 ? written : 4), 0) + "x";
+    }
     // As many decimals as tell it from a round number: 1.00001 is not 1.
     int decimals = std::max(style.decimals, 1);
     std::string text = trimmed_fixed(value, decimals, 0);
