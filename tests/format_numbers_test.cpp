@@ -119,7 +119,8 @@ TEST_CASE("format_factor: as written, with the digits that tell it from a round 
                {0.7, "0.7x"},
                {0.00012345, "0.00012345x"},  // as written, not "0.0001x"
                {1.0 / 3, "0.3333x"},
-               {6e-11, "6e-11x"},  // not "0.0000000001x"
+               {6e-11, "6e-11x"},            // not "0.0000000001x"
+               {0.99999999, "0.99999999x"},  // not "1x"
                {inf, "inf"}},
               format_factor);
 }

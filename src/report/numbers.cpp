@@ -248,7 +248,8 @@ std::string format_factor(double value, const NumberStyle& style) {
     if (value != 0 && std::fabs(value) < 1) {
         if (std::fabs(value) < 1e-5) return huge_text(value) + "x";
         const int written = significant_digits(shortest(value));
-        return trimmed_fixed(value, decimals_for(value, written <= 6 ? written : 4), 0) + "x";
+        const std::string text = trimmed_fixed(value, decimals_for(value, written <= 6 ? written : 4), 0);
+        return (text.find('.') == std::string::npos ? shortest(value) : text) + "x";  // 0.99999999 is not 1
     }
     // As many decimals as tell it from a round number: 1.00001 is not 1.
     int decimals = std::max(style.decimals, 1);
@@ -257,7 +258,6 @@ std::string format_factor(double value, const NumberStyle& style) {
            (text.find('.') == std::string::npos || reads_as_zero(text))) {
         text = trimmed_fixed(value, ++decimals, 0);
     }
-    if (reads_as_zero(text) && value != 0) return huge_text(value) + "x";  // 1e-300x, not 0x
     if (style.grouping && std::fabs(value) >= 1000) group_thousands(text);
     return text + "x";
 }
