@@ -226,7 +226,7 @@ std::string format_speedup(double value, const NumberStyle& style) {
     std::string text = fmt::format("{:.{}f}", value, decimals);
     if (reads_as_zero(text) && value != 0) return huge_text(value) + "x";  // 1e-300x, not 0.000000000000000x
     // Nor a whole number for one that is not (1.00002 is not "1.0000x", 1.99996 not "2.0000x", and
-    // at --precision 0, 1.3125 not "1x"): more decimals until one shows the difference.
+    // at --precision 0, 1.3125 not "1x").
     const auto reads_whole = [](const std::string& t) {
         const auto dot = t.find('.');
         return dot == std::string::npos || t.find_first_not_of('0', dot + 1) == std::string::npos;
