@@ -102,14 +102,26 @@ TEST_CASE("silent wrong: --unit converts every time, the overlap range too", "[s
     const std::string trace = test::source_path("examples/pytorch_trace.json");
     const auto ms = test::run_cli({"eval", trace, "-s", "*=2", "--unit", "ms", "--format", "json"});
     REQUIRE(ms.exit_code == 0);
-    // In us the range is 1.6916x to 1.7833x; in ms it must be the same (it was 1.69x to 8.23x).
-    // The high end saves 795 us: the 1,590 us of kernels, copies and their overlap, each instant
-    // at most 2x shorter.
+    // Every phase 2x faster saves 795 us: the 1,590 us of kernels, copies and their overlap, each
+    // instant 2x shorter (the overlap ran only sped-up phases, so there is no range).
     const auto report = nlohmann::json::parse(ms.out);
-    CHECK(report["speedup_range"]["low"].get<double>() == Approx(1810.0 / 1070).epsilon(1e-12));
-    CHECK(report["speedup_range"]["high"].get<double>() == Approx(1810.0 / 1015).epsilon(1e-12));
-    CHECK(report["time_saved_range"]["low"].get<double>() == Approx(0.74).epsilon(1e-12));
-    CHECK(report["time_saved_range"]["high"].get<double>() == Approx(0.795).epsilon(1e-12));
+    CHECK(report["speedup"].get<double>() == Approx(1810.0 / 1015).epsilon(1e-12));
+    CHECK(report["time_saved"].get<double>() == Approx(0.795).epsilon(1e-12));
+    CHECK(report["speedup_range"].is_null());
+    // One phase that shared time with others has a range; in ms it is the range in us (it was
+    // 1.69x to 8.23x where the truth was 1.69x to 1.78x, before every time was converted).
+    const auto in_unit = [&](const char* unit) {
+        const auto r = test::run_cli({"eval", trace, "-s", "kind:kernel=2", "--unit", unit, "--format", "json"});
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    const auto us = in_unit("us"), milli = in_unit("ms");
+    REQUIRE(us["speedup_range"].is_object());
+    CHECK(milli["speedup_range"]["low"].get<double>() == Approx(us["speedup_range"]["low"].get<double>()));
+    CHECK(milli["speedup_range"]["high"].get<double>() == Approx(us["speedup_range"]["high"].get<double>()));
+    CHECK(milli["time_saved_range"]["high"].get<double>() * 1000 ==
+          Approx(us["time_saved_range"]["high"].get<double>()));
+    CHECK(us["speedup_range"]["high"].get<double>() > us["speedup_range"]["low"].get<double>());
 }
 
 TEST_CASE("silent wrong: an option that does not apply to the input is an error", "[silent][cli]") {
@@ -1387,6 +1399,8 @@ TEST_CASE("silent wrong: the overlap range's high end saves no more than the fas
 {"ph": "X", "cat": "kernel", "name": "B", "pid": 0, "tid": 2, "ts": 0, "dur": 100, "args": {"device": 0, "stream": 2}},
 {"ph": "X", "cat": "kernel", "name": "C", "pid": 0, "tid": 1, "ts": 100, "dur": 100, "args": {"device": 0, "stream": 1}}
 ]})");
+    // When A and B are both sped up, the shared time ran only sped-up phases and shrinks at the
+    // smaller factor: that is the speedup itself, and with equal factors there is no range.
     const std::pair<std::vector<std::string>, double> cases[] = {
         {{"-s", "A=2", "-s", "B=2"}, 200.0 / 150},
         {{"-s", "*=2"}, 2.0},
@@ -1399,10 +1413,14 @@ TEST_CASE("silent wrong: the overlap range's high end saves no more than the fas
         const auto r = test::run_cli(args);
         REQUIRE(r.exit_code == 0);
         const auto report = nlohmann::json::parse(r.out);
-        REQUIRE(report["speedup_range"].is_object());
-        CHECK(report["speedup_range"]["high"].get<double>() == Approx(high));
-        CHECK(report["speedup_range"]["low"].get<double>() <= report["speedup_range"]["high"].get<double>());
+        const double most = report["speedup_range"].is_object() ? report["speedup_range"]["high"].get<double>()
+                                                                : report["speedup"].get<double>();
+        CHECK(most == Approx(high));
     }
+    const auto unequal =
+        nlohmann::json::parse(test::run_cli({"eval", trace, "--format", "json", "-s", "A=4", "-s", "B=2"}).out);
+    CHECK(unequal["speedup"].get<double>() == Approx(200.0 / 150));  // the shared 100 us at 2x
+    CHECK(unequal["speedup_range"]["low"].get<double>() == Approx(200.0 / 150));
     // A slowdown's range is as before: its active-time estimate is the low end.
     const auto slow = test::run_cli({"eval", trace, "--format", "json", "-s", "A=0.5"});
     REQUIRE(slow.exit_code == 0);
@@ -1557,4 +1575,70 @@ TEST_CASE("silent wrong: --explain shows times to the digits that make its subtr
     REQUIRE(plain.exit_code == 0);
     CHECK_THAT(plain.out, Contains("saved = T_old - T_new = "));
     CHECK_THAT(plain.out, !Contains("00000"));
+}
+
+// Two kernels that ran at the same time on two streams: when both are sped up, the time they
+// shared ran only sped-up work, so it shrinks too (by the smaller factor). It was kept whole:
+// eight parallel events all 2x faster gave 1.0000x.
+namespace {
+const char* two_streams_trace = R"({"traceEvents": [
+  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1000.5, "dur": 10},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 8, "ts": 1006.5, "dur": 6},
+  {"ph": "X", "cat": "kernel", "name": "softmax", "pid": 0, "tid": 7, "ts": 1015.5, "dur": 2.25}
+]})";
+}  // namespace
+
+TEST_CASE("silent wrong: time when only sped-up phases ran at once shrinks with them", "[silent][overlap]") {
+    test::TempDir dir;
+    const std::string trace = dir / "streams.json";
+    std::ofstream(trace) << two_streams_trace;
+    // gemm alone 6, copy alone 2, both 4 (overlapped), idle 3, softmax 2.25: 17.25 us.
+    const auto r = test::run_binary("eval " + trace + " -s gemm=2 -s 'Memcpy HtoD=4' --format json");
+    REQUIRE(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    // 3 + 0.5 + 4/2 + 3 + 2.25 = 10.75 (the shared 4 us at the smaller factor, 2x).
+    CHECK(j["new_time"].get<double>() == Approx(10.75));
+    CHECK(j["speedup"].get<double>() == Approx(17.25 / 10.75));
+    CHECK(j["affected_fraction"].get<double>() == Approx(12.0 / 17.25));
+    CHECK(j["ceiling"].get<double>() == Approx(17.25 / 5.25));
+    bool said = false;
+    for (const auto& note : j["notes"])
+        said = said || note.get<std::string>().find("only sped-up phases") != std::string::npos;
+    CHECK(said);
+
+    const auto text = test::run_binary("eval " + trace + " -s gemm=2 -s 'Memcpy HtoD=4'");
+    REQUIRE(text.exit_code == 0);
+    CHECK_THAT(line_starting_with(text.out, "overlapped"), Contains("2x") && Contains("2.0"));
+    CHECK_THAT(text.err, Contains("only sped-up phases"));
+
+    // Eight events in parallel, every one 2x faster: the whole run is 2x faster.
+    std::string eight = R"({"traceEvents": [)";
+    for (int i = 0; i < 8; ++i)
+        eight += (i ? "," : "") + std::string(R"({"ph": "X", "cat": "kernel", "name": "k)") + std::to_string(i) +
+                 R"(", "pid": 0, "tid": )" + std::to_string(10 + i) + R"(, "ts": 0, "dur": 1})";
+    eight += "]}";
+    const std::string parallel = dir / "parallel.json";
+    std::ofstream(parallel) << eight;
+    const auto all = test::run_binary("eval " + parallel + " -s '*=2' --format json");
+    REQUIRE(all.exit_code == 0);
+    CHECK(nlohmann::json::parse(all.out)["speedup"].get<double>() == Approx(2));
+
+    // One sped up, the other not: the shared time is not counted as sped up (as before).
+    const auto one = test::run_binary("eval " + trace + " -s gemm=2 --format json");
+    REQUIRE(one.exit_code == 0);
+    CHECK(nlohmann::json::parse(one.out)["new_time"].get<double>() == Approx(14.25));
+
+    // rank and plan: a proposal that covers both gets the shared time too.
+    const auto rank = test::run_binary("rank " + trace + " -s '*e*=2' --format json");
+    INFO(rank.err);
+    REQUIRE(rank.exit_code == 0);
+    const auto target = nlohmann::json::parse(rank.out)["targets"][0];
+    // gemm 6 + copy 2 + shared 4 = 12 at 2x: 17.25 / 11.25.
+    CHECK(target["time"].get<double>() == Approx(12));
+    CHECK(target["speedup"].get<double>() == Approx(17.25 / 11.25));
+    CHECK(target["ceiling"].get<double>() == Approx(17.25 / 5.25));
+    const auto plan = test::run_binary("plan " + trace + " -s '*e*=2' --target 1.5");
+    INFO(plan.err);
+    CHECK(plan.exit_code == 0);
+    CHECK_THAT(plan.out, Contains("1.5333x"));
 }

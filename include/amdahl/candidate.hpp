@@ -11,10 +11,13 @@
 namespace amdahl {
 
 struct Candidate {
-    std::string name;                         ///< the phase name, or the proposal's name
-    std::string kind;                         ///< the phase's kind; for several phases, their common kind or ""
-    std::vector<std::size_t> phases;          ///< indices into Profile::phases
-    double time = 0;                          ///< baseline time of those phases
+    std::string name;                 ///< the phase name, or the proposal's name
+    std::string kind;                 ///< the phase's kind; for several phases, their common kind or ""
+    std::vector<std::size_t> phases;  ///< indices into Profile::phases
+    double time = 0;                  ///< baseline time of those phases (and of covered_overlaps)
+    /// Overlap sets (indices into Profile::overlaps) all of whose phases are these: the time they
+    /// ran only with one another is in `time`, and shrinks with them.
+    std::vector<std::size_t> covered_overlaps;
     double factor = 1;                        ///< local speedup k (may be infinite)
     std::optional<FactorRange> factor_range;  ///< "8..12": k lies in it (factor is its midpoint)
     std::optional<double> effort;             ///< in the user's effort unit

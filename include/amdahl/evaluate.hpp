@@ -10,10 +10,16 @@
 namespace amdahl {
 
 struct PhaseOutcome {
-    double factor = 1;    ///< local speedup applied (1 when untouched; may be infinite)
+    /// Local speedup applied (1 when untouched; may be infinite). For the `overlapped` phase, whose
+    /// time shrinks where only sped-up phases ran (spec -1): its time / new_time.
+    double factor = 1;
     double new_time = 0;  ///< time / factor
     double saved = 0;     ///< time - new_time (negative for a slowdown)
     int spec = -1;        ///< index of the speedup that touched it, or -1
+    /// The `overlapped` phase, part of whose time ran only sped-up phases and shrinks with them.
+    bool shrinks_with_others = false;
+    /// Sped up by a spec, or shrinking with the phases that are.
+    bool changed() const { return spec >= 0 || shrinks_with_others; }
 };
 
 /// For profiles imported from traces, where sped-up phases also ran overlapped with others: the
@@ -33,9 +39,11 @@ struct Evaluation {
     double baseline_time = 0;
     double new_time = 0;
     double time_saved = 0;
-    double speedup = 1;                         ///< baseline / new; infinite when new_time == 0
-    double saved_fraction = 0;                  ///< time_saved / baseline
-    double affected_fraction = 0;               ///< f: share of the baseline in phases that were sped up
+    double speedup = 1;            ///< baseline / new; infinite when new_time == 0
+    double saved_fraction = 0;     ///< time_saved / baseline
+    double affected_fraction = 0;  ///< f: share of the baseline in phases that were sped up
+    /// Of the `overlapped` phase, the time when only sped-up phases ran (CoveredOverlap): part of f.
+    double covered_overlap_time = 0;
     double ceiling = 1;                         ///< 1 / (1 - f); infinite when f == 1
     std::optional<double> headroom_captured;    ///< time_saved / (f * baseline); none when f == 0
     std::vector<PhaseOutcome> phases;           ///< parallel to Profile::phases

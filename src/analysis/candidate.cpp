@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "amdahl/covered_overlap.hpp"
 #include "amdahl/error.hpp"
 #include "amdahl/numbers.hpp"
 #include "model/quoted_name.hpp"
@@ -22,8 +23,9 @@ Summation profile_time(const Profile& profile) {
     return total;
 }
 
-Candidate make_candidate(const Profile& profile, const Summation& total, std::string name,
-                         std::vector<std::size_t> phases, double factor, std::optional<double> effort) {
+Candidate make_candidate(const Profile& profile, const OverlapCover& cover, const Summation& total, std::string name,
+                         std::vector<std::size_t> phases, double factor, std::optional<double> effort,
+                         std::vector<std::string>* notes) {
     Candidate c;
     c.name = std::move(name);
     c.phases = std::move(phases);
@@ -37,6 +39,17 @@ Candidate make_candidate(const Profile& profile, const Summation& total, std::st
             c.kind = phase.kind;
         else if (c.kind != phase.kind)
             c.kind.clear();
+    }
+    // Time when only these phases ran at once shrinks with them (a set has two phases at least).
+    if (c.phases.size() >= 2) {
+        Summation shared;
+        for (const CoveredOverlap& set : cover.covered(c.phases)) {
+            c.covered_overlaps.push_back(set.index);
+            shared.add(set.time);
+            time.add(set.time);
+        }
+        if (notes && !c.covered_overlaps.empty())
+            notes->push_back(covered_overlap_note(profile, shared.value(), "the phases of " + quoted_name(c.name)));
     }
     c.time = time.value();
     c.outside = std::max(total.minus(time), 0.0);
@@ -87,10 +100,12 @@ std::vector<Candidate> phase_candidates(const Profile& profile, const std::vecto
         for (std::size_t i : finder.select(selector, notes)) picked[i] = true;
     }
     const Summation total = profile_time(profile);
+    const OverlapCover cover(profile);
     std::vector<Candidate> out;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         if (picked[i])
-            out.push_back(make_candidate(profile, total, profile.phases[i].name, {i}, factor.value, std::nullopt));
+            out.push_back(
+                make_candidate(profile, cover, total, profile.phases[i].name, {i}, factor.value, std::nullopt, notes));
     }
     return out;
 }
@@ -101,6 +116,8 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
     out.reserve(proposals.size());
     const PhaseFinder finder(profile, proposals.size());
     const Summation total = profile_time(profile);
+    const OverlapCover cover(profile);
+    if (cover.note() && notes) notes->push_back(*cover.note());
     for (const auto& proposal : proposals) {
         std::vector<std::size_t> phases;
         try {
@@ -108,8 +125,8 @@ std::vector<Candidate> proposal_candidates(const Profile& profile, const std::ve
         } catch (const Error& e) {
             throw Error("proposal " + quoted_name(proposal.name) + ": " + e.message());
         }
-        out.push_back(make_candidate(profile, total, proposal.name, std::move(phases), proposal.spec.factor.value,
-                                     proposal.spec.effort));
+        out.push_back(make_candidate(profile, cover, total, proposal.name, std::move(phases),
+                                     proposal.spec.factor.value, proposal.spec.effort, notes));
         out.back().factor_range = proposal.spec.range;
     }
     return out;
@@ -141,11 +158,19 @@ namespace {
 // as the total minus the other (1.0 - (0.2 + 0.7) is 0.10000000000000009).
 std::pair<double, double> touched_and_outside(const Profile& profile, const std::vector<Candidate>& candidates) {
     std::vector<bool> touched(profile.phases.size(), false);
-    for (const auto& c : candidates)
+    std::vector<bool> covered(profile.overlaps.size(), false);
+    for (const auto& c : candidates) {
         for (std::size_t p : c.phases) touched[p] = true;
-    Summation in, out;
+        for (std::size_t o : c.covered_overlaps) covered[o] = true;
+    }
+    Summation in, out, shared;
     for (std::size_t i = 0; i < touched.size(); ++i) (touched[i] ? in : out).add(profile.phases[i].time);
-    return {in.value(), out.value()};
+    // The overlapped time some candidate covers moves from outside (the `overlapped` phase) to in.
+    for (std::size_t o = 0; o < covered.size(); ++o)
+        if (covered[o]) shared.add(profile.overlaps[o].time);
+    if (shared.value() == 0) return {in.value(), out.value()};
+    in.add(shared.value());
+    return {in.value(), std::max(0.0, out.minus(shared))};
 }
 }  // namespace
 

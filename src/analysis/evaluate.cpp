@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "amdahl/covered_overlap.hpp"
 #include "amdahl/error.hpp"
 #include "amdahl/law.hpp"
 #include "amdahl/numbers.hpp"
@@ -69,9 +70,23 @@ struct OverlapSavings {
     double active = 0;
 };
 
+// The smallest factor of a covered overlap's phases: the time they all ran at once ends when the
+// slowest of them is done.
 template <typename FactorOf>
-OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, FactorOf factor_of) {
+double covered_factor(const CoveredOverlap& covered, const std::vector<int>& owner, FactorOf factor_of) {
+    double k = std::numeric_limits<double>::infinity();
+    for (std::size_t p : covered.phases) k = std::min(k, factor_of(static_cast<std::size_t>(owner[p])));
+    return k;
+}
+
+// t - t / k, t when k is infinite.
+double saving_at(double time, double factor) { return std::isinf(factor) ? time : time - time / factor; }
+
+template <typename FactorOf>
+OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, const std::vector<int>& owner,
+                               const std::vector<CoveredOverlap>& covered, FactorOf factor_of) {
     Summation exclusive, active, affected, overlapped;
+    for (const CoveredOverlap& c : covered) exclusive.add(saving_at(c.time, covered_factor(c, owner, factor_of)));
     double fastest = 0;  // k_max: a slowdown's active estimate is its low end, which no cap bounds
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         const Phase& phase = profile.phases[i];
@@ -81,8 +96,8 @@ OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, Fact
         }
         const double k = factor_of(static_cast<std::size_t>(e.phases[i].spec));
         const double a = phase.active_time.value_or(phase.time);
-        exclusive.add(std::isinf(k) ? phase.time : phase.time - phase.time / k);
-        active.add(std::isinf(k) ? a : a - a / k);
+        exclusive.add(saving_at(phase.time, k));
+        active.add(saving_at(a, k));
         affected.add(phase.time);
         fastest = std::max(fastest, k);
     }
@@ -96,6 +111,7 @@ OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, Fact
 // estimates grow with every factor: the low end takes the lesser at the ranges' low ends, the high
 // end the greater at their high ends.
 std::optional<OverlapRange> overlap_range(const Profile& profile, const std::vector<SpeedupSpec>& specs,
+                                          const std::vector<int>& owner, const std::vector<CoveredOverlap>& covered,
                                           const Evaluation& e) {
     bool any_overlap = false;
     for (std::size_t i = 0; i < profile.phases.size(); ++i)
@@ -107,8 +123,8 @@ std::optional<OverlapRange> overlap_range(const Profile& profile, const std::vec
             return specs[s].range ? (high ? specs[s].range->high : specs[s].range->low) : specs[s].factor.value;
         };
     };
-    const OverlapSavings low = overlap_savings(profile, e, end(false));
-    const OverlapSavings high = overlap_savings(profile, e, end(true));
+    const OverlapSavings low = overlap_savings(profile, e, owner, covered, end(false));
+    const OverlapSavings high = overlap_savings(profile, e, owner, covered, end(true));
     OverlapRange range;
     range.factor_ends = std::any_of(specs.begin(), specs.end(), [](const SpeedupSpec& s) { return s.range; });
     // The exclusive estimate at the point is the evaluation's own figure, bit for bit.
@@ -128,6 +144,8 @@ std::optional<OverlapRange> overlap_range(const Profile& profile, const std::vec
         const double remaining = e.baseline_time - saving;
         return remaining > 0 ? e.baseline_time / remaining : std::numeric_limits<double>::infinity();
     };
+    // Every overlap the sped-up phases had was with one another: nothing is left to bound.
+    if (range.high_saved - range.low_saved <= 1e-12 * e.baseline_time) return std::nullopt;
     range.low_speedup = speedup_of(range.low_saved);
     range.high_speedup = speedup_of(range.high_saved);
     return range;
@@ -139,12 +157,37 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     Evaluation out;
     const std::vector<int> owner = assign_speedups(profile, specs, &out.notes);
     out.phases.resize(profile.phases.size());
+    // Time when only sped-up phases ran at once shrinks with them, each set at its smallest factor.
+    std::vector<std::size_t> picked;
+    for (std::size_t i = 0; i < owner.size(); ++i)
+        if (owner[i] >= 0) picked.push_back(i);
+    const OverlapCover cover(profile);
+    const std::vector<CoveredOverlap> covered = cover.covered(picked);
+    if (cover.note()) out.notes.push_back(*cover.note());
+    Summation covered_time, covered_new;
+    const auto point = [&specs](std::size_t s) { return specs[s].factor.value; };
+    for (const CoveredOverlap& c : covered) {
+        covered_time.add(c.time);
+        const double k = covered_factor(c, owner, point);
+        covered_new.add(std::isinf(k) ? 0.0 : c.time / k);
+    }
     Summation baseline, new_time, saved, affected, untouched;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         const double time = profile.phases[i].time;
         PhaseOutcome& phase = out.phases[i];
         phase.spec = owner[i];
-        if (owner[i] >= 0) {
+        if (owner[i] < 0 && !covered.empty() && profile.phases[i].name == overlapped_phase) {
+            Summation whole;
+            whole.add(time);
+            const double left = std::max(0.0, whole.minus(covered_time));  // ran beside an untouched phase
+            out.covered_overlap_time = time - left;
+            phase.new_time = left + covered_new.value();
+            phase.factor = phase.new_time > 0 ? time / phase.new_time : std::numeric_limits<double>::infinity();
+            phase.shrinks_with_others = true;
+            affected.add(out.covered_overlap_time);
+            untouched.add(left);
+            out.notes.push_back(covered_overlap_note(profile, out.covered_overlap_time, "sped-up phases"));
+        } else if (owner[i] >= 0) {
             phase.factor = specs[static_cast<std::size_t>(owner[i])].factor.value;
             // T_i' = T_i / k_i  (0 when k_i is infinite)
             phase.new_time = std::isinf(phase.factor) ? 0.0 : time / phase.factor;
@@ -172,7 +215,7 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     if (affected.value() > 0) out.headroom_captured = out.time_saved / affected.value();
     out.uncertainty = evaluation_uncertainty(profile, specs, owner);
 
-    out.overlap_range = overlap_range(profile, specs, out);
+    out.overlap_range = overlap_range(profile, specs, owner, covered, out);
     if (out.overlap_range && out.uncertainty) out.uncertainty->exclusive_only = true;
     return out;
 }

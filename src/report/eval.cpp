@@ -20,7 +20,7 @@ std::shared_ptr<const std::vector<std::size_t>> chosen_phases(const EvalResult& 
     auto chosen = std::make_shared<std::vector<std::size_t>>();
     if (rows == PhaseRows::changed)
         for (std::size_t i = 0; i < r.evaluation.phases.size(); ++i)
-            if (r.evaluation.phases[i].spec >= 0) chosen->push_back(i);
+            if (r.evaluation.phases[i].changed()) chosen->push_back(i);
     return chosen;
 }
 
@@ -56,8 +56,8 @@ Table phase_table(const EvalResult& r, const ReportOptions& options) {
         const Phase& phase = profile.phases[i];
         const PhaseOutcome& outcome = r.evaluation.phases[i];
         const double share = phase.time / r.evaluation.baseline_time;
-        std::string factor_text = outcome.spec < 0 ? "-" : format_factor(outcome.factor, style);
-        if (outcome.spec >= 0 && outcome.factor < 1) factor_text += " (slower)";
+        std::string factor_text = outcome.changed() ? format_factor(outcome.factor, style) : "-";
+        if (outcome.changed() && outcome.factor < 1) factor_text += " (slower)";
         row.emplace_back(printable(shown->empty() ? phase.name : (*shown)[row_index]), phase.name);
         row.emplace_back(printable(phase.kind), phase.kind);
         if (calls) row.push_back(calls_cell(phase.calls));

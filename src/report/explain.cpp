@@ -81,7 +81,7 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         const double time = profile.phases[i].time;
         const double factor = result.phases[i].factor;
         old_terms.push_back(t(time));
-        if (result.phases[i].spec < 0) {
+        if (!result.phases[i].changed()) {
             new_terms.push_back(t(time));
         } else if (std::isinf(factor)) {
             new_terms.push_back(t(time) + " / inf");
@@ -121,7 +121,7 @@ std::vector<std::string> explain_eval(const Profile& profile, const std::vector<
         double k = 0;
         bool single = true;
         for (const auto& phase : result.phases) {
-            if (phase.spec < 0) continue;
+            if (!phase.changed()) continue;
             if (k == 0)
                 k = phase.factor;
             else if (phase.factor != k)

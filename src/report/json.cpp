@@ -42,7 +42,7 @@ void write_calls(JsonWriter& json, std::optional<std::uint64_t> calls) {
 }
 
 bool phase_row_wanted(const PhaseOutcome& outcome, PhaseRows rows) {
-    return rows == PhaseRows::all || (rows == PhaseRows::changed && outcome.spec >= 0);
+    return rows == PhaseRows::all || (rows == PhaseRows::changed && outcome.changed());
 }
 
 }  // namespace

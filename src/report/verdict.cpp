@@ -126,20 +126,25 @@ std::string eval_verdict(const EvalResult& r, const NumberStyle& style) {
                         (e.affected_fraction < small_share ? "only " : "") + format_share(e.affected_fraction, style));
     }
     // Where the rest of the time is: the untouched phases larger than what was sped up.
+    // (Of the overlapped phase, only the time that ran beside an untouched phase.)
+    const auto untouched_time = [&](std::size_t i) {
+        return e.phases[i].shrinks_with_others ? profile.phases[i].time - e.covered_overlap_time
+                                               : profile.phases[i].time;
+    };
     std::vector<std::size_t> untouched;
     for (std::size_t i = 0; i < profile.phases.size(); ++i)
-        if (e.phases[i].spec < 0 && profile.phases[i].time > 0) untouched.push_back(i);
+        if (e.phases[i].spec < 0 && untouched_time(i) > 0) untouched.push_back(i);
     std::stable_sort(untouched.begin(), untouched.end(),
-                     [&](std::size_t a, std::size_t b) { return profile.phases[a].time > profile.phases[b].time; });
+                     [&](std::size_t a, std::size_t b) { return untouched_time(a) > untouched_time(b); });
     const auto named = [&](std::size_t i) {
         return fmt::format("{} ({})", printable(profile.phases[i].name),
-                           format_share(profile.phases[i].time / e.baseline_time, style));
+                           format_share(untouched_time(i) / e.baseline_time, style));
     };
     const double affected_time = e.affected_fraction * e.baseline_time;
     std::vector<std::string> larger;
     std::size_t more = 0;
     for (std::size_t i : untouched) {
-        if (profile.phases[i].time <= affected_time) break;
+        if (untouched_time(i) <= affected_time) break;
         if (larger.size() < named_phases)
             larger.push_back(named(i));
         else
