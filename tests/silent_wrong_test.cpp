@@ -1642,3 +1642,20 @@ TEST_CASE("silent wrong: time when only sped-up phases ran at once shrinks with 
     CHECK(plan.exit_code == 0);
     CHECK_THAT(plan.out, Contains("1.5333x"));
 }
+
+TEST_CASE("silent wrong: with --total, a summary's shares are of the total, and the words say so", "[silent][nsys]") {
+    // 7500 + 2500 ns of kernels in a 20 us run: the sped-up kernel is 37.5% of the total (75% of
+    // the summed rows). The verdict said "37.5% of the summed rows", rank "over the summed rows".
+    const std::string path = test::source_path("tests/data/profilers/handmade/nsys_gpukernsum_2021.csv");
+    const auto eval = test::run_binary("eval " + path + " --total 20us -s 'kind:kernel=2'");
+    REQUIRE(eval.exit_code == 0);
+    const std::string verdict = line_starting_with(eval.out, "verdict:");
+    CHECK_THAT(verdict, Contains("50.0% of the declared total"));
+    CHECK_THAT(verdict, !Contains("summed rows"));
+    const auto rank = test::run_binary("rank " + path + " --total 20us");
+    REQUIRE(rank.exit_code == 0);
+    CHECK_THAT(rank.out, Contains("end to end") && !Contains("over the summed rows"));
+    // Without --total the shares are of the summed rows, and the words say that.
+    const auto rows = test::run_binary("eval " + path + " -s 'kind:kernel=2'");
+    CHECK_THAT(line_starting_with(rows.out, "verdict:"), Contains("of the summed rows"));
+}

@@ -257,8 +257,7 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     const auto t = [&](double v) { return format_time(v, style) + " " + unit; };
     Document doc;
     doc.command = "eval";
-    doc.headline =
-        format_speedup(e.speedup, style) + " " + whole_run(r.profile->summary_only) + ", " + t(e.time_saved) + " saved";
+    doc.headline = format_speedup(e.speedup, style) + " " + whole_run(*r.profile) + ", " + t(e.time_saved) + " saved";
     if (options.verdict) {  // --verdict: the sentence alone
         doc.sections.push_back({"", {eval_verdict(r, style)}, false, false});
         return doc;
@@ -322,8 +321,8 @@ Document layout(const EvalResult& r, const ReportOptions& options) {
     if (r.required_speedup) {
         doc.gates.push_back(
             {r.gate_passed, "--require-speedup " + format_plain(*r.required_speedup, style),
-             fmt::format("{}{} {}{}: {} the required {}", r.replay ? "replayed, " : "",
-                         whole_run(r.profile->summary_only), format_speedup(r.speedup(), style),
+             fmt::format("{}{} {}{}: {} the required {}", r.replay ? "replayed, " : "", whole_run(*r.profile),
+                         format_speedup(r.speedup(), style),
                          r.gate_at_low_end()
                              ? ", at the low end of the range " + format_speedup(r.gate_speedup(), style)
                              : std::string(),

@@ -116,12 +116,12 @@ Document layout(const RankResult& r, const ReportOptions& options) {
                                                      : "largest saving";
         std::string text = fmt::format("{} ({}, {} {} saved, {} {}", printable(shown_name(0)),
                                        format_factor(first.factor, style), format_time(first.saved, style), unit,
-                                       format_speedup(top.speedup, style), whole_run(r.profile->summary_only));
+                                       format_speedup(top.speedup, style), whole_run(*r.profile));
         if (top.saved_per_effort)
             text += fmt::format(", {} {} per {}", format_time(*top.saved_per_effort, style), unit, effort_unit);
         doc.summary.push_back({what, text + ")", "top", first.name});
         doc.headline = fmt::format("{} first ({} {})", printable(shown_name(0)), format_speedup(top.speedup, style),
-                                   whole_run(r.profile->summary_only));
+                                   whole_run(*r.profile));
     }
     if (r.replayed) {
         doc.summary.push_back({"model",

@@ -36,6 +36,11 @@ struct ReportOptions {
 /// How a report names the whole run: "end to end", or for a summary, whose rows' sum is no wall
 /// time, "over the summed rows".
 const char* whole_run(bool summary_only);
+/// True when a profile's shares are of its summed rows: a summary whose total is the rows' sum. A
+/// summary given its end-to-end time (--total) has the rest in 'unattributed' and is over that.
+bool over_summed_rows(const Profile& profile);
+/// whole_run for a profile: "over the summed rows" when over_summed_rows, else "end to end".
+const char* whole_run(const Profile& profile);
 /// The summary lines that say what a profile's phases add up to: its boundary, and for a summary
 /// the caveat that its rows may overlap.
 void add_boundary(std::vector<SummaryLine>& summary, const std::string& boundary, bool summary_only);

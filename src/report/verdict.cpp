@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "amdahl/report.hpp"
+#include "report/report.hpp"
 
 namespace amdahl {
 
@@ -19,7 +20,7 @@ constexpr std::size_t named_phases = 3;
 
 // What the profile's time is, in words: the reader must know what the shares are shares of.
 std::string boundary_words(const Profile& profile) {
-    if (profile.summary_only) return "the summed rows";
+    if (profile.summary_only) return over_summed_rows(profile) ? "the summed rows" : "the declared total";
     if (!profile.steps.empty()) return "the step";
     const bool all_device =
         !profile.phases.empty() && std::all_of(profile.phases.begin(), profile.phases.end(), [](const Phase& p) {
