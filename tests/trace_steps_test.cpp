@@ -431,3 +431,41 @@ TEST_CASE("steps: two steps have no median (it is their mean), one step no sprea
     CHECK(load_text("one.json", one, options).boundary ==
           "the only step matching '^s' (CPU spans; the trace has no GPU copies of them): 1,000.0 us");
 }
+
+TEST_CASE("steps: a --window that matches annotations nested on one thread is refused, not counted twice",
+          "[import][trace][steps][silent]") {
+    // Benchmark regions nest: [param|model] holds [param|warmup] and [param|measure]. 'param'
+    // matched all three as steps, so the measure kernels counted twice and the steps added up to
+    // more than the trace (a real Kineto trace: 73.5 s of steps in 41.6 s).
+    const std::string trace = test::write_temp("nested_regions.json", R"({"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "[param|model]", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+{"ph": "X", "cat": "user_annotation", "name": "[param|warmup]", "pid": 1, "tid": 1, "ts": 100, "dur": 300},
+{"ph": "X", "cat": "user_annotation", "name": "[param|measure]", "pid": 1, "tid": 1, "ts": 500, "dur": 400},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 150, "dur": 100},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 600, "dur": 100}
+]})");
+    const auto nested = test::run_cli({"import", trace, "--window", "param"});
+    CHECK(nested.exit_code == 2);
+    CHECK(nested.out.empty());
+    CHECK(nested.err == "error: " + trace +
+                            ": --window 'param' takes steps that overlap on one thread: '[param|warmup]' (at 100.0 us, "
+                            "300.0 us long) runs inside '[param|model]' (at 0.0 us, 1,000.0 us long); steps are "
+                            "iterations one after another, so give a pattern that matches one level of them\n");
+    // One level: the two regions inside are two steps, each with its kernel.
+    const auto level = test::run_cli({"import", trace, "--window", "warmup|measure"});
+    INFO(level.err);
+    REQUIRE(level.exit_code == 0);
+    const auto profile = nlohmann::json::parse(level.out);
+    CHECK(profile["total"].get<double>() == Approx(350));  // (300 + 400) / 2
+    // Sequential steps of one name that overlap (not nested) are refused the same way.
+    const std::string overlapping = test::write_temp("overlapping_steps.json", R"({"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 600},
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 500, "dur": 600},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 150, "dur": 100}
+]})");
+    const auto both = test::run_cli({"import", overlapping, "--window", "ProfilerStep#.*"});
+    CHECK(both.exit_code == 2);
+    CHECK_THAT(
+        both.err,
+        Contains("'ProfilerStep#2' (at 500.0 us, 600.0 us long) overlaps 'ProfilerStep#1' (at 0.0 us, 600.0 us long)"));
+}

@@ -90,6 +90,52 @@ struct Found {
     double time() const { return std::max(cpu ? cpu->length() : 0.0, gpu ? gpu->length() : 0.0); }
 };
 
+// Steps are iterations one after another. Two that overlap on one thread (or one stream) are
+// nested regions or a pattern too wide ('param' taking a benchmark's outer and inner regions):
+// each would count the time they share, so the steps would add up to more than the trace. Across
+// tracks they may overlap (a step's copies on two streams drift into the next step).
+void refuse_overlapping_steps(const std::vector<Found>& found, const Timeline& timeline, const ImportOptions& options,
+                              const std::string& source) {
+    struct Placed {
+        std::uint32_t track;
+        bool gpu;
+        Copy copy;
+        std::size_t step;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (found[i].cpu) placed.push_back({found[i].cpu->track, false, *found[i].cpu, i});
+        for (const Copy& copy : found[i].gpu_copies) placed.push_back({copy.track, true, copy, i});
+    }
+    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+        if (a.gpu != b.gpu) return a.gpu < b.gpu;
+        if (a.track != b.track) return a.track < b.track;
+        return a.copy.start != b.copy.start ? a.copy.start < b.copy.start : a.copy.end > b.copy.end;
+    });
+    for (std::size_t j = 1, longest = 0; j < placed.size(); ++j) {
+        const Placed& before = placed[longest];
+        const Placed& next = placed[j];
+        if (next.gpu != before.gpu || next.track != before.track) {
+            longest = j;
+            continue;
+        }
+        if (next.copy.start < before.copy.end) {
+            const auto where = [&](const Placed& p) {
+                return fmt::format("'{}' (at {}, {} long)", printable(found[p.step].name),
+                                   format_duration(p.copy.start, timeline.unit),
+                                   format_duration(p.copy.length(), timeline.unit));
+            };
+            throw Error(source,
+                        fmt::format("--window '{}' takes steps that overlap on one {}: {} {} {}; steps are "
+                                    "iterations one after another, so give a pattern that matches one level "
+                                    "of them",
+                                    printable(options.window), next.gpu ? "stream" : "thread", where(next),
+                                    next.copy.end <= before.copy.end ? "runs inside" : "overlaps", where(before)));
+        }
+        if (next.copy.end > before.copy.end) longest = j;
+    }
+}
+
 }  // namespace
 
 std::vector<bool> filter_events(const Timeline& timeline, const ImportOptions& options, const std::string& source,
@@ -287,6 +333,7 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         }
     }
     std::stable_sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.start() < b.start(); });
+    refuse_overlapping_steps(found, timeline, options, source);
 
     // Partial steps: the profiler starts and stops in the middle of an iteration.
     std::vector<std::string> dropped(found.size());
