@@ -469,3 +469,36 @@ TEST_CASE("steps: a --window that matches annotations nested on one thread is re
         both.err,
         Contains("'ProfilerStep#2' (at 500.0 us, 600.0 us long) overlaps 'ProfilerStep#1' (at 0.0 us, 600.0 us long)"));
 }
+
+TEST_CASE("trace: events that run past Kineto's 'Record Window End' are cut there, with a note",
+          "[import][trace][silent]") {
+    // The step's record_function closed 13 s after the profiler stopped (a real Kineto trace):
+    // nothing after the record window's end was recorded, so the step is the 500 us before it,
+    // not 10 ms of "idle" GPU.
+    const std::string trace = test::write_temp("record_window.json", R"({"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 1000, "dur": 10000},
+{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1050, "dur": 300},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1100, "dur": 100},
+{"ph": "i", "cat": "Trace", "name": "Record Window End", "pid": "", "tid": "", "ts": 1500, "s": "g"}
+]})");
+    const auto step = test::run_cli({"import", trace, "--window", "ProfilerStep#1"});
+    INFO(step.err);
+    REQUIRE(step.exit_code == 0);
+    const auto profile = nlohmann::json::parse(step.out);
+    CHECK(profile["total"].get<double>() == Approx(500));
+    CHECK_THAT(step.err, Contains(trace + ": 1 event ran past the end of the recording (Kineto's 'Record Window "
+                                          "End' at 500.0 us): nothing after it was recorded, so it is cut there: "
+                                          "'ProfilerStep#1' (10,000.0 us long, 500.0 us of it recorded)"));
+    // The CPU lane's wall time ends there too.
+    const auto cpu = test::run_cli({"import", trace, "--lane", "cpu"});
+    REQUIRE(cpu.exit_code == 0);
+    CHECK(nlohmann::json::parse(cpu.out)["total"].get<double>() == Approx(500));
+    // Without the marker nothing is cut.
+    const std::string plain = test::write_temp("no_record_window.json", R"({"traceEvents": [
+{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 1000, "dur": 10000},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1100, "dur": 100}
+]})");
+    const auto whole = test::run_cli({"import", plain, "--window", "ProfilerStep#1"});
+    REQUIRE(whole.exit_code == 0);
+    CHECK(nlohmann::json::parse(whole.out)["total"].get<double>() == Approx(10000));
+}

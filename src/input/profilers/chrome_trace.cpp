@@ -1,5 +1,7 @@
 // Chrome Trace Event JSON (PyTorch/Kineto, Perfetto, ...), read as a stream: events are parsed one
 // at a time and only what the sweep needs is kept (a span of a few dozen bytes per event).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -29,6 +31,7 @@
 #include "input/profilers/json_stream.hpp"
 #include "input/profilers/readers.hpp"
 #include "input/profilers/timeline.hpp"
+#include "report/numbers.hpp"
 
 namespace amdahl::detail {
 
@@ -383,6 +386,12 @@ private:
     void add(const EventFields& f, std::size_t size) {
         // Messages point at the event's first byte: the cursor is `size` bytes past it now.
         ++events_;
+        // Kineto marks where the profiler stopped recording with an instant.
+        if (f.ph == 'i' && f.name == "Record Window End") {
+            Timestamp end;
+            if (parse_timestamp(f.ts, end)) note_record_end(end);
+            return;
+        }
         // Metadata, instants, counters; flows too, unless replay needs Kineto's ac2g flows.
         const bool flow = links_ && (f.ph == 's' || f.ph == 'f') && f.cat == "ac2g";
         if (f.ph != 'X' && f.ph != 'B' && f.ph != 'E' && !flow) return;
@@ -462,6 +471,7 @@ public:
         const Pairing pairing = pair_begin_end(marks_, trace_end, timeline_, stream_.source());
         for (const PairedSpan& s : pairing.spans) add_span(s.start, s.end, s.name, s.category, s.track, s.link);
         unclosed_ = pairing.unclosed;
+        cut_at_record_end();
         if (links_) link_flows();
     }
 
@@ -502,11 +512,49 @@ public:
         }
         events_ += part.events_;
         last_end_ = std::max(last_end_, part.last_end_);
+        if (part.record_end_) note_record_end(*part.record_end_);
     }
 
 public:
     std::size_t events() const { return events_; }
     std::size_t unclosed() const { return unclosed_; }
+    /// When events ran past Kineto's 'Record Window End': what was cut, in words; else "".
+    const std::string& cut_note() const { return cut_note_; }
+
+private:
+    void note_record_end(const Timestamp& end) {
+        if (!record_end_ || end.whole < record_end_->whole ||
+            (end.whole == record_end_->whole && end.fraction < record_end_->fraction))
+            record_end_ = end;
+    }
+
+    // Nothing after the record window's end was recorded: an event still open then (a step whose
+    // record_function closed long after the profiler stopped) is cut there, or its unrecorded
+    // time would count as idle, or as the step.
+    void cut_at_record_end() {
+        if (!record_end_ || !have_origin_) return;
+        const bool too_far = origin_ < 0 ? record_end_->whole > std::numeric_limits<std::int64_t>::max() + origin_
+                                         : record_end_->whole < std::numeric_limits<std::int64_t>::min() + origin_;
+        if (too_far) return;
+        const double end = static_cast<double>(record_end_->whole - origin_) + record_end_->fraction;
+        std::size_t cut = 0;
+        std::string example;
+        for (Span& s : timeline_.spans) {
+            if (!(s.start < end && s.end > end)) continue;
+            if (cut++ == 0) {
+                example =
+                    fmt::format("'{}' ({} long, {} of it recorded)", printable(timeline_.text(s.name)),
+                                format_duration(s.end - s.start, Unit::us), format_duration(end - s.start, Unit::us));
+            }
+            s.end = end;
+        }
+        if (cut == 0) return;
+        cut_note_ = fmt::format(
+            "{} ran past the end of the recording (Kineto's 'Record Window End' at {}): nothing "
+            "after it was recorded, so {} cut there: {}{}",
+            cut == 1 ? std::string("1 event") : fmt::format("{} events", cut), format_duration(end, Unit::us),
+            cut == 1 ? "it is" : "they are", example, cut == 1 ? "" : ", ...");
+    }
 
 private:
     // Kineto's ac2g flows link a runtime call (the flow's start, "s") to the GPU work it launched
@@ -614,7 +662,9 @@ private:
     bool have_origin_ = false;
     std::function<void(std::int64_t)> origin_found_;
     SharedOrigin origin_from_;
-    double last_end_ = 0;  // of the spans so far
+    double last_end_ = 0;                  // of the spans so far
+    std::optional<Timestamp> record_end_;  // Kineto's 'Record Window End', the earliest if several
+    std::string cut_note_;
     std::size_t events_ = 0, unclosed_ = 0;
 };
 
@@ -858,6 +908,7 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     Profile profile = sweep_with_dependencies(timeline, options, source, "chrome-trace");
     profile.notes.insert(profile.notes.begin(), source + ": " + std::to_string(builder.events()) + " trace events, " +
                                                     std::to_string(timeline.spans.size()) + " with a duration");
+    if (!builder.cut_note().empty()) profile.notes.push_back(source + ": " + builder.cut_note());
     if (builder.unclosed() > 0) {
         profile.notes.push_back(source + ": " + std::to_string(builder.unclosed()) +
                                 " \"B\" events never closed; they run to the end of the trace");
