@@ -502,3 +502,22 @@ TEST_CASE("trace: events that run past Kineto's 'Record Window End' are cut ther
     REQUIRE(whole.exit_code == 0);
     CHECK(nlohmann::json::parse(whole.out)["total"].get<double>() == Approx(10000));
 }
+
+TEST_CASE("trace: a CPU op and a GPU kernel of one name on --lane all are one phase, and a note says so",
+          "[import][trace][silent]") {
+    // Triton names the Python launcher and its kernel alike; on --lane all they share a phase,
+    // which then has no kind (kind:kernel no longer picks it). That was silent.
+    const std::string trace = test::write_temp("same_name.json", R"({"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "triton_add", "pid": 1, "tid": 1, "ts": 0, "dur": 90},
+{"ph": "X", "cat": "kernel", "name": "triton_add", "pid": 0, "tid": 7, "ts": 100, "dur": 2},
+{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 110, "dur": 10}
+]})");
+    const auto all = test::run_cli({"import", trace, "--lane", "all"});
+    REQUIRE(all.exit_code == 0);
+    CHECK_THAT(all.err, Contains(trace + ": events of different kinds share a name and are one phase, which has no "
+                                         "kind (kind: selectors miss it): 'triton_add' (cpu and kernel)"));
+    // On the GPU lane only the kernel is there: no note.
+    const auto gpu = test::run_cli({"import", trace});
+    REQUIRE(gpu.exit_code == 0);
+    CHECK_THAT(gpu.err, !Contains("share a name"));
+}

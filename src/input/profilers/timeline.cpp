@@ -367,6 +367,8 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     std::vector<std::uint32_t> span_phase(timeline.spans.size(), UINT32_MAX);
     std::vector<std::uint64_t> phase_calls;  // spans per phase: a phase's calls (launches)
     std::size_t kept = 0, zero_length = 0, sync_markers = 0;
+    std::size_t mixed_kinds = 0;  // phases whose events are of different kinds
+    std::string mixed_example;
     for (std::size_t i = 0; i < timeline.spans.size(); ++i) {
         const Span& s = timeline.spans[i];
         if (s.cls == SpanClass::sync_marker && !left_out[i]) ++sync_markers;
@@ -385,6 +387,11 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
                 phase_calls.push_back(0);
                 phase_kinds.emplace_back(kind_of(s.cls));  // whatever the grouping: kind:copy still picks copies
             } else if (phase_kinds[named->second] != kind_of(s.cls)) {
+                const bool both_kinds = !phase_kinds[named->second].empty() && !kind_of(s.cls).empty();
+                if (both_kinds && mixed_kinds++ == 0) {
+                    mixed_example =
+                        fmt::format("'{}' ({} and {})", printable(name), phase_kinds[named->second], kind_of(s.cls));
+                }
                 phase_kinds[named->second].clear();  // a phase of mixed kinds
             }
             it->second = named->second;
@@ -588,6 +595,12 @@ Profile sweep(const Timeline& timeline, const ImportOptions& options, const std:
     profile.notes.push_back(source + ": lane: " + std::string(lane_name(lane)) + "; boundary: " + profile.boundary);
     if (zero_length > 0)
         profile.notes.push_back(source + ": " + std::to_string(zero_length) + " zero-length events take no time");
+    if (mixed_kinds > 0) {
+        profile.notes.push_back(
+            fmt::format("{}: events of different kinds share a name and are one phase, which has "
+                        "no kind (kind: selectors miss it): {}{}",
+                        source, mixed_example, mixed_kinds == 1 ? "" : fmt::format(" and {} more", mixed_kinds - 1)));
+    }
     if (sync_markers > 0) {
         profile.notes.push_back(fmt::format(
             "{}: {} (cat cuda_sync) {} where the CPU waited for the GPU, no work of {} own: no phase on any "
