@@ -92,8 +92,10 @@ TEST_CASE("folded: --depth and --leaf partition the same samples", "[import][fol
     const std::string path = data("folded-stacks/speedscope_simple.txt");
     CHECK(table(load_folded(path, depth(1))) == Table{{"a", 14}});
     CHECK(table(load_folded(path, depth(2))) == Table{{"a;b", 14}});
-    CHECK(table(load_folded(path, depth(3))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b", 5}});
-    CHECK(table(load_folded(path, depth(9))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b", 5}});
+    // A stack shorter than the depth is that frame's self time on that path, and says so: "a;b"
+    // beside "a;b;c" read as all of a;b (14 samples) where it holds the 5 that end at b.
+    CHECK(table(load_folded(path, depth(3))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b (self)", 5}});
+    CHECK(table(load_folded(path, depth(9))) == Table{{"a;b;c", 5}, {"a;b;d", 4}, {"a;b (self)", 5}});
     CHECK(table(load_folded(path, leaf())) == Table{{"c", 5}, {"d", 4}, {"b", 5}});
     CHECK(has_note(load_folded(path, leaf()), "phases are the leaf frames: each function's self time (--leaf)"));
 }
@@ -157,7 +159,7 @@ TEST_CASE("folded: hand-made edge cases", "[import][folded]") {
     CHECK(p.where(p.phases[0]) == path + ":3");
     CHECK(has_note(p, path + ":8: skipped 1 line without a trailing sample count"));
     CHECK(table(load_folded(path, depth(3))) ==
-          Table{{"app;main;parse input", 4}, {"app;main;solve", 12}, {"app;main", 1}, {"app;main;report", 3}});
+          Table{{"app;main;parse input", 4}, {"app;main;solve", 12}, {"app;main (self)", 1}, {"app;main;report", 3}});
     CHECK(table(load_folded(path, leaf())) ==
           Table{{"read_file", 2.5}, {"tokenize", 1.5}, {"dgemm (blas)", 10}, {"solve", 2}, {"main", 1}, {"report", 3}});
 }

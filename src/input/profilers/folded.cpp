@@ -4,7 +4,8 @@
 //
 // Phases partition the samples, so they add up to the whole:
 //   --depth N  each stack cut after its first N frames, joined with ';' (a shorter stack is its
-//              own phase: the self time of that frame on that path);
+//              own phase: the self time of its last frame on that path, "<stack> (self)" when a
+//              longer stack runs through it);
 //   --leaf     the last frame: each function's self time, summed over every path to it;
 //   default    the first frame where the stacks differ: the frames every sample starts with (the
 //              process, `main`, ...) are dropped from the names, and samples that end inside that
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "amdahl/error.hpp"
@@ -157,13 +159,32 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     std::vector<std::vector<double>> counts;
     double total_samples = 0;
     Summation all;
+    // For --depth: the cut stacks that are a proper prefix of another cut stack ("a;b" beside
+    // "a;b;c"). Such a phase is "a;b (self)": "a;b" alone reads as all of a;b's samples.
+    // Found in the sorted cuts: the first one at or after "a;b;" starts with it when one does.
+    std::unordered_set<std::string_view> extended;
+    if (options.depth) {
+        std::vector<std::string_view> cuts;
+        cuts.reserve(samples.size());
+        for (const Sample& s : samples) cuts.push_back(cut(s.stack, static_cast<std::size_t>(*options.depth)));
+        std::sort(cuts.begin(), cuts.end());
+        cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+        std::string deeper;
+        for (std::string_view c : cuts) {
+            deeper.assign(c).push_back(';');
+            const auto next = std::lower_bound(cuts.begin(), cuts.end(), std::string_view(deeper));
+            if (next != cuts.end() && next->substr(0, deeper.size()) == deeper) extended.insert(c);
+        }
+    }
     for (const Sample& s : samples) {
         std::string raw;
         if (options.leaf) {
             const auto semicolon = s.stack.rfind(';');
             raw = std::string(semicolon == std::string_view::npos ? s.stack : s.stack.substr(semicolon + 1));
         } else if (options.depth) {
+            // A stack that another one runs deeper than holds its last frame's self time there.
             raw = std::string(cut(s.stack, static_cast<std::size_t>(*options.depth)));
+            if (extended.count(raw)) raw += " (self)";
         } else {
             const auto frames = frames_of(s.stack);
             raw = frames.size() > common ? std::string(frames[common]) : std::string(frames.back()) + " (self)";
