@@ -17,8 +17,8 @@ namespace {
 constexpr double listed_tolerance = 0.005;
 }  // namespace
 
-OverlapCover::OverlapCover(const Profile& profile) : sets_of_(profile.phases.size()) {
-    if (profile.overlaps.empty()) return;
+OverlapCover::OverlapCover(const Profile& profile) {
+    if (profile.overlaps.empty()) return;  // no trace overlap: nothing to index (a table of a million phases)
     std::unordered_map<std::string_view, std::size_t> index;
     double overlapped_time = 0;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
@@ -37,6 +37,7 @@ OverlapCover::OverlapCover(const Profile& profile) : sets_of_(profile.phases.siz
             format_duration(overlapped_time, profile.unit));
         return;
     }
+    sets_of_.resize(profile.phases.size());
     for (std::size_t o = 0; o < profile.overlaps.size(); ++o) {
         const Overlap& overlap = profile.overlaps[o];
         if (!(overlap.time > 0) || overlap.phases.empty()) continue;
