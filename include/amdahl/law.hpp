@@ -1,9 +1,15 @@
 #pragma once
 /// \file Amdahl's law in closed form: S = 1 / ((1 - f) + f / k), ceiling 1 / (1 - f).
+#include <cmath>
 #include <string_view>
 #include <vector>
 
 namespace amdahl {
+
+/// A time after a local speedup k: T / k, 0 when k is infinite.
+inline double time_at_factor(double time, double factor) { return std::isinf(factor) ? 0.0 : time / factor; }
+/// The time a local speedup k saves: T - T / k, all of T when k is infinite.
+inline double saving_at_factor(double time, double factor) { return std::isinf(factor) ? time : time - time / factor; }
 
 /// End-to-end speedup when a fraction f of the time gets a local speedup k (k may be infinite).
 double amdahl_speedup(double fraction, double factor);

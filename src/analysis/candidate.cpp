@@ -9,6 +9,7 @@
 
 #include "amdahl/covered_overlap.hpp"
 #include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 #include "amdahl/numbers.hpp"
 #include "model/quoted_name.hpp"
 
@@ -54,7 +55,7 @@ Candidate make_candidate(const Profile& profile, const OverlapCover& cover, cons
     c.time = time.value();
     c.outside = std::max(total.minus(time), 0.0);
     // saved = T_i - T_i / k
-    c.saved = std::isinf(factor) ? c.time : c.time - c.time / factor;
+    c.saved = saving_at_factor(c.time, factor);
     return c;
 }
 

@@ -79,14 +79,12 @@ double covered_factor(const CoveredOverlap& covered, const std::vector<int>& own
     return k;
 }
 
-// t - t / k, t when k is infinite.
-double saving_at(double time, double factor) { return std::isinf(factor) ? time : time - time / factor; }
-
 template <typename FactorOf>
 OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, const std::vector<int>& owner,
                                const std::vector<CoveredOverlap>& covered, FactorOf factor_of) {
     Summation exclusive, active, affected, overlapped;
-    for (const CoveredOverlap& c : covered) exclusive.add(saving_at(c.time, covered_factor(c, owner, factor_of)));
+    for (const CoveredOverlap& c : covered)
+        exclusive.add(saving_at_factor(c.time, covered_factor(c, owner, factor_of)));
     double fastest = 0;  // k_max: a slowdown's active estimate is its low end, which no cap bounds
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
         const Phase& phase = profile.phases[i];
@@ -96,8 +94,8 @@ OverlapSavings overlap_savings(const Profile& profile, const Evaluation& e, cons
         }
         const double k = factor_of(static_cast<std::size_t>(e.phases[i].spec));
         const double a = phase.active_time.value_or(phase.time);
-        exclusive.add(saving_at(phase.time, k));
-        active.add(saving_at(a, k));
+        exclusive.add(saving_at_factor(phase.time, k));
+        active.add(saving_at_factor(a, k));
         affected.add(phase.time);
         fastest = std::max(fastest, k);
     }
@@ -169,7 +167,7 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
     for (const CoveredOverlap& c : covered) {
         covered_time.add(c.time);
         const double k = covered_factor(c, owner, point);
-        covered_new.add(std::isinf(k) ? 0.0 : c.time / k);
+        covered_new.add(time_at_factor(c.time, k));
     }
     Summation baseline, new_time, saved, affected, untouched;
     for (std::size_t i = 0; i < profile.phases.size(); ++i) {
@@ -190,7 +188,7 @@ Evaluation evaluate(const Profile& profile, const std::vector<SpeedupSpec>& spec
         } else if (owner[i] >= 0) {
             phase.factor = specs[static_cast<std::size_t>(owner[i])].factor.value;
             // T_i' = T_i / k_i  (0 when k_i is infinite)
-            phase.new_time = std::isinf(phase.factor) ? 0.0 : time / phase.factor;
+            phase.new_time = time_at_factor(time, phase.factor);
             affected.add(time);
         } else {
             phase.new_time = time;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "model/quoted_name.hpp"
@@ -73,7 +74,7 @@ FleetOutcome fleet_outcome(const std::vector<double>& time_shares, const std::ve
     for (std::size_t i = 0; i < time_shares.size(); ++i) {
         const double w = time_shares[i];
         // w_i / S_i: the workload's fleet time after, as a share of the fleet's time before
-        out.new_time.push_back(std::isinf(speedups[i]) ? 0.0 : w / speedups[i]);
+        out.new_time.push_back(time_at_factor(w, speedups[i]));
         // w_i (1 - 1/S_i)
         out.saved.push_back(w - out.new_time.back());
         after.add(out.new_time.back());
@@ -232,9 +233,8 @@ std::vector<MixTarget> rank_mix(const std::vector<std::vector<Candidate>>& candi
         target.fleet = fleet_at(members[t], [](const Candidate& c) { return c.saved; });
         target.ceiling = fleet_at(members[t], [](const Candidate& c) { return c.time; }).speedup;
         for (double k : grid)
-            target.grid.push_back(fleet_at(members[t], [k](const Candidate& c) {
-                                      return std::isinf(k) ? c.time : c.time - c.time / k;
-                                  }).speedup);
+            target.grid.push_back(
+                fleet_at(members[t], [k](const Candidate& c) { return saving_at_factor(c.time, k); }).speedup);
         if (target.effort) target.saved_per_effort = target.fleet.saved_fraction / *target.effort;
         if (by == RankBy::effort && !target.effort)
             throw Error("'" + target.name +

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 
 namespace amdahl {
 
@@ -25,12 +26,12 @@ std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidat
         // of T' when the candidate is nearly all of T.
         const auto speedup_at = [&](double k, double saved) {
             if (std::isnan(c.outside)) return speedup_from_saving(baseline, saved);
-            return speedup_of_times(baseline, c.outside + (std::isinf(k) ? 0.0 : c.time / k));
+            return speedup_of_times(baseline, c.outside + time_at_factor(c.time, k));
         };
         target.speedup = speedup_at(c.factor, c.saved);
         target.ceiling = speedup_at(std::numeric_limits<double>::infinity(), c.time);
         if (c.effort) target.saved_per_effort = c.saved / *c.effort;
-        for (double k : grid) target.grid.push_back(speedup_at(k, std::isinf(k) ? c.time : c.time - c.time / k));
+        for (double k : grid) target.grid.push_back(speedup_at(k, saving_at_factor(c.time, k)));
         out.push_back(std::move(target));
     }
     const auto key = [&](const RankedTarget& t) {

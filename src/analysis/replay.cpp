@@ -11,15 +11,13 @@
 #include <unordered_set>
 
 #include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/replay.hpp"
 
 namespace amdahl::detail {
 
 namespace {
-
-// An event's new duration: d / f, and no time at all for f = infinity.
-double scaled(double duration, double factor) { return std::isinf(factor) ? 0.0 : duration / factor; }
 
 std::string event_name(std::uint32_t i) { return "replay: event " + std::to_string(i); }
 
@@ -191,7 +189,7 @@ double replay_pass(const PreparedReplay& p, const std::vector<double>& factor, d
         // What the factor shortens: the event's duration, or a waiting call's own part. Exactly
         // 0 for f = 1 (d / 1 - d), so it is only computed for the events sped up.
         const double own = !waits ? p.end[i] - p.start[i] : p.wait_own[p.wait_first[i]];
-        const double gained = f == 1 ? 0.0 : scaled(own, f) - own;
+        const double gained = f == 1 ? 0.0 : time_at_factor(own, f) - own;
         double end_shift = start_shift + gained;
         if (waits) {
             // After the awaited work ends, the call still takes its own part (the return): the

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 #include "amdahl/replay.hpp"
 #include "analysis/replay.hpp"
 
@@ -62,7 +63,7 @@ ReplayedPlan plan_replayed(const Profile& profile, std::vector<Candidate>& candi
     std::vector<double> loses(candidates.size(), 0.0);
     for (std::size_t c = 0; c < candidates.size(); ++c) {
         const double k = candidates[c].factor;
-        for (std::size_t p : candidates[c].phases) loses[c] += std::isinf(k) ? self[p] : self[p] - self[p] / k;
+        for (std::size_t p : candidates[c].phases) loses[c] += saving_at_factor(self[p], k);
     }
     // The candidates that can help (faster, with events), cheapest first, the most promising
     // first among equals.
