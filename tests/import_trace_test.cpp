@@ -32,6 +32,12 @@ std::map<std::string, double> times(const Profile& profile) {
     return out;
 }
 
+std::string all_notes(const Profile& profile) {
+    std::string out;
+    for (const auto& note : profile.notes) out += note + "\n";
+    return out;
+}
+
 std::string generic(const std::string& name) {
     return test::source_path("tests/data/profilers/chrome-trace-generic/" + name);
 }
@@ -53,7 +59,14 @@ TEST_CASE("trace: B/E pairs and X events become self time", "[import][trace]") {
         CHECK(t.at("beta") == Approx(3));      // 12 inclusive - 9 in children
         CHECK(t.at("alpha") == Approx(2));     // 14 - 12
         CHECK(profile.total() == Approx(14));  // the phases add up to the wall time
+        // Thread time stands in for wall time only with a note that says so.
+        CHECK_THAT(all_notes(profile),
+                   Contains("1 \"X\" event has no \"dur\", only \"tdur\" (thread time), used as its duration"));
     }
+    // A trace whose events all give "dur" has no such note.
+    const Profile wall = load_text("wall.json", R"([{"ph":"X","name":"a","ts":0,"dur":5,"tdur":2,"pid":1,"tid":1}])");
+    CHECK(times(wall).at("a") == Approx(5));
+    CHECK_THAT(all_notes(wall), !Contains("tdur"));
 }
 
 TEST_CASE("trace: the object form, an unnamed event, out-of-order and zero-duration events", "[import][trace]") {

@@ -437,7 +437,10 @@ private:
         }
         if (f.ph == 'X') {
             double duration = 0;
+            // Without "dur", the thread time stands in for the wall time (as speedscope reads it);
+            // it is shorter whenever the thread waited, so a note counts such events.
             const std::string_view token = !f.dur.empty() ? f.dur : f.tdur;
+            if (f.dur.empty() && !f.tdur.empty()) ++thread_time_only_;
             // Not zero: a viewer shows a complete event without its duration as never finished.
             if (token.empty()) {
                 throw Error(stream_.location(size), "event '" + printable(f.name) +
@@ -511,6 +514,7 @@ public:
             marks_.push_back(mark);
         }
         events_ += part.events_;
+        thread_time_only_ += part.thread_time_only_;
         last_end_ = std::max(last_end_, part.last_end_);
         if (part.record_end_) note_record_end(*part.record_end_);
     }
@@ -518,6 +522,8 @@ public:
 public:
     std::size_t events() const { return events_; }
     std::size_t unclosed() const { return unclosed_; }
+    /// "X" events that give only "tdur" (thread time), used as their duration.
+    std::size_t thread_time_only() const { return thread_time_only_; }
     /// When events ran past Kineto's 'Record Window End': what was cut, in words; else "".
     const std::string& cut_note() const { return cut_note_; }
 
@@ -665,7 +671,7 @@ private:
     double last_end_ = 0;                  // of the spans so far
     std::optional<Timestamp> record_end_;  // Kineto's 'Record Window End', the earliest if several
     std::string cut_note_;
-    std::size_t events_ = 0, unclosed_ = 0;
+    std::size_t events_ = 0, unclosed_ = 0, thread_time_only_ = 0;
 };
 
 // A second part of the trace read by another thread: it starts at the byte offset `at`, where an
@@ -912,6 +918,12 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
     if (builder.unclosed() > 0) {
         profile.notes.push_back(source + ": " + std::to_string(builder.unclosed()) +
                                 " \"B\" events never closed; they run to the end of the trace");
+    }
+    if (const std::size_t n = builder.thread_time_only(); n > 0) {
+        profile.notes.push_back(source + ": " + std::to_string(n) +
+                                (n == 1 ? " \"X\" event has" : " \"X\" events have") +
+                                " no \"dur\", only \"tdur\" (thread time), used as " + (n == 1 ? "its" : "their") +
+                                " duration: the wall time is longer if the thread waited");
     }
     return profile;
 }
