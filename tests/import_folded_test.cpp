@@ -85,7 +85,9 @@ TEST_CASE("folded: speedscope simple, detected, the default cuts below the commo
                    "phases are the first frame below 'a;b', which every sample starts with (--depth 3 without the "
                    "common part; give --depth N or --leaf to choose)"));
     CHECK(has_note(p, "times are sample counts, shown as ms (1 sample = 1 ms)"));
-    CHECK(p.boundary == "all 14 samples in the file (1 sample shown as 1 ms: no --sample-period)");
+    CHECK(p.boundary ==
+          "all 14 samples in the file (1 sample shown as 1 ms: no --sample-period); CPU time: "
+          "samples of threads that ran at once add up");
 }
 
 TEST_CASE("folded: --depth and --leaf partition the same samples", "[import][folded]") {
@@ -136,9 +138,61 @@ TEST_CASE("folded: real stackcollapse-perf.pl output", "[import][folded]") {
         CHECK(table(leaves) ==
               Table{{"cksum", 31 + 6 + 19}, {"ext4_file_read_iter_[k]", 1}, {"[unknown]", 2}, {"main", 274}});
     }
-    SECTION("kernel frames and [unknown]") {
-        const Profile p = load(data("folded-stacks/flamegraph_perf-dd-stacks-01-collapsed-kernel.txt"));
+    SECTION("kernel frames and [unknown]; counts that are perf's sample periods") {
+        const std::string path = data("folded-stacks/flamegraph_perf-dd-stacks-01-collapsed-kernel.txt");
+        const Profile p = load(path);
         CHECK(table(p) == Table{{"[unknown]", 6 * 10101010.0 + 20202020.0}, {"write", 2 * 10101010.0}});
+        // Every count is a multiple of 10101010 (1e9 / 99: a cpu-clock sample at 99 Hz, in ns):
+        // stackcollapse-perf.pl wrote perf's periods, not sample counts. Said, not assumed.
+        CHECK(has_note(p, path + ": every count is a multiple of 10101010, so they look like perf sample periods "
+                                 "(stackcollapse-perf.pl adds up the period perf recorded), not sample counts"));
+        CHECK(!has_note(p, "times are sample counts"));
+        CHECK(p.boundary ==
+              "all 101010100 counts in the file (1 count shown as 1 ms: no --sample-period); "
+              "CPU time: samples of threads that ran at once add up");
+        // A period given for one sample would multiply periods: the note says what one count must be.
+        ImportOptions ns;
+        ns.sample_period = parse_quantity("1ns");
+        const Profile real = load_folded(path, ns);
+        CHECK(real.total() == Approx(101010100));
+        CHECK(has_note(real,
+                       "--sample-period must be the time of one count (1ns for cpu-clock or task-clock "
+                       "periods), not of one sample"));
+    }
+    SECTION("several threads: their samples add up as CPU time, and a note says so") {
+        const std::string path = data("folded-stacks/flamegraph_perf-iperf-stacks-pidtid-01-collapsed-tid.txt");
+        const Profile p = load(path);
+        CHECK(p.total() == Approx(200));
+        CHECK(has_note(p, path + ": the stacks come from 10 threads of 4 processes (first frames like "
+                                 "'iperf-27409/28741', as stackcollapse-perf.pl --tid names them): their samples "
+                                 "add up as CPU time"));
+        CHECK(has_note(p, "speeding up one thread saves less wall time than shown, or none"));
+        CHECK(p.boundary ==
+              "all 200 samples in the file (1 sample shown as 1 ms: no --sample-period); "
+              "CPU time summed over 10 threads, not wall time");
+        // The sum of the threads is not the run's wall time: every report says "over the summed
+        // rows", as it does for a kernel summary, never "end to end".
+        CHECK(p.summary_only);
+        const auto r = run_cli({"rank", path});
+        CHECK(r.exit_code == 0);
+        CHECK_THAT(r.out, Contains("largest saving: iperf-28735/28737 (10x, 30.6 ms saved, 1.1806x over the summed "
+                                   "rows)"));
+        CHECK_THAT(r.out, !Contains("end to end"));
+        CHECK_THAT(r.out, Contains("summary only:   rows may overlap: the sum of the rows is not wall time"));
+    }
+    SECTION("one thread, or stacks without thread names: no thread note") {
+        const Profile one = load(data("folded-stacks/flamegraph_perf-funcab-cmd-01-collapsed-pid.txt"));
+        CHECK(!has_note(one, "threads of"));
+        CHECK(!one.summary_only);
+        CHECK(!has_note(load(data("folded-stacks/speedscope_simple.txt")), "threads of"));
+    }
+    SECTION("--pid names: processes") {
+        const std::string path = write_temp("pids.folded", "make-10;cc 3\nmake-11;cc 1\nmake-11;ld 2\n");
+        const Profile p = load_folded(path);
+        CHECK(has_note(p, path + ": the stacks come from 2 processes (first frames like 'make-10', as "
+                                 "stackcollapse-perf.pl --pid names them)"));
+        CHECK_THAT(p.boundary, Contains("CPU time summed over 2 processes, not wall time"));
+        CHECK(p.summary_only);
     }
     SECTION("one Java stack with ::: names and _[j] frames") {
         const Profile p = load(data("folded-stacks/flamegraph_perf-java-stacks-02-collapsed-jit.txt"));
@@ -171,7 +225,7 @@ TEST_CASE("folded: --sample-period gives real times in its unit", "[import][fold
     const Profile p = load_folded(path, options);
     CHECK(p.unit == Unit::ms);
     CHECK(table(p) == Table{{"parse input", 40}, {"solve", 120}, {"main (self)", 10}, {"report", 30}});
-    CHECK(p.boundary == "all 20 samples in the file x 10 ms");
+    CHECK(p.boundary == "all 20 samples in the file x 10 ms; CPU time: samples of threads that ran at once add up");
     CHECK(!has_note(p, "sample counts"));
 
     options.sample_period = parse_quantity("250us");

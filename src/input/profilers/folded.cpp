@@ -16,8 +16,19 @@
 //
 // Times are sample counts, or count x --sample-period in the period's unit. A profile needs a time
 // unit, so without a period the counts are shown as ms (1 sample = 1 ms) and a note says so: the
-// shares and speedups do not depend on it, the absolute times do.
+// shares and speedups do not depend on it, the absolute times do. stackcollapse-perf.pl adds up
+// perf's sample period when perf script prints one (10101010 ns per cpu-clock sample at 99 Hz);
+// counts that are all multiples of a large number are said to look like periods.
+//
+// Samples are CPU time: samples of threads that ran at the same time add up, and the boundary says
+// so. When the first frames name threads or processes as stackcollapse-perf.pl --tid or --pid
+// writes them ("comm-PID/TID", "comm-PID"), a note counts them, and two or more make the profile
+// summary_only: the rows may have run at the same time.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -68,6 +79,78 @@ std::string_view cut(std::string_view stack, std::size_t depth) {
 
 std::string plural(std::size_t n, const std::string& word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string processes(std::size_t n) { return std::to_string(n) + (n == 1 ? " process" : " processes"); }
+
+// A first frame as stackcollapse-perf.pl --pid or --tid writes it: "comm-PID" or "comm-PID/TID",
+// the PID "?" when perf script did not print it.
+struct Task {
+    std::string_view pid, tid;  // tid empty for "comm-PID"
+};
+
+bool all_digits(std::string_view text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::optional<Task> task_of(std::string_view frame) {
+    const auto dash = frame.rfind('-');
+    if (dash == std::string_view::npos || dash == 0) return std::nullopt;
+    const std::string_view rest = frame.substr(dash + 1);
+    const auto slash = rest.find('/');
+    const std::string_view pid = rest.substr(0, slash);
+    if (!all_digits(pid) && pid != "?") return std::nullopt;
+    if (slash == std::string_view::npos) return Task{pid, {}};
+    const std::string_view tid = rest.substr(slash + 1);
+    if (!all_digits(tid)) return std::nullopt;
+    return Task{pid, tid};
+}
+
+// The threads (or, for --pid names, processes) the stacks come from, in words, when every stack
+// names its task and there are two or more; else "". `boundary` gets the short form.
+std::string tasks_note(const std::vector<Sample>& samples, std::string& boundary) {
+    std::unordered_set<std::string_view> pids, tids;
+    bool unknown_pid = false;
+    std::optional<bool> with_tid;
+    for (const Sample& s : samples) {
+        const auto task = task_of(s.stack.substr(0, s.stack.find(';')));
+        if (!task) return "";
+        const bool has_tid = !task->tid.empty();
+        if (with_tid.value_or(has_tid) != has_tid) return "";
+        with_tid = has_tid;
+        unknown_pid = unknown_pid || task->pid == "?";
+        pids.insert(task->pid);
+        if (has_tid) tids.insert(task->tid);
+    }
+    const std::string example = printable(samples.front().stack.substr(0, samples.front().stack.find(';')));
+    std::string count, each;
+    if (*with_tid) {
+        if (tids.size() < 2) return "";
+        count = plural(tids.size(), "thread") + (unknown_pid ? "" : " of " + processes(pids.size()));
+        boundary = "CPU time summed over " + plural(tids.size(), "thread") + ", not wall time";
+        each = "thread";
+    } else {
+        if (unknown_pid || pids.size() < 2) return "";
+        count = processes(pids.size());
+        boundary = "CPU time summed over " + count + ", not wall time";
+        each = "process";
+    }
+    const std::string all = each == "thread" ? "threads" : "processes";
+    return "the stacks come from " + count + " (first frames like '" + example + "', as stackcollapse-perf.pl " +
+           (*with_tid ? "--tid" : "--pid") + " names them): their samples add up as CPU time, as if the " + all +
+           " ran one after another. Where " + all + " ran at the same time, speeding up one " + each +
+           " saves less wall time than shown, or none; for end-to-end figures profile the " + each +
+           " that holds up the run, or use a trace";
+}
+
+// The largest whole number every count is a multiple of, when the counts are whole; else 0.
+std::uint64_t common_factor(const std::vector<Sample>& samples) {
+    std::uint64_t factor = 0;
+    for (const Sample& s : samples) {
+        if (s.count != std::floor(s.count) || s.count > 9007199254740992.0) return 0;
+        factor = std::gcd(factor, static_cast<std::uint64_t>(s.count));
+    }
+    return factor;
 }
 
 }  // namespace
@@ -213,11 +296,33 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         raw.add(std::move(phases[i]));
     }
     raw.notes.push_back(source + ": phases are " + how);
-    if (!options.sample_period) {
+    // Sample counts are small; counts that are all multiples of a large number are perf's periods.
+    const std::uint64_t factor = common_factor(samples);
+    const bool periods = factor >= 1000;
+    const std::string looks = source + ": every count is a multiple of " + std::to_string(factor) +
+                              ", so they look like perf sample periods (stackcollapse-perf.pl adds up the period "
+                              "perf recorded), not sample counts";
+    if (periods && !options.sample_period) {
+        raw.notes.push_back(looks +
+                            ": 1 count is shown as 1 ms, so absolute times are not real; give --sample-period as "
+                            "the time of one count (1ns for cpu-clock or task-clock periods) for real times. "
+                            "Shares and speedups do not depend on it");
+    } else if (periods) {
+        raw.notes.push_back(looks +
+                            ": --sample-period must be the time of one count (1ns for cpu-clock or task-clock "
+                            "periods), not of one sample");
+    } else if (!options.sample_period) {
         raw.notes.push_back(source +
                             ": times are sample counts, shown as ms (1 sample = 1 ms) so absolute times are "
                             "not real; give --sample-period (e.g. 10ms for perf record -F 100) for real times. "
                             "Shares and speedups do not depend on it");
+    }
+    std::string cpu_time = "CPU time: samples of threads that ran at once add up";
+    // Threads that ran at once overlap: their sum is not the run's wall time, as for a kernel
+    // summary, so the reports say "over the summed rows", never "end to end".
+    if (const std::string tasks = tasks_note(samples, cpu_time); !tasks.empty()) {
+        raw.notes.push_back(source + ": " + tasks);
+        raw.summary_only = true;
     }
     if (skipped > 0) {
         raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + plural(skipped, "line") +
@@ -229,9 +334,11 @@ Profile read_folded(std::string_view content, const std::string& source, const I
                             " in an empty frame (';' before the count: a frame perf could not name); " +
                             (empty_leaves == 1 ? "its" : "their") + " samples are attributed to the frame above it");
     }
-    raw.boundary = "all " + shortest(total_samples) + " samples in the file" +
+    const std::string each = periods ? "count" : "sample";
+    raw.boundary = "all " + shortest(total_samples) + " " + each + "s in the file" +
                    (options.sample_period ? " x " + shortest(period) + " " + std::string(unit_name(unit))
-                                          : std::string(" (1 sample shown as 1 ms: no --sample-period)"));
+                                          : " (1 " + each + " shown as 1 ms: no --sample-period)") +
+                   "; " + cpu_time;
     Profile profile = finish_profile(std::move(raw));
     profile.format = "folded";
     profile.class_members = namer.class_members();
