@@ -432,6 +432,33 @@ TEST_CASE("steps: two steps have no median (it is their mean), one step no sprea
           "the only step matching '^s' (CPU spans; the trace has no GPU copies of them): 1,000.0 us");
 }
 
+TEST_CASE("steps: GPU work in CPU-only steps is taken by when it ran, and a note says so",
+          "[import][trace][steps][silent]") {
+    // s1's CPU span is 0-1000; the kernel it launched runs 900-1200, partly after it. Without
+    // Kineto's GPU copy of the step, the step is its CPU span: 100 us of the kernel are left out,
+    // and the kernel in s2 (1000-2000) counts for s2 whoever launched it. Said, not assumed.
+    ImportOptions options;
+    options.window = "^s";
+    const std::string cpu_only =
+        trace({event("s1", "user_annotation", 1, 1, 0, 1000), event("s2", "user_annotation", 1, 1, 1000, 1000),
+               event("launch", "cuda_runtime", 1, 1, 800, 50), event("k", "kernel", 0, 7, 900, 300)});
+    const Profile profile = load_text("cpu_only_steps.json", cpu_only, options);
+    CHECK(profile.total() == Approx(1000));
+    CHECK(has_note(profile,
+                   "each step is its CPU span (the trace has no GPU copies of the steps): GPU work counts in the "
+                   "step it ran in, not the step that launched it, and work that ran outside every step is "
+                   "left out"));
+    // On the CPU lane the CPU span is the step itself: no such note.
+    options.lane = Lane::cpu;
+    CHECK_FALSE(has_note(load_text("cpu_only_steps.json", cpu_only, options), "GPU work counts"));
+    // With Kineto's GPU copies of the steps, the GPU lane measures in them: no such note.
+    options.lane = Lane::gpu;
+    const std::string paired =
+        trace({event("s1", "user_annotation", 1, 1, 0, 1000), event("s1", "gpu_user_annotation", 0, 7, 900, 300),
+               event("k", "kernel", 0, 7, 900, 300)});
+    CHECK_FALSE(has_note(load_text("paired_steps.json", paired, options), "GPU work counts"));
+}
+
 TEST_CASE("steps: a --window that matches annotations nested on one thread is refused, not counted twice",
           "[import][trace][steps][silent]") {
     // Benchmark regions nest: [param|model] holds [param|warmup] and [param|measure]. 'param'

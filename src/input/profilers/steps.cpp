@@ -464,6 +464,14 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         }
     }
 
+    // Without GPU copies a step on the GPU lane is its CPU span, so the GPU work in it is what ran
+    // then, not what the step launched: said, since the README's reading is the GPU copy's.
+    if (lane == Lane::gpu && std::none_of(found.begin(), found.end(), [](const Found& f) { return bool(f.gpu); })) {
+        out.notes.push_back(source +
+                            ": each step is its CPU span (the trace has no GPU copies of the steps): GPU work counts "
+                            "in the step it ran in, not the step that launched it, and work that ran outside every "
+                            "step is left out");
+    }
     // The lane is measured in the GPU copy on the GPU lane (the work launched in the step, even
     // when it runs during the next), else in the CPU span; a step with one copy uses it.
     for (std::size_t i : used) {
