@@ -1659,3 +1659,34 @@ TEST_CASE("silent wrong: with --total, a summary's shares are of the total, and 
     const auto rows = test::run_binary("eval " + path + " -s 'kind:kernel=2'");
     CHECK_THAT(line_starting_with(rows.out, "verdict:"), Contains("of the summed rows"));
 }
+
+TEST_CASE("silent wrong: rank says when its targets ran mostly beside other work", "[silent][overlap][rank]") {
+    // rocprofv3's kernel trace: subtract_kernel ran 242,384 ns of 301,795 (80.3%), never alone.
+    // rank counts the time a target ran alone, so it ranked last at "ceiling 1.0000x" with no
+    // word that the figure leaves out four fifths of the run.
+    const std::string trace = test::source_path("tests/data/profilers/rocprofv3/rocprofiler-sdk-2024/kernel_trace.csv");
+    const auto text = test::run_binary("rank " + trace);
+    REQUIRE(text.exit_code == 0);
+    CHECK_THAT(text.err, Contains("3 targets ran mostly beside other work, and rank counts only the time a target "
+                                  "ran alone (the time that surely shrinks)"));
+    CHECK_THAT(text.err, Contains("'subtract_kernel(float*, float const*, float const*, int, int)' ran 242,384.0 ns "
+                                  "(80.3% of the time), 0.0 ns alone"));
+    CHECK_THAT(text.err, Contains("eval -s TARGET=K shows a target's range, --model replay one figure"));
+    // The note is in every format: JSON's notes carry it.
+    const auto json = test::run_binary("rank " + trace + " --format json");
+    REQUIRE(json.exit_code == 0);
+    const auto notes = nlohmann::json::parse(json.out)["notes"];
+    bool said = false;
+    for (const auto& note : notes)
+        said = said || note.get<std::string>().find("ran mostly beside other work") != std::string::npos;
+    CHECK(said);
+    // --model replay weighs the overlap itself: no such note.
+    const auto replay = test::run_binary("rank " + trace + " --model replay");
+    INFO(replay.err);
+    REQUIRE(replay.exit_code == 0);
+    CHECK_THAT(replay.err, !Contains("ran mostly beside other work"));
+    // A profile without overlap: no such note.
+    const auto plain = test::run_binary("rank " + test::source_path("examples/transformer_step.json"));
+    REQUIRE(plain.exit_code == 0);
+    CHECK_THAT(plain.err, !Contains("beside other work"));
+}

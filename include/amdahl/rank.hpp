@@ -1,6 +1,7 @@
 #pragma once
 /// \file Ranking candidates: which single target is worth it.
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "amdahl/candidate.hpp"
@@ -24,5 +25,10 @@ struct RankedTarget {
 /// candidate to have an effort (throws amdahl::Error naming the first without).
 std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidates, double baseline, RankBy by,
                                           const std::vector<double>& grid);
+
+/// Rank's figures count the time a target ran alone. When some targets ran mostly beside other
+/// work (a phase's active time is over twice that, and the rest is at least 1% of the profile), a
+/// note naming the largest three, with the time they ran and ran alone; else nothing.
+std::optional<std::string> overlapped_targets_note(const Profile& profile, const std::vector<Candidate>& candidates);
 
 }  // namespace amdahl

@@ -1,8 +1,14 @@
 #include "amdahl/rank.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "amdahl/numbers.hpp"
+#include "amdahl/report.hpp"
+#include "report/numbers.hpp"
 
 #include "amdahl/error.hpp"
 #include "amdahl/law.hpp"
@@ -48,6 +54,41 @@ std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidat
     std::stable_sort(out.begin(), out.end(),
                      [&](const RankedTarget& a, const RankedTarget& b) { return key(a) > key(b); });
     return out;
+}
+
+std::optional<std::string> overlapped_targets_note(const Profile& profile, const std::vector<Candidate>& candidates) {
+    const double total = profile.total();
+    if (!(total > 0)) return std::nullopt;
+    struct Beside {
+        std::size_t candidate;
+        double running;  // the longest active time of its phases: a lower bound of the time it ran
+    };
+    std::vector<Beside> beside;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
+        double running = 0;
+        for (std::size_t p : c.phases)
+            running = std::max(running, profile.phases[p].active_time.value_or(profile.phases[p].time));
+        if (running - c.time > c.time && running - c.time >= 0.01 * total) beside.push_back({i, running});
+    }
+    if (beside.empty()) return std::nullopt;
+    std::stable_sort(beside.begin(), beside.end(),
+                     [](const Beside& a, const Beside& b) { return a.running > b.running; });
+    std::string text = fmt::format(
+        "{}: {} ran mostly beside other work, and rank counts only the time a target ran alone (the time "
+        "that surely shrinks): ",
+        profile.source, count_of(beside.size(), "target"));
+    const std::size_t shown = std::min<std::size_t>(beside.size(), 3);
+    for (std::size_t j = 0; j < shown; ++j) {
+        const Candidate& c = candidates[beside[j].candidate];
+        text += fmt::format("{}'{}' ran {}{} ({} of the time), {} alone", j ? "; " : "", printable(c.name),
+                            c.phases.size() > 1 ? "at least " : "", format_duration(beside[j].running, profile.unit),
+                            format_share(beside[j].running / total), format_duration(c.time, profile.unit));
+    }
+    if (beside.size() > shown) text += fmt::format("; and {} more", beside.size() - shown);
+    return text +
+           ". What the rest is worth depends on what waits for them: eval -s TARGET=K shows a target's range, "
+           "--model replay one figure";
 }
 
 }  // namespace amdahl

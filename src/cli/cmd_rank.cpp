@@ -120,6 +120,8 @@ int run_rank(const RankOptions& given, const CLI::App& command, Context& context
     RankResult result;
     result.profile = &profile;
     result.set = build_candidates(profile, options.candidates);
+    if (!replay)
+        if (auto note = overlapped_targets_note(profile, result.set.candidates)) result.set.notes.push_back(*note);
     print_notes(context, result.set.notes);
     result.by = options.by == "effort" ? RankBy::effort : options.by == "ceiling" ? RankBy::ceiling : RankBy::saving;
     if (result.by == RankBy::effort && !result.set.from_proposals)
