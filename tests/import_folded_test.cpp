@@ -156,7 +156,7 @@ TEST_CASE("folded: real stackcollapse-perf.pl output", "[import][folded]") {
         const Profile real = load_folded(path, ns);
         CHECK(real.total() == Approx(101010100));
         CHECK(has_note(real,
-                       "--sample-period must be the time of one count (1ns for cpu-clock or task-clock "
+                       "--sample-period is taken as the time of one count (1ns for cpu-clock or task-clock "
                        "periods), not of one sample"));
     }
     SECTION("several threads: their samples add up as CPU time, and a note says so") {
@@ -186,13 +186,25 @@ TEST_CASE("folded: real stackcollapse-perf.pl output", "[import][folded]") {
         CHECK(!one.summary_only);
         CHECK(!has_note(load(data("folded-stacks/speedscope_simple.txt")), "threads of"));
     }
-    SECTION("--pid names: processes") {
-        const std::string path = write_temp("pids.folded", "make-10;cc 3\nmake-11;cc 1\nmake-11;ld 2\n");
+    SECTION("names that only look like --pid names are not read as processes") {
+        // "stage-1", "pool-1-thread-2": a numbered step or a Java thread, not "comm-PID". Only
+        // --tid's "comm-PID/TID" is read as a thread; other first frames are what the boundary says.
+        const std::string path = write_temp("stages.folded", "stage-1;load 30\nstage-2;compute 70\n");
         const Profile p = load_folded(path);
-        CHECK(has_note(p, path + ": the stacks come from 2 processes (first frames like 'make-10', as "
-                                 "stackcollapse-perf.pl --pid names them)"));
-        CHECK_THAT(p.boundary, Contains("CPU time summed over 2 processes, not wall time"));
-        CHECK(p.summary_only);
+        CHECK(!p.summary_only);
+        CHECK(!has_note(p, "processes"));
+        CHECK(has_note(p, "stackcollapse-perf.pl writes the command as the first frame"));
+    }
+    SECTION("a thread without samples is not a thread that ran") {
+        const Profile p = load_folded(write_temp("zero.folded", "a-1/2;f 5\na-1/3;g 0\n"));
+        CHECK(!p.summary_only);
+        CHECK(!has_note(p, "threads"));
+        const Profile two = load_folded(write_temp("two.folded", "a-?/2;f 5\na-?/3;g 1\n"));
+        CHECK(two.summary_only);
+        CHECK(has_note(two, "the stacks come from 2 threads (first frames like 'a-?/2'"));
+    }
+    SECTION("a few round counts are not perf periods") {
+        CHECK(!has_note(load_folded(write_temp("round.folded", "main;f 1000\nmain;g 3000\n")), "periods"));
     }
     SECTION("one Java stack with ::: names and _[j] frames") {
         const Profile p = load(data("folded-stacks/flamegraph_perf-java-stacks-02-collapsed-jit.txt"));

@@ -21,9 +21,9 @@
 // counts that are all multiples of a large number are said to look like periods.
 //
 // Samples are CPU time: samples of threads that ran at the same time add up, and the boundary says
-// so. When the first frames name threads or processes as stackcollapse-perf.pl --tid or --pid
-// writes them ("comm-PID/TID", "comm-PID"), a note counts them, and two or more make the profile
-// summary_only: the rows may have run at the same time.
+// so. When the first frames name threads as stackcollapse-perf.pl --tid writes them
+// ("comm-PID/TID"), a note counts them, and two or more make the profile summary_only: the rows
+// may have run at the same time.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -83,10 +83,11 @@ std::string plural(std::size_t n, const std::string& word) {
 
 std::string processes(std::size_t n) { return std::to_string(n) + (n == 1 ? " process" : " processes"); }
 
-// A first frame as stackcollapse-perf.pl --pid or --tid writes it: "comm-PID" or "comm-PID/TID",
-// the PID "?" when perf script did not print it.
+// A first frame as stackcollapse-perf.pl --tid writes it: "comm-PID/TID", the PID "?" when perf
+// script did not print it. Only this form is read: "comm-PID" (--pid) looks like a numbered name
+// ("stage-1", Java's "pool-1-thread-2"), so it is not taken for a process.
 struct Task {
-    std::string_view pid, tid;  // tid empty for "comm-PID"
+    std::string_view pid, tid;
 };
 
 bool all_digits(std::string_view text) {
@@ -94,63 +95,51 @@ bool all_digits(std::string_view text) {
 }
 
 std::optional<Task> task_of(std::string_view frame) {
-    const auto dash = frame.rfind('-');
+    const auto slash = frame.rfind('/');
+    if (slash == std::string_view::npos) return std::nullopt;
+    const auto dash = frame.rfind('-', slash);
     if (dash == std::string_view::npos || dash == 0) return std::nullopt;
-    const std::string_view rest = frame.substr(dash + 1);
-    const auto slash = rest.find('/');
-    const std::string_view pid = rest.substr(0, slash);
-    if (!all_digits(pid) && pid != "?") return std::nullopt;
-    if (slash == std::string_view::npos) return Task{pid, {}};
-    const std::string_view tid = rest.substr(slash + 1);
-    if (!all_digits(tid)) return std::nullopt;
+    const std::string_view pid = frame.substr(dash + 1, slash - dash - 1), tid = frame.substr(slash + 1);
+    if ((!all_digits(pid) && pid != "?") || !all_digits(tid)) return std::nullopt;
     return Task{pid, tid};
 }
 
-// The threads (or, for --pid names, processes) the stacks come from, in words, when every stack
-// names its task and there are two or more; else "". `boundary` gets the short form.
+// The threads the stacks come from, in words, when every stack with samples names its thread as
+// --tid does and two or more threads have samples; else "". `boundary` gets the short form.
 std::string tasks_note(const std::vector<Sample>& samples, std::string& boundary) {
     std::unordered_set<std::string_view> pids, tids;
     bool unknown_pid = false;
-    std::optional<bool> with_tid;
+    std::string_view example;
     for (const Sample& s : samples) {
-        const auto task = task_of(s.stack.substr(0, s.stack.find(';')));
+        if (!(s.count > 0)) continue;  // a thread without samples did not run
+        const std::string_view first = s.stack.substr(0, s.stack.find(';'));
+        const auto task = task_of(first);
         if (!task) return "";
-        const bool has_tid = !task->tid.empty();
-        if (with_tid.value_or(has_tid) != has_tid) return "";
-        with_tid = has_tid;
+        if (example.empty()) example = first;
         unknown_pid = unknown_pid || task->pid == "?";
         pids.insert(task->pid);
-        if (has_tid) tids.insert(task->tid);
+        tids.insert(task->tid);
     }
-    const std::string example = printable(samples.front().stack.substr(0, samples.front().stack.find(';')));
-    std::string count, each;
-    if (*with_tid) {
-        if (tids.size() < 2) return "";
-        count = plural(tids.size(), "thread") + (unknown_pid ? "" : " of " + processes(pids.size()));
-        boundary = "CPU time summed over " + plural(tids.size(), "thread") + ", not wall time";
-        each = "thread";
-    } else {
-        if (unknown_pid || pids.size() < 2) return "";
-        count = processes(pids.size());
-        boundary = "CPU time summed over " + count + ", not wall time";
-        each = "process";
-    }
-    const std::string all = each == "thread" ? "threads" : "processes";
-    return "the stacks come from " + count + " (first frames like '" + example + "', as stackcollapse-perf.pl " +
-           (*with_tid ? "--tid" : "--pid") + " names them): their samples add up as CPU time, as if the " + all +
-           " ran one after another. Where " + all + " ran at the same time, speeding up one " + each +
-           " saves less wall time than shown, or none; for end-to-end figures profile the " + each +
-           " that holds up the run, or use a trace";
+    if (tids.size() < 2) return "";
+    boundary = "CPU time summed over " + plural(tids.size(), "thread") + ", not wall time";
+    return "the stacks come from " + plural(tids.size(), "thread") +
+           (unknown_pid ? "" : " of " + processes(pids.size())) + " (first frames like '" + printable(example) +
+           "', as stackcollapse-perf.pl --tid names them): their samples add up as CPU time, as if the threads ran "
+           "one after another. Where threads ran at the same time, speeding up one thread saves less wall time "
+           "than shown, or none; for end-to-end figures profile the thread that holds up the run, or use a trace";
 }
 
 // The largest whole number every count is a multiple of, when the counts are whole; else 0.
+// Needs two stacks with samples: one count is a multiple of itself.
 std::uint64_t common_factor(const std::vector<Sample>& samples) {
     std::uint64_t factor = 0;
+    std::size_t counted = 0;
     for (const Sample& s : samples) {
         if (s.count != std::floor(s.count) || s.count > 9007199254740992.0) return 0;
+        if (s.count > 0) ++counted;
         factor = std::gcd(factor, static_cast<std::uint64_t>(s.count));
     }
-    return factor;
+    return counted >= 2 ? factor : 0;
 }
 
 }  // namespace
@@ -222,7 +211,8 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         if (common == 0) {
             how =
                 "the first frame of each stack (no frame is common to every sample; give --depth N or --leaf "
-                "to choose)";
+                "to choose). stackcollapse-perf.pl writes the command as the first frame: commands that ran at the "
+                "same time add up as CPU time";
         } else {
             std::string shared;
             for (std::size_t i = 0; i < common; ++i) shared += (i ? ";" : "") + std::string(prefix[i]);
@@ -298,7 +288,8 @@ Profile read_folded(std::string_view content, const std::string& source, const I
     raw.notes.push_back(source + ": phases are " + how);
     // Sample counts are small; counts that are all multiples of a large number are perf's periods.
     const std::uint64_t factor = common_factor(samples);
-    const bool periods = factor >= 1000;
+    // cpu-clock at perf's highest default rate, 10 kHz, is 100000 ns a sample; cycles far more.
+    const bool periods = factor >= 10000;
     const std::string looks = source + ": every count is a multiple of " + std::to_string(factor) +
                               ", so they look like perf sample periods (stackcollapse-perf.pl adds up the period "
                               "perf recorded), not sample counts";
@@ -309,8 +300,8 @@ Profile read_folded(std::string_view content, const std::string& source, const I
                             "Shares and speedups do not depend on it");
     } else if (periods) {
         raw.notes.push_back(looks +
-                            ": --sample-period must be the time of one count (1ns for cpu-clock or task-clock "
-                            "periods), not of one sample");
+                            ": --sample-period is taken as the time of one count (1ns for cpu-clock or "
+                            "task-clock periods), not of one sample");
     } else if (!options.sample_period) {
         raw.notes.push_back(source +
                             ": times are sample counts, shown as ms (1 sample = 1 ms) so absolute times are "
