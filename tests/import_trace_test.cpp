@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "amdahl/error.hpp"
 #include "amdahl/evaluate.hpp"
 #include "amdahl/io.hpp"
 #include "amdahl/speedup.hpp"
@@ -61,12 +62,20 @@ TEST_CASE("trace: B/E pairs and X events become self time", "[import][trace]") {
         CHECK(profile.total() == Approx(14));  // the phases add up to the wall time
         // Thread time stands in for wall time only with a note that says so.
         CHECK_THAT(all_notes(profile),
-                   Contains("1 \"X\" event has no \"dur\", only \"tdur\" (thread time), used as its duration"));
+                   Contains("1 \"X\" event has no \"dur\", only \"tdur\" (thread time): where it counts, its "
+                            "thread time stands in for its duration"));
     }
     // A trace whose events all give "dur" has no such note.
     const Profile wall = load_text("wall.json", R"([{"ph":"X","name":"a","ts":0,"dur":5,"tdur":2,"pid":1,"tid":1}])");
     CHECK(times(wall).at("a") == Approx(5));
     CHECK_THAT(all_notes(wall), !Contains("tdur"));
+    // A bad "tdur" is named as "tdur", not as the "dur" the event does not have.
+    try {
+        load_text("bad_tdur.json", R"([{"ph":"X","name":"a","ts":0,"tdur":-5,"pid":1,"tid":1}])");
+        FAIL("no error");
+    } catch (const Error& e) {
+        CHECK_THAT(e.what(), Contains("\"tdur\" must be a number >= 0 (got '-5')"));
+    }
 }
 
 TEST_CASE("trace: the object form, an unnamed event, out-of-order and zero-duration events", "[import][trace]") {

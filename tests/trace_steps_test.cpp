@@ -457,6 +457,30 @@ TEST_CASE("steps: GPU work in CPU-only steps is taken by when it ran, and a note
         trace({event("s1", "user_annotation", 1, 1, 0, 1000), event("s1", "gpu_user_annotation", 0, 7, 900, 300),
                event("k", "kernel", 0, 7, 900, 300)});
     CHECK_FALSE(has_note(load_text("paired_steps.json", paired, options), "GPU work counts"));
+    // On --lane all a step is always its CPU span, copies or not: said when the trace has GPU work.
+    options.lane = Lane::all;
+    CHECK(has_note(load_text("paired_steps.json", paired, options),
+                   "on --lane all each step is its CPU span: GPU work counts in the step it ran in"));
+}
+
+TEST_CASE("steps: a step without a GPU copy among steps with one is measured on its CPU span, said",
+          "[import][trace][steps][silent]") {
+    // s1 and s3 have GPU copies, s2 has none: s2 is its CPU span, where a kernel launched in s1 ran.
+    ImportOptions options;
+    options.window = "^s";
+    const std::string mixed =
+        trace({event("s1", "user_annotation", 1, 1, 0, 1000), event("s1", "gpu_user_annotation", 0, 7, 100, 1000),
+               event("s2", "user_annotation", 1, 1, 1000, 1000), event("s3", "user_annotation", 1, 1, 2000, 1000),
+               event("s3", "gpu_user_annotation", 0, 7, 2100, 900), event("k", "kernel", 0, 7, 100, 1500)});
+    const Profile profile = load_text("mixed_steps.json", mixed, options);
+    CHECK(has_note(profile,
+                   "1 of the 3 steps used has no GPU copy and is measured on its CPU span: GPU work counts in the "
+                   "step it ran in, not the step that launched it"));
+    options.step = "2";
+    CHECK(has_note(load_text("mixed_steps.json", mixed, options),
+                   "the step used has no GPU copy and is measured on its CPU span"));
+    options.step = "1";
+    CHECK_FALSE(has_note(load_text("mixed_steps.json", mixed, options), "GPU work counts"));
 }
 
 TEST_CASE("steps: a --window that matches annotations nested on one thread is refused, not counted twice",

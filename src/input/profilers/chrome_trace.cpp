@@ -449,7 +449,8 @@ private:
             }
             if (!parse_duration(token, duration) || duration < 0) {
                 throw Error(stream_.location(size),
-                            "event '" + printable(f.name) + "': \"dur\" must be a number >= 0" +
+                            "event '" + printable(f.name) + "': " + (f.dur.empty() ? "\"tdur\"" : "\"dur\"") +
+                                " must be a number >= 0" +
                                 (beyond_double(token) ? " small enough to compute with (got '" : " (got '") +
                                 printable(token) + "')");
             }
@@ -920,10 +921,11 @@ Profile read_chrome_trace(std::string_view prefix, std::istream* in, const std::
                                 " \"B\" events never closed; they run to the end of the trace");
     }
     if (const std::size_t n = builder.thread_time_only(); n > 0) {
-        profile.notes.push_back(source + ": " + std::to_string(n) +
-                                (n == 1 ? " \"X\" event has" : " \"X\" events have") +
-                                " no \"dur\", only \"tdur\" (thread time), used as " + (n == 1 ? "its" : "their") +
-                                " duration: the wall time is longer if the thread waited");
+        profile.notes.push_back(
+            source + ": " + std::to_string(n) + (n == 1 ? " \"X\" event has" : " \"X\" events have") +
+            " no \"dur\", only \"tdur\" (thread time): where " + (n == 1 ? "it counts, its" : "they count, their") +
+            " thread time stands in for " + (n == 1 ? "its" : "their") +
+            " duration, and the wall time is longer if the thread waited");
     }
     return profile;
 }

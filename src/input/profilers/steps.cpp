@@ -464,13 +464,30 @@ StepWindows find_steps(const Timeline& timeline, const std::vector<bool>& left_o
         }
     }
 
-    // Without GPU copies a step on the GPU lane is its CPU span, so the GPU work in it is what ran
-    // then, not what the step launched: said, since the README's reading is the GPU copy's.
-    if (lane == Lane::gpu && std::none_of(found.begin(), found.end(), [](const Found& f) { return bool(f.gpu); })) {
-        out.notes.push_back(source +
-                            ": each step is its CPU span (the trace has no GPU copies of the steps): GPU work counts "
-                            "in the step it ran in, not the step that launched it, and work that ran outside every "
-                            "step is left out");
+    // A step measured on its CPU span holds the GPU work that ran then, not what the step launched
+    // (its GPU copy spans that): said wherever GPU work is measured so, as the README reads a step
+    // by its copy. The GPU lane uses the copy when there is one; --lane all always the CPU span.
+    const char* by_time =
+        "GPU work counts in the step it ran in, not the step that launched it, and work that ran outside every "
+        "step is left out";
+    if (lane == Lane::gpu) {
+        const auto without = static_cast<std::size_t>(
+            std::count_if(used.begin(), used.end(), [&](std::size_t i) { return !found[i].gpu; }));
+        if (std::none_of(found.begin(), found.end(), [](const Found& f) { return bool(f.gpu); })) {
+            out.notes.push_back(source +
+                                ": each step is its CPU span (the trace has no GPU copies of the steps): " + by_time);
+        } else if (without == 1 && used.size() == 1) {
+            out.notes.push_back(source + ": the step used has no GPU copy and is measured on its CPU span: " + by_time);
+        } else if (without > 0) {
+            out.notes.push_back(
+                fmt::format("{}: {} of the {} steps used {} no GPU copy and {} measured on {} CPU span: {}", source,
+                            without, used.size(), without == 1 ? "has" : "have", without == 1 ? "is" : "are",
+                            without == 1 ? "its" : "their", by_time));
+        }
+    } else if (lane == Lane::all &&
+               std::any_of(used.begin(), used.end(), [&](std::size_t i) { return bool(found[i].cpu); }) &&
+               std::any_of(spans.begin(), spans.end(), [](const Span& s) { return on_gpu(s.cls); })) {
+        out.notes.push_back(source + ": on --lane all each step is its CPU span: " + by_time);
     }
     // The lane is measured in the GPU copy on the GPU lane (the work launched in the step, even
     // when it runs during the next), else in the CPU span; a step with one copy uses it.
