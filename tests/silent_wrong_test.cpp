@@ -1689,4 +1689,13 @@ TEST_CASE("silent wrong: rank says when its targets ran mostly beside other work
     const auto plain = test::run_binary("rank " + test::source_path("examples/transformer_step.json"));
     REQUIRE(plain.exit_code == 0);
     CHECK_THAT(plain.err, !Contains("beside other work"));
+    // An active time with no overlapped phase: eval shows no range, so the note points to none.
+    test::TempDir dir;
+    const std::string lone = dir / "lone.json";
+    std::ofstream(lone) << R"({"unit": "ms", "phases": [{"name": "a", "time": 10, "active_time": 200},
+                                                        {"name": "b", "time": 290}]})";
+    const auto no_overlap = test::run_binary("rank " + lone);
+    INFO(no_overlap.err);
+    REQUIRE(no_overlap.exit_code == 0);
+    CHECK_THAT(no_overlap.err, !Contains("beside other work"));
 }

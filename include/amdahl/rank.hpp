@@ -26,9 +26,10 @@ struct RankedTarget {
 std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidates, double baseline, RankBy by,
                                           const std::vector<double>& grid);
 
-/// Rank's figures count the time a target ran alone. When some targets ran mostly beside other
-/// work (a phase's active time is over twice that, and the rest is at least 1% of the profile), a
-/// note naming the largest three, with the time they ran and ran alone; else nothing.
+/// Rank's figures count the time a target ran alone. When the profile has overlapped time and
+/// some targets ran mostly beside other work (a phase's active time is over twice that, and the
+/// rest is at least 1% of the profile), a note naming the largest three, with the time they ran
+/// and ran alone; else nothing.
 std::optional<std::string> overlapped_targets_note(const Profile& profile, const std::vector<Candidate>& candidates);
 
 }  // namespace amdahl

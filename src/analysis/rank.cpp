@@ -57,8 +57,11 @@ std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidat
 }
 
 std::optional<std::string> overlapped_targets_note(const Profile& profile, const std::vector<Candidate>& candidates) {
+    // Without an `overlapped` phase there is no overlap range to point to (eval prints none).
     const double total = profile.total();
-    if (!(total > 0)) return std::nullopt;
+    const bool overlap = std::any_of(profile.phases.begin(), profile.phases.end(),
+                                     [](const Phase& p) { return p.name == overlapped_phase && p.time > 0; });
+    if (!(total > 0) || !overlap) return std::nullopt;
     struct Beside {
         std::size_t candidate;
         double running;  // the longest active time of its phases: a lower bound of the time it ran
