@@ -6,12 +6,11 @@
 #include <cmath>
 #include <limits>
 
+#include "amdahl/error.hpp"
+#include "amdahl/law.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "report/numbers.hpp"
-
-#include "amdahl/error.hpp"
-#include "amdahl/law.hpp"
 
 namespace amdahl {
 

@@ -523,7 +523,7 @@ public:
 public:
     std::size_t events() const { return events_; }
     std::size_t unclosed() const { return unclosed_; }
-    /// "X" events that give only "tdur" (thread time), used as their duration.
+    /// "X" events that give only "tdur" (thread time), which stands in for their duration.
     std::size_t thread_time_only() const { return thread_time_only_; }
     /// When events ran past Kineto's 'Record Window End': what was cut, in words; else "".
     const std::string& cut_note() const { return cut_note_; }
