@@ -77,12 +77,6 @@ std::string_view cut(std::string_view stack, std::size_t depth) {
     return stack.substr(0, pos);
 }
 
-std::string plural(std::size_t n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string processes(std::size_t n) { return std::to_string(n) + (n == 1 ? " process" : " processes"); }
-
 // A first frame as stackcollapse-perf.pl --tid writes it: "comm-PID/TID", the PID "?" when perf
 // script did not print it. Only this form is read: "comm-PID" (--pid) looks like a numbered name
 // ("stage-1", Java's "pool-1-thread-2"), so it is not taken for a process.
@@ -121,9 +115,10 @@ std::string tasks_note(const std::vector<Sample>& samples, std::string& boundary
         tids.insert(task->tid);
     }
     if (tids.size() < 2) return "";
-    boundary = "CPU time summed over " + plural(tids.size(), "thread") + ", not wall time";
-    return "the stacks come from " + plural(tids.size(), "thread") +
-           (unknown_pid ? "" : " of " + processes(pids.size())) + " (first frames like '" + printable(example) +
+    boundary = "CPU time summed over " + count_of(tids.size(), "thread") + ", not wall time";
+    return "the stacks come from " + count_of(tids.size(), "thread") +
+           (unknown_pid ? "" : " of " + count_of(pids.size(), "process")) + " (first frames like '" +
+           printable(example) +
            "', as stackcollapse-perf.pl --tid names them): their samples add up as CPU time, as if the threads ran "
            "one after another. Where threads ran at the same time, speeding up one thread saves less wall time "
            "than shown, or none; for end-to-end figures profile the thread that holds up the run, or use a trace";
@@ -316,11 +311,11 @@ Profile read_folded(std::string_view content, const std::string& source, const I
         raw.summary_only = true;
     }
     if (skipped > 0) {
-        raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + plural(skipped, "line") +
+        raw.notes.push_back(source + ":" + std::to_string(first_skipped) + ": skipped " + count_of(skipped, "line") +
                             " without a trailing sample count");
     }
     if (empty_leaves > 0) {
-        raw.notes.push_back(source + ":" + std::to_string(first_empty_leaf) + ": " + plural(empty_leaves, "stack") +
+        raw.notes.push_back(source + ":" + std::to_string(first_empty_leaf) + ": " + count_of(empty_leaves, "stack") +
                             (empty_leaves == 1 ? " ends" : " end") +
                             " in an empty frame (';' before the count: a frame perf could not name); " +
                             (empty_leaves == 1 ? "its" : "their") + " samples are attributed to the frame above it");
