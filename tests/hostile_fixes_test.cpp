@@ -260,6 +260,17 @@ TEST_CASE("trace: the boundary's wall time is written as every other time", "[im
                                "8,999,999,100.0 us\n"));
 }
 
+TEST_CASE("trace: a bad \"tdur\" is an input error named as \"tdur\", exit code 2", "[import][trace][cli]") {
+    // The event has no "dur": its thread time is its duration, so a bad one is named for what it is.
+    const std::string trace = temp("bad_tdur.json", R"([{"ph":"X","name":"a","ts":0,"tdur":-5,"pid":1,"tid":1}])");
+    const auto r = run_cli({"eval", trace});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, Contains("bad_tdur.json:1:"));
+    CHECK_THAT(r.err, Contains("event 'a': \"tdur\" must be a number >= 0 (got '-5')"));
+    CHECK_THAT(r.err, !Contains("\"dur\" must"));
+}
+
 TEST_CASE("rename: merging phases of different kinds says the merged phase has no kind", "[rename][cli]") {
     const std::string profile = temp("kinds.json", R"({"unit": "ms", "phases": [
         {"name": "a", "kind": "kernel", "time": 6}, {"name": "b", "kind": "memcpy", "time": 2},
