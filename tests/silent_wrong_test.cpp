@@ -1699,3 +1699,31 @@ TEST_CASE("silent wrong: rank says when its targets ran mostly beside other work
     REQUIRE(no_overlap.exit_code == 0);
     CHECK_THAT(no_overlap.err, !Contains("beside other work"));
 }
+
+TEST_CASE("silent wrong: rank's note holds an active time to what the 'overlapped' phase can hold",
+          "[silent][overlap][rank]") {
+    // A hand-written active_time of 1,000,000 ms in a 390 ms run was said as "ran 1,000,000.0 ms
+    // (256410.3% of the time)". eval's range holds the extra to the 'overlapped' phase (100 ms), and
+    // so does the note: 'a' ran up to 110 ms, 28.2% of the run.
+    test::TempDir dir;
+    const std::string huge = dir / "huge.json";
+    std::ofstream(huge) << R"({"unit": "ms", "phases": [{"name": "a", "time": 10, "active_time": 1000000},
+        {"name": "b", "time": 280}, {"name": "overlapped", "kind": "overlapped", "time": 100}]})";
+    const auto r = test::run_binary("rank " + huge);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("1 target ran mostly beside other work"));
+    CHECK_THAT(r.err, Contains("'a' ran up to 110.0 ms (28.2% of the time), 10.0 ms alone."));
+    CHECK_THAT(r.err, !Contains("1,000,000.0 ms (") && !Contains("256410"));
+    // eval's range agrees: at most 10 + 100 ms saved at an infinite factor.
+    const auto eval = test::run_binary("eval " + huge + " -s a=inf");
+    REQUIRE(eval.exit_code == 0);
+    CHECK_THAT(eval.out, Contains("(saving 10.0 to 110.0 ms)"));
+    // An extra the 'overlapped' phase holds only a little of is no longer "mostly beside".
+    const std::string small = dir / "small.json";
+    std::ofstream(small) << R"({"unit": "ms", "phases": [{"name": "a", "time": 10, "active_time": 1000000},
+        {"name": "b", "time": 280}, {"name": "overlapped", "kind": "overlapped", "time": 10}]})";
+    const auto held = test::run_binary("rank " + small);
+    REQUIRE(held.exit_code == 0);
+    CHECK_THAT(held.err, !Contains("beside other work"));
+}

@@ -58,12 +58,14 @@ std::vector<RankedTarget> rank_candidates(const std::vector<Candidate>& candidat
 std::optional<std::string> overlapped_targets_note(const Profile& profile, const std::vector<Candidate>& candidates) {
     // Without an `overlapped` phase there is no overlap range to point to (eval prints none).
     const double total = profile.total();
-    const bool overlap = std::any_of(profile.phases.begin(), profile.phases.end(),
-                                     [](const Phase& p) { return p.name == overlapped_phase && p.time > 0; });
-    if (!(total > 0) || !overlap) return std::nullopt;
+    double overlapped = 0;
+    for (const Phase& p : profile.phases)
+        if (p.name == overlapped_phase) overlapped += p.time;
+    if (!(total > 0) || !(overlapped > 0)) return std::nullopt;
     struct Beside {
         std::size_t candidate;
         double running;  // the longest active time of its phases: a lower bound of the time it ran
+        bool held;       // an upper bound instead: held to its own time and the 'overlapped' phase's
     };
     std::vector<Beside> beside;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -71,7 +73,10 @@ std::optional<std::string> overlapped_targets_note(const Profile& profile, const
         double running = 0;
         for (std::size_t p : c.phases)
             running = std::max(running, profile.phases[p].active_time.value_or(profile.phases[p].time));
-        if (running - c.time > c.time && running - c.time >= 0.01 * total) beside.push_back({i, running});
+        // As eval's range holds it: what ran beside others is at most what 'overlapped' holds.
+        const bool held = running > c.time + overlapped;
+        if (held) running = c.time + overlapped;
+        if (running - c.time > c.time && running - c.time >= 0.01 * total) beside.push_back({i, running, held});
     }
     if (beside.empty()) return std::nullopt;
     std::stable_sort(beside.begin(), beside.end(),
@@ -83,9 +88,10 @@ std::optional<std::string> overlapped_targets_note(const Profile& profile, const
     const std::size_t shown = std::min<std::size_t>(beside.size(), 3);
     for (std::size_t j = 0; j < shown; ++j) {
         const Candidate& c = candidates[beside[j].candidate];
-        text += fmt::format("{}'{}' ran {}{} ({} of the time), {} alone", j ? "; " : "", printable(c.name),
-                            c.phases.size() > 1 ? "at least " : "", format_duration(beside[j].running, profile.unit),
-                            format_share(beside[j].running / total), format_duration(c.time, profile.unit));
+        const char* bound = beside[j].held ? "up to " : c.phases.size() > 1 ? "at least " : "";
+        text += fmt::format("{}'{}' ran {}{} ({} of the time), {} alone", j ? "; " : "", printable(c.name), bound,
+                            format_duration(beside[j].running, profile.unit), format_share(beside[j].running / total),
+                            format_duration(c.time, profile.unit));
     }
     if (beside.size() > shown) text += fmt::format("; and {} more", beside.size() - shown);
     return text +
