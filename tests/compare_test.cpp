@@ -1395,3 +1395,43 @@ TEST_CASE("compare: one profile a side says it has no interval and no measure of
     CHECK_THAT(runs.out, !Contains("one run a side"));
     CHECK_THAT(runs.out, Contains("\ninterval:  Hodges-Lehmann shift with its Mann-Whitney interval"));
 }
+
+TEST_CASE("compare: most of the time in phases only one side has is said, with how to line them up",
+          "[compare][renames][cli]") {
+    // Two runs of the same program, folded with stackcollapse-perf.pl --tid: every phase is named
+    // 'comm-PID/TID', which changes from run to run. compare showed 16 rows "removed" or "added"
+    // with a local speedup of infinity, and not a word on why nothing matched.
+    const std::string first = test::source_path(
+        "tests/data/profilers/folded-stacks/flamegraph_perf-iperf-stacks-pidtid-01-collapsed-tid.txt");
+    std::ifstream in(first);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string again = text.str();
+    for (std::size_t at = 0; (at = again.find("iperf-", at)) != std::string::npos; at += 6)
+        again.insert(at + 6, "9");  // iperf-27409/28741 becomes iperf-927409/28741
+    test::TempDir dir;
+    const std::string second = dir / "second.txt";
+    std::ofstream(second) << again;
+    const auto r = test::run_cli({"compare", first, second});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err,
+               Contains("note: 98.5% of BEFORE's phase time and 98.5% of AFTER's are in phases only one side has "
+                        "('iperf-28735/28737' only in BEFORE, 'iperf-928735/28737' only in AFTER), so those rows "
+                        "compare nothing: when names change from run to run (process or thread IDs, addresses), "
+                        "line them up with --rename OLD=NEW or --renames FILE, or choose other phases (folded "
+                        "stacks: --leaf)\n"));
+    // What it points to works: the leaf frames are the same functions in both runs.
+    const auto leaf = test::run_cli({"compare", first, second, "--leaf"});
+    REQUIRE(leaf.exit_code == 0);
+    CHECK_THAT(leaf.err, !Contains("only one side has"));
+    CHECK_THAT(leaf.out, Contains("xen_hypercall_xen_version") && !Contains("removed"));
+    // In JSON's notes too.
+    const auto json = test::run_cli({"compare", first, second, "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    CHECK_THAT(nlohmann::json::parse(json.out)["notes"].dump(), Contains("only one side has"));
+    // Renamed phases with a similar time: the rename suggestion, and no such note while most time matches.
+    const auto same = test::run_cli({"compare", before_path, after_path});
+    REQUIRE(same.exit_code == 0);
+    CHECK_THAT(same.err, !Contains("only one side has"));
+}
