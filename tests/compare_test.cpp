@@ -6,11 +6,13 @@
 #include <nlohmann/json.hpp>  // only to read the JSON report back
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "amdahl/compare.hpp"
 #include "support.hpp"
@@ -1419,8 +1421,13 @@ TEST_CASE("compare: most of the time in phases only one side has is said, with h
                Contains("note: 98.5% of BEFORE's phase time and 98.5% of AFTER's are in phases only one side has "
                         "('iperf-28735/28737' only in BEFORE, 'iperf-928735/28737' only in AFTER), so those rows "
                         "compare nothing: when names change from run to run (process or thread IDs, addresses), "
-                        "line them up with --rename OLD=NEW or --renames FILE, or choose other phases (folded "
-                        "stacks: --leaf)\n"));
+                        "line them up with --rename-regex REGEX=NAME (one name for every name it matches), "
+                        "--rename OLD=NEW or --renames FILE\n"));
+    // What it points to works: one name for the threads of each command lines the runs up.
+    const auto regex = test::run_cli({"compare", first, second, "--rename-regex", "^iperf-.*=iperf"});
+    REQUIRE(regex.exit_code == 0);
+    CHECK_THAT(regex.err, !Contains("only one side has"));
+    CHECK_THAT(regex.out, Contains("\niperf ") && !Contains("removed"));
     // What it points to works: the leaf frames are the same functions in both runs.
     const auto leaf = test::run_cli({"compare", first, second, "--leaf"});
     REQUIRE(leaf.exit_code == 0);
@@ -1434,4 +1441,73 @@ TEST_CASE("compare: most of the time in phases only one side has is said, with h
     const auto same = test::run_cli({"compare", before_path, after_path});
     REQUIRE(same.exit_code == 0);
     CHECK_THAT(same.err, !Contains("only one side has"));
+}
+
+TEST_CASE("compare: names that change from run to run are said with --missing zero and three runs a side too",
+          "[compare][renames][cli]") {
+    // Each run's worker has its own name ('worker 101', 'worker 102', ...). Under --missing zero a
+    // name in 1 of 3 runs has a median of 0, so a note weighed on medians found nothing only one
+    // side has, and said nothing (with 2 runs a side, the median x/2 made it speak).
+    test::TempDir dir;
+    for (const auto& [side, base, times] :
+         {std::tuple{"b", 100, std::array{89, 90, 91}}, std::tuple{"a", 200, std::array{81, 82, 83}}}) {
+        std::filesystem::create_directories(dir / side);
+        for (int r = 0; r < 3; ++r)
+            std::ofstream(dir / (std::string(side) + "/r" + std::to_string(r + 1) + ".json"))
+                << R"({"unit": "ms", "phases": [{"name": "worker )" << base + r + 1 << R"(", "time": )" << times[r]
+                << R"(}, {"name": "common", "time": 10}]})";
+    }
+    const auto r = test::run_cli({"compare", dir / "b/*.json", dir / "a/*.json", "--missing", "zero"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    // BEFORE: 270 of 300 ms over the three runs; AFTER: 246 of 276.
+    CHECK_THAT(r.err, Contains("note: 90.0% of BEFORE's phase time and 89.1% of AFTER's are in phases only one side "
+                               "has ('worker 103' only in BEFORE, 'worker 203' only in AFTER)"));
+    const auto regex =
+        test::run_cli({"compare", dir / "b/*.json", dir / "a/*.json", "--rename-regex", "^worker .*=worker"});
+    INFO(regex.err);
+    REQUIRE(regex.exit_code == 0);
+    CHECK_THAT(regex.err, !Contains("only one side has"));
+    CHECK_THAT(regex.out, Contains("\nworker ") && Contains("faster"));
+}
+
+TEST_CASE("compare: benchmarks summed with --sum are pointed to --rename, which they take, not --rename-regex",
+          "[compare][renames][cli]") {
+    // hyperfine's commands as phases: every command renamed between the two files.
+    const std::string before = test::source_path("tests/data/harness/hyperfine_before.json");
+    std::ifstream in(test::source_path("tests/data/harness/hyperfine_after.json"));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string renamed = text.str();
+    for (std::size_t at = 0; (at = renamed.find("./build/release/app", at)) != std::string::npos; at += 4)
+        renamed.replace(at, 19, "./build/new/app");
+    test::TempDir dir;
+    const std::string after = dir / "after.json";
+    std::ofstream(after) << renamed;
+    const auto r = test::run_cli({"compare", before, after, "--sum"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("note: 100.0% of BEFORE's benchmark time and 100.0% of AFTER's are in benchmarks only "
+                               "one side has ('./build/release/app render --frames 120' only in BEFORE, "
+                               "'./build/new/app render --frames 120' only in AFTER), so those rows compare nothing: "
+                               "if they were renamed, line them up with --rename OLD=NEW or --renames FILE\n"));
+    CHECK_THAT(r.err, !Contains("--rename-regex") && !Contains("thread IDs"));
+    // The option it leaves out is refused there.
+    const auto regex = test::run_cli({"compare", before, after, "--sum", "--rename-regex", "a=b"});
+    CHECK(regex.exit_code == 2);
+    // Benchmark by benchmark (no --sum), the same: nothing matched is said, with the way to match.
+    const auto apart = test::run_cli({"compare", before, after});
+    INFO(apart.err);
+    REQUIRE(apart.exit_code == 0);
+    CHECK_THAT(apart.err, Contains("note: 2 of BEFORE's 2 benchmarks and 2 of AFTER's 2 are in one side only "
+                                   "('./build/release/app parse data/large.json' only in BEFORE, "
+                                   "'./build/new/app parse data/large.json' only in AFTER), so those rows compare "
+                                   "nothing: if they were renamed, line them up with --rename OLD=NEW or --renames "
+                                   "FILE\n"));
+    // One matched of two a side: half, not most; no note.
+    const auto half =
+        test::run_cli({"compare", before, after, "--rename",
+                       "./build/release/app parse data/large.json=./build/new/app parse data/large.json"});
+    REQUIRE(half.exit_code == 0);
+    CHECK_THAT(half.err, !Contains("one side only"));
 }

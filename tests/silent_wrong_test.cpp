@@ -1727,3 +1727,47 @@ TEST_CASE("silent wrong: rank's note holds an active time to what the 'overlappe
     REQUIRE(held.exit_code == 0);
     CHECK_THAT(held.err, !Contains("beside other work"));
 }
+
+TEST_CASE("silent wrong: rank's note holds a target to its phases' own times, not their covered overlap twice",
+          "[silent][overlap][rank]") {
+    // k1 and k2 ran 10 ms only with each other (a covered overlap), which is in the target's time
+    // (30 ms) and in 'overlapped' (60 ms) both: held to 30 + 60 the note said "up to 90.0 ms",
+    // though c ran alone for 20 of the 100 ms. eval holds it to 10 + 10 + 60 = 80.
+    test::TempDir dir;
+    const std::string profile = dir / "covered.json";
+    std::ofstream(profile) << R"({"unit": "ms", "phases": [{"name": "k1", "time": 10, "active_time": 200},
+        {"name": "k2", "time": 10}, {"name": "c", "time": 20}, {"name": "overlapped", "time": 60}],
+        "overlaps": [{"phases": ["k1", "k2"], "time": 10}]})";
+    const auto r = test::run_binary("rank " + profile + " -s 'k*=inf'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("'k*=inf' ran up to 80.0 ms (80.0% of the time), 30.0 ms alone."));
+    const auto eval = test::run_binary("eval " + profile + " -s 'k*=inf'");
+    REQUIRE(eval.exit_code == 0);
+    CHECK_THAT(eval.out, Contains("(saving 30.0 to 80.0 ms)"));
+}
+
+TEST_CASE("silent wrong: for a slowdown rank's note says its figure is the least the slowdown costs",
+          "[silent][overlap][rank]") {
+    // At -k 0.5 nothing shrinks: the time alone is the least a slowdown costs, and the kernel that
+    // ran 80% of the run beside others ranked first at 1.0000x under "the time that surely shrinks".
+    const std::string trace = test::source_path("tests/data/profilers/rocprofv3/rocprofiler-sdk-2024/kernel_trace.csv");
+    const auto slow = test::run_binary("rank " + trace + " -k 0.5");
+    INFO(slow.err);
+    REQUIRE(slow.exit_code == 0);
+    CHECK_THAT(slow.err, Contains("3 targets ran mostly beside other work, and rank counts only the time a target "
+                                  "ran alone (for a slowdown the least it costs: the time beside other work may grow "
+                                  "too)"));
+    CHECK_THAT(slow.err, !Contains("surely shrinks"));
+    // eval agrees that the time alone is the best case of a slowdown.
+    const auto eval =
+        test::run_binary("eval " + trace + " -s 'subtract_kernel(float*, float const*, float const*, int, int)=0.5'");
+    REQUIRE(eval.exit_code == 0);
+    CHECK_THAT(eval.out, Contains("between 0.5546x and 1.0000x"));
+    // A speedup and a slowdown side by side: both readings.
+    const auto both = test::run_binary("rank " + trace +
+                                       " -s 'subtract_kernel*=0.5' -s '*addition_kernel*=2' -s 'multiply_kernel*=2'");
+    INFO(both.err);
+    REQUIRE(both.exit_code == 0);
+    CHECK_THAT(both.err, Contains("(for a speedup the time that surely shrinks, for a slowdown the least it costs)"));
+}

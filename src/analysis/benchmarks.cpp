@@ -150,6 +150,22 @@ BenchmarkComparison compare_benchmarks(const std::vector<HarnessFile>& before_fi
             claimed[a->second] = true;
         }
     }
+    // Most benchmarks of each side in that side alone: the rows compare nothing, and do not say why.
+    const auto first_unmatched = [](const auto& unmatched, std::size_t n) {
+        std::size_t count = 0, at = n;
+        for (std::size_t i = 0; i < n; ++i)
+            if (unmatched(i)) ++count, at = std::min(at, i);
+        return std::pair{count, at};
+    };
+    const auto [gone, first_gone] = first_unmatched([&](std::size_t b) { return !match[b]; }, before.names.size());
+    const auto [added, first_added] = first_unmatched([&](std::size_t a) { return !claimed[a]; }, after.names.size());
+    if (2 * gone > before.names.size() && 2 * added > after.names.size())
+        out.notes.push_back(fmt::format(
+            "{} of BEFORE's {} and {} of AFTER's {} are in one side only ('{}' only in BEFORE, '{}' only in AFTER), "
+            "so those rows compare nothing: if they were renamed, line them up with --rename OLD=NEW or --renames "
+            "FILE",
+            gone, count_of(before.names.size(), "benchmark"), added, after.names.size(),
+            printable(before.names[first_gone]), printable(after.names[first_added])));
     static const std::vector<double> none;
     for (std::size_t b = 0; b < before.names.size(); ++b) {
         std::vector<double> after_runs;
@@ -307,6 +323,7 @@ CompareSide summed_side(const std::vector<HarnessFile>& files, const char* label
     for (std::size_t r = 0; r < runs; ++r) {
         Profile profile;
         profile.source = files.front().source + " (run " + std::to_string(r + 1) + ")";
+        profile.format = harness_name(files.front().harness);
         profile.unit = unit;
         for (std::size_t b = 0; b < side.names.size(); ++b) {
             Phase phase;

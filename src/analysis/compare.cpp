@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "amdahl/error.hpp"
+#include "amdahl/harness.hpp"
 #include "amdahl/numbers.hpp"
 #include "amdahl/report.hpp"
 #include "report/numbers.hpp"
@@ -287,32 +288,53 @@ void suggest_renames(const SideTable& before, const SideTable& after,
 
 // Most of each side's time in phases the other side lacks (names with process or thread IDs, as
 // stackcollapse-perf.pl --tid writes them, change every run): the rows compare nothing, and the
-// table alone does not say why.
-void note_unmatched_time(const SideTable& before, const SideTable& after,
+// table alone does not say why. Weighed on every run's own times, not on medians: under --missing
+// zero a name in one run of three has a median of 0.
+void note_unmatched_time(const CompareSide& before_side, const SideTable& before, const SideTable& after,
                          const std::vector<std::optional<std::size_t>>& match, const std::vector<bool>& claimed,
                          std::vector<std::string>& notes) {
-    const auto unmatched = [](const SideTable& side, const auto& is_unmatched) {
-        Summation time;
-        std::optional<std::size_t> largest;
-        for (std::size_t i = 0; i < side.names.size(); ++i) {
-            if (!is_unmatched(i)) continue;
-            time.add(side.spreads[i].median);
-            if (!largest || side.spreads[i].median > side.spreads[*largest].median) largest = i;
-        }
-        return std::pair{time.value(), largest};
+    struct Unmatched {
+        double share = 0;
+        std::size_t largest = 0;
     };
-    const auto [gone, gone_largest] = unmatched(before, [&](std::size_t b) { return !match[b]; });
-    const auto [added, added_largest] = unmatched(after, [&](std::size_t a) { return !claimed[a]; });
-    if (!(before.phase_sum > 0) || !(after.phase_sum > 0)) return;
-    const double gone_share = gone / before.phase_sum, added_share = added / after.phase_sum;
-    if (!(gone_share > 0.5) || !(added_share > 0.5)) return;
+    const auto unmatched = [](const SideTable& side, const auto& is_unmatched) -> std::optional<Unmatched> {
+        Summation all, only;
+        std::optional<std::size_t> largest;
+        double largest_time = 0;
+        for (std::size_t i = 0; i < side.names.size(); ++i) {
+            Summation time;
+            for (double t : side.times[i])
+                if (std::isfinite(t)) time.add(t);
+            all.add(time.value());
+            if (!is_unmatched(i)) continue;
+            only.add(time.value());
+            if (!largest || time.value() > largest_time) largest = i, largest_time = time.value();
+        }
+        if (!largest || !(all.value() > 0)) return std::nullopt;
+        return Unmatched{only.value() / all.value(), *largest};
+    };
+    const auto gone = unmatched(before, [&](std::size_t b) { return !match[b]; });
+    const auto added = unmatched(after, [&](std::size_t a) { return !claimed[a]; });
+    if (!gone || !added || !(gone->share > 0.5) || !(added->share > 0.5)) return;
+    // Benchmarks summed with --sum take --rename but no profiler-input option.
+    const bool benchmarks = std::any_of(before_side.profiles.begin(), before_side.profiles.end(),
+                                        [](const Profile& p) { return parse_harness_name(p.format).has_value(); });
+    if (benchmarks) {
+        notes.push_back(fmt::format(
+            "{} of BEFORE's benchmark time and {} of AFTER's are in benchmarks only one side has ('{}' only in BEFORE, "
+            "'{}' only in AFTER), so those rows compare nothing: if they were renamed, line them up with --rename "
+            "OLD=NEW or --renames FILE",
+            format_share(gone->share), format_share(added->share), printable(before.names[gone->largest]),
+            printable(after.names[added->largest])));
+        return;
+    }
     notes.push_back(fmt::format(
         "{} of BEFORE's phase time and {} of AFTER's are in phases only one side has ('{}' only in BEFORE, '{}' only "
         "in AFTER), so those rows compare nothing: when names change from run to run (process or thread IDs, "
-        "addresses), line them up with --rename OLD=NEW or --renames FILE, or choose other phases (folded stacks: "
-        "--leaf)",
-        format_share(gone_share), format_share(added_share), printable(before.names[*gone_largest]),
-        printable(after.names[*added_largest])));
+        "addresses), line them up with --rename-regex REGEX=NAME (one name for every name it matches), --rename "
+        "OLD=NEW or --renames FILE",
+        format_share(gone->share), format_share(added->share), printable(before.names[gone->largest]),
+        printable(after.names[added->largest])));
 }
 
 }  // namespace
@@ -425,7 +447,7 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
         }
     }
     suggest_renames(before, after, match, claimed, out.unit, out.notes);
-    note_unmatched_time(before, after, match, claimed, out.notes);
+    note_unmatched_time(before_side, before, after, match, claimed, out.notes);
 
     // BEFORE's order, as a diff reads: each added phase goes right before the AFTER phase that
     // follows it in AFTER (after any removed phases there), or at the end.

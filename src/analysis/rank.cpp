@@ -73,18 +73,31 @@ std::optional<std::string> overlapped_targets_note(const Profile& profile, const
         double running = 0;
         for (std::size_t p : c.phases)
             running = std::max(running, profile.phases[p].active_time.value_or(profile.phases[p].time));
-        // As eval's range holds it: what ran beside others is at most what 'overlapped' holds.
-        const bool held = running > c.time + overlapped;
-        if (held) running = c.time + overlapped;
+        // As eval's range holds it: the phases' own times and what 'overlapped' holds, at most (the
+        // candidate's time also holds its covered overlap, which is in 'overlapped' already).
+        double own = 0;
+        for (std::size_t p : c.phases) own += profile.phases[p].time;
+        const bool held = running > own + overlapped;
+        if (held) running = own + overlapped;
         if (running - c.time > c.time && running - c.time >= 0.01 * total) beside.push_back({i, running, held});
     }
     if (beside.empty()) return std::nullopt;
     std::stable_sort(beside.begin(), beside.end(),
                      [](const Beside& a, const Beside& b) { return a.running > b.running; });
+    // The time alone is what surely shrinks under a speedup, and the least a slowdown costs.
+    const auto slows = [&](const Beside& b) {
+        const Candidate& c = candidates[b.candidate];
+        return c.factor_range ? c.factor_range->low < 1 : c.factor < 1;
+    };
+    const std::size_t slowdowns = static_cast<std::size_t>(std::count_if(beside.begin(), beside.end(), slows));
+    const char* reading = slowdowns == 0               ? "the time that surely shrinks"
+                          : slowdowns == beside.size() ? "for a slowdown the least it costs: the time beside other "
+                                                         "work may grow too"
+                                                       : "for a speedup the time that surely shrinks, for a slowdown "
+                                                         "the least it costs";
     std::string text = fmt::format(
-        "{}: {} ran mostly beside other work, and rank counts only the time a target ran alone (the time "
-        "that surely shrinks): ",
-        profile.source, count_of(beside.size(), "target"));
+        "{}: {} ran mostly beside other work, and rank counts only the time a target ran alone ({}): ", profile.source,
+        count_of(beside.size(), "target"), reading);
     const std::size_t shown = std::min<std::size_t>(beside.size(), 3);
     for (std::size_t j = 0; j < shown; ++j) {
         const Candidate& c = candidates[beside[j].candidate];
