@@ -267,6 +267,27 @@ TEST_CASE("harness: what a hostile tester found", "[harness][compare][cli]") {
         r = test::run_cli({"compare", before, after, "--fail-if-slower", "5%"});
         CHECK_THAT(r.out, Contains("(gone from AFTER, not checked: 'A')"));
     }
+    SECTION("a whole-run gate with no benchmark on both sides is an error, not a pass") {
+        // Every command renamed: --require-speedup 1.1 checked nothing and passed with exit 0
+        // ("pass ... skipped: every benchmark it selects is gone"), while --fail-if-slower failed.
+        const auto before = test::write_temp("renamed_b.json", hyperfine({{"A", {1.0, 1.01}}, {"B", {2.0, 2.01}}}));
+        const auto after = test::write_temp("renamed_a.json", hyperfine({{"A2", {0.5, 0.51}}, {"B2", {1.0, 1.01}}}));
+        for (const std::vector<std::string>& gate :
+             {std::vector<std::string>{"--require-speedup", "1.1"}, {"--fail-if-slower", "5%"}}) {
+            std::vector<std::string> args{"compare", before, after};
+            args.insert(args.end(), gate.begin(), gate.end());
+            const auto r = test::run_cli(args);
+            INFO(r.err);
+            CHECK(r.exit_code == 2);
+            CHECK_THAT(r.err, Contains("error: " + gate[0] + " " + gate[1] +
+                                       ": no benchmark is on both sides ('A', 'B' only in BEFORE; 'A2', 'B2' only in "
+                                       "AFTER), so it checks nothing; if they were renamed, give --rename OLD=NEW\n"));
+        }
+        // Renamed, it checks them.
+        const auto r = test::run_cli(
+            {"compare", before, after, "--rename", "A=A2", "--rename", "B=B2", "--require-speedup", "1.1"});
+        CHECK(r.exit_code == 0);
+    }
     SECTION("the gates' bounds say which benchmarks have too few runs for 95%") {
         // 2 and 2 runs: the widest one-sided bound covers 1 - 1/6 = 83.3%; 1 and 1: no bound at all.
         std::vector<double> ten_before, ten_after;

@@ -1770,4 +1770,30 @@ TEST_CASE("silent wrong: for a slowdown rank's note says its figure is the least
     INFO(both.err);
     REQUIRE(both.exit_code == 0);
     CHECK_THAT(both.err, Contains("(for a speedup the time that surely shrinks, for a slowdown the least it costs)"));
+    // At 1x nothing changes: no target is named as worth more than its place.
+    const auto still = test::run_binary("rank " + trace + " -k 1");
+    REQUIRE(still.exit_code == 0);
+    CHECK_THAT(still.err, !Contains("beside other work"));
+}
+
+TEST_CASE("silent wrong: a slowdown's time is not held in rank's note, as eval does not hold it",
+          "[silent][overlap][rank]") {
+    // eval holds an active time to what 'overlapped' holds only for a speedup's saving; a slowdown's
+    // cost runs over the whole active time. rank's note held both, and said 'a' ran up to 40.0 ms
+    // where eval's range costs the whole 100 ms at 0.5x.
+    test::TempDir dir;
+    const std::string profile = dir / "slow.json";
+    std::ofstream(profile) << R"({"unit": "ms", "phases": [{"name": "a", "time": 10, "active_time": 100},
+        {"name": "b", "time": 60}, {"name": "overlapped", "time": 30}]})";
+    const auto r = test::run_binary("rank " + profile + " -k 0.5");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.err, Contains("'a' ran 100.0 ms (100.0% of the time), 10.0 ms alone"));
+    const auto eval = test::run_binary("eval " + profile + " -s a=0.5");
+    REQUIRE(eval.exit_code == 0);
+    CHECK_THAT(eval.out, Contains("(saving -100.0 to -10.0 ms)"));
+    // A speedup is held: 10 + 30 ms at most.
+    const auto fast = test::run_binary("rank " + profile + " -k 2");
+    REQUIRE(fast.exit_code == 0);
+    CHECK_THAT(fast.err, Contains("'a' ran up to 40.0 ms (40.0% of the time), 10.0 ms alone"));
 }

@@ -272,6 +272,17 @@ std::vector<GateResult> check_benchmark_gates(const BenchmarkComparison& c, cons
             }
             result.phases.push_back(std::move(phase));
         }
+        // A whole-run gate with no benchmark on both sides checks nothing: passing it (or failing it
+        // for the new ones alone) would say the run was checked. Benchmarks renamed, most likely.
+        if (gate.type != Gate::Type::phase_slower && worst.empty() && !gone.empty()) {
+            std::string added;
+            for (const BenchmarkChange* row : rows)
+                if (row->status == PhaseStatus::added)
+                    added += (added.empty() ? "'" : ", '") + printable(row->name) + "'";
+            throw Error(gate.text, "no benchmark is on both sides (" + gone + " only in BEFORE" +
+                                       (added.empty() ? "" : "; " + added + " only in AFTER") +
+                                       "), so it checks nothing; if they were renamed, give --rename OLD=NEW");
+        }
         result.passed = failures.empty();
         if (!failures.empty()) {
             std::string detail;
@@ -284,9 +295,9 @@ std::vector<GateResult> check_benchmark_gates(const BenchmarkComparison& c, cons
             // gate that silently stops checking is worse than none.
             if (gone.empty()) {
                 result.detail = "no benchmark on both sides to check";
-            } else if (gate.skip_when_gone || gate.type != Gate::Type::phase_slower) {
+            } else if (gate.skip_when_gone) {
                 result.detail = "skipped: every benchmark it selects is gone from AFTER (" + gone + ")";
-                result.skipped = gate.type == Gate::Type::phase_slower;
+                result.skipped = true;
             } else {
                 throw Error(gate.text, "every benchmark it selects is gone from AFTER (" + gone +
                                            "), so it checks nothing; give --rename OLD=NEW if it was renamed, or "

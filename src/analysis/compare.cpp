@@ -245,11 +245,23 @@ void set_detectable_change(const SideTable& before, const SideTable& after, bool
     out.detectable_change_one_run = now > 0 ? detectable * std::sqrt(per_run / now) : 0.0;
 }
 
+// The time amdahl itself accounts for (idle, overlapped, unattributed) under a name of its own:
+// no one's name, so never one to line up with another.
+bool bookkeeping_name(const std::string& name) {
+    return name == idle_phase || name == overlapped_phase || name == unattributed_phase;
+}
+
+// Benchmarks summed with --sum: their profiles carry the harness's name as their format.
+bool of_benchmarks(const CompareSide& side) {
+    return std::any_of(side.profiles.begin(), side.profiles.end(),
+                       [](const Profile& p) { return parse_harness_name(p.format).has_value(); });
+}
+
 // A phase gone from AFTER and a new one of the same kind and a similar time (within 1.5x) may be
 // one phase renamed: said, with the --rename that would match them, when the pair is unambiguous.
 void suggest_renames(const SideTable& before, const SideTable& after,
                      const std::vector<std::optional<std::size_t>>& match, const std::vector<bool>& claimed, Unit unit,
-                     std::vector<std::string>& notes) {
+                     bool benchmarks, std::vector<std::string>& notes) {
     constexpr double similar = 1.5;
     const auto alike = [&](std::size_t b, std::size_t a) {
         const double old_time = before.spreads[b].median, new_time = after.spreads[a].median;
@@ -258,9 +270,9 @@ void suggest_renames(const SideTable& before, const SideTable& after,
     };
     std::vector<std::size_t> gone, added;
     for (std::size_t b = 0; b < before.names.size(); ++b)
-        if (!match[b]) gone.push_back(b);
+        if (!match[b] && !bookkeeping_name(before.names[b])) gone.push_back(b);
     for (std::size_t a = 0; a < after.names.size(); ++a)
-        if (!claimed[a]) added.push_back(a);
+        if (!claimed[a] && !bookkeeping_name(after.names[a])) added.push_back(a);
     constexpr std::size_t listed = 5;  // a reorganised codebase would otherwise print hundreds
     // Every pair is weighed: past this many, a reorganisation, not a rename, and no time to spend.
     constexpr std::size_t most_pairs = 10'000'000;
@@ -277,22 +289,24 @@ void suggest_renames(const SideTable& before, const SideTable& after,
         if (rivals != 1 || said++ >= listed) continue;
         notes.push_back(fmt::format(
             "'{}' is gone from AFTER and '{}' is new, of the same kind{} and a similar time ({} \xe2\x86\x92 {}): if "
-            "it "
-            "was renamed, give --rename '{}={}' (or \"renamed_from\": \"{}\" in the AFTER profile)",
+            "it was renamed, give --rename '{}={}'{}",
             printable(before.names[b]), printable(after.names[*only]),
             before.kinds[b].empty() ? "" : " (" + printable(before.kinds[b]) + ")",
             format_duration(before.spreads[b].median, unit), format_duration(after.spreads[*only].median, unit),
-            printable(before.names[b]), printable(after.names[*only]), printable(before.names[b])));
+            printable(before.names[b]), printable(after.names[*only]),
+            // A harness's file has no "renamed_from".
+            benchmarks ? "" : " (or \"renamed_from\": \"" + printable(before.names[b]) + "\" in the AFTER profile)"));
     }
 }
 
 // Most of each side's time in phases the other side lacks (names with process or thread IDs, as
 // stackcollapse-perf.pl --tid writes them, change every run): the rows compare nothing, and the
 // table alone does not say why. Weighed on every run's own times, not on medians: under --missing
-// zero a name in one run of three has a median of 0.
-void note_unmatched_time(const CompareSide& before_side, const SideTable& before, const SideTable& after,
+// zero a name in one run of three has a median of 0. amdahl's own phases are left out: 'idle' in
+// BEFORE and 'overlapped' in AFTER are no renamed phases.
+void note_unmatched_time(const SideTable& before, const SideTable& after,
                          const std::vector<std::optional<std::size_t>>& match, const std::vector<bool>& claimed,
-                         std::vector<std::string>& notes) {
+                         bool benchmarks, std::vector<std::string>& notes) {
     struct Unmatched {
         double share = 0;
         std::size_t largest = 0;
@@ -302,6 +316,7 @@ void note_unmatched_time(const CompareSide& before_side, const SideTable& before
         std::optional<std::size_t> largest;
         double largest_time = 0;
         for (std::size_t i = 0; i < side.names.size(); ++i) {
+            if (bookkeeping_name(side.names[i])) continue;
             Summation time;
             for (double t : side.times[i])
                 if (std::isfinite(t)) time.add(t);
@@ -317,8 +332,6 @@ void note_unmatched_time(const CompareSide& before_side, const SideTable& before
     const auto added = unmatched(after, [&](std::size_t a) { return !claimed[a]; });
     if (!gone || !added || !(gone->share > 0.5) || !(added->share > 0.5)) return;
     // Benchmarks summed with --sum take --rename but no profiler-input option.
-    const bool benchmarks = std::any_of(before_side.profiles.begin(), before_side.profiles.end(),
-                                        [](const Profile& p) { return parse_harness_name(p.format).has_value(); });
     if (benchmarks) {
         notes.push_back(fmt::format(
             "{} of BEFORE's benchmark time and {} of AFTER's are in benchmarks only one side has ('{}' only in BEFORE, "
@@ -446,8 +459,9 @@ Comparison compare(const CompareSide& before_side, const CompareSide& after_side
             claimed[a->second] = true;
         }
     }
-    suggest_renames(before, after, match, claimed, out.unit, out.notes);
-    note_unmatched_time(before_side, before, after, match, claimed, out.notes);
+    const bool benchmarks = of_benchmarks(before_side);
+    suggest_renames(before, after, match, claimed, out.unit, benchmarks, out.notes);
+    note_unmatched_time(before, after, match, claimed, benchmarks, out.notes);
 
     // BEFORE's order, as a diff reads: each added phase goes right before the AFTER phase that
     // follows it in AFTER (after any removed phases there), or at the end.

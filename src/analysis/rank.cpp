@@ -67,29 +67,29 @@ std::optional<std::string> overlapped_targets_note(const Profile& profile, const
         double running;  // the longest active time of its phases: a lower bound of the time it ran
         bool held;       // an upper bound instead: held to its own time and the 'overlapped' phase's
     };
+    // The time alone is what surely shrinks under a speedup, and the least a slowdown costs.
+    const auto slows = [&](const Candidate& c) { return c.factor_range ? c.factor_range->low < 1 : c.factor < 1; };
     std::vector<Beside> beside;
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         const Candidate& c = candidates[i];
+        if (!c.factor_range && c.factor == 1) continue;  // at 1x nothing changes, beside others or not
         double running = 0;
         for (std::size_t p : c.phases)
             running = std::max(running, profile.phases[p].active_time.value_or(profile.phases[p].time));
-        // As eval's range holds it: the phases' own times and what 'overlapped' holds, at most (the
-        // candidate's time also holds its covered overlap, which is in 'overlapped' already).
+        // As eval's range holds a speedup's saving: the phases' own times and what 'overlapped'
+        // holds, at most (the candidate's time also holds its covered overlap, which is in
+        // 'overlapped' already). A slowdown's cost eval does not hold.
         double own = 0;
         for (std::size_t p : c.phases) own += profile.phases[p].time;
-        const bool held = running > own + overlapped;
+        const bool held = !slows(c) && running > own + overlapped;
         if (held) running = own + overlapped;
         if (running - c.time > c.time && running - c.time >= 0.01 * total) beside.push_back({i, running, held});
     }
     if (beside.empty()) return std::nullopt;
     std::stable_sort(beside.begin(), beside.end(),
                      [](const Beside& a, const Beside& b) { return a.running > b.running; });
-    // The time alone is what surely shrinks under a speedup, and the least a slowdown costs.
-    const auto slows = [&](const Beside& b) {
-        const Candidate& c = candidates[b.candidate];
-        return c.factor_range ? c.factor_range->low < 1 : c.factor < 1;
-    };
-    const std::size_t slowdowns = static_cast<std::size_t>(std::count_if(beside.begin(), beside.end(), slows));
+    const std::size_t slowdowns = static_cast<std::size_t>(
+        std::count_if(beside.begin(), beside.end(), [&](const Beside& b) { return slows(candidates[b.candidate]); }));
     const char* reading = slowdowns == 0               ? "the time that surely shrinks"
                           : slowdowns == beside.size() ? "for a slowdown the least it costs: the time beside other "
                                                          "work may grow too"
