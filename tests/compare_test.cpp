@@ -1504,6 +1504,10 @@ TEST_CASE("compare: benchmarks summed with --sum are pointed to --rename, which 
                                    "'./build/new/app parse data/large.json' only in AFTER), so those rows compare "
                                    "nothing: if they were renamed, line them up with --rename OLD=NEW or --renames "
                                    "FILE\n"));
+    // Ten runs a side, and no interval because nothing is on both sides: said as that, not as
+    // "one run a side".
+    CHECK_THAT(apart.out, Contains("none: no benchmark is on both sides, so nothing is compared\n"));
+    CHECK_THAT(apart.out, !Contains("one run a side"));
     // One matched of two a side: half, not most; no note.
     const auto half =
         test::run_cli({"compare", before, after, "--rename",

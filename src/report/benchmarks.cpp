@@ -187,6 +187,10 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
                                   : "Hodges-Lehmann shift with its Mann-Whitney interval") +
                  ", per benchmark; " + bounds_text(c, p),
              "", ""});
+    else if (std::none_of(c.rows.begin(), c.rows.end(), [](const BenchmarkChange& row) {
+                 return row.status != PhaseStatus::added && row.status != PhaseStatus::removed;
+             }))
+        doc.summary.push_back({"interval", "none: no benchmark is on both sides, so nothing is compared", "", ""});
     else
         doc.summary.push_back({"interval", no_interval_text(), "", ""});
     for (const GateResult& gate : report.gates)
