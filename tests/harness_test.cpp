@@ -442,3 +442,42 @@ TEST_CASE("harness: one run a side says it has no interval and no measure of noi
     r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--format", "json"});
     CHECK(nlohmann::json::parse(r.out)["interval_method"] == "hodges-lehmann");
 }
+
+TEST_CASE("harness: a benchmark on one side only has no change, no speedup and no bounds in JSON and CSV",
+          "[harness][compare][cli]") {
+    // A --threads scan against the plain commands: no benchmark on both sides. The reports wrote
+    // change 0, worse 0 and speedup 1 for each row, a "no change" a script would read as measured.
+    const std::vector<std::string> comparison_keys{
+        "change",      "change_low", "change_high", "change_bound_low", "change_bound_high", "worse_fraction",
+        "worse_bound", "speedup",    "speedup_low", "speedup_high",     "speedup_bound"};
+    auto r =
+        test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_param.json"), "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto report = nlohmann::json::parse(r.out);
+    REQUIRE(report["benchmarks"].size() == 6);
+    for (const auto& row : report["benchmarks"]) {
+        INFO(row.dump());
+        for (const auto& key : comparison_keys) CHECK(row.at(key).is_null());
+        CHECK(row.at("worse_interval").is_null());
+        CHECK(row.at("interval_confidence") == 0);
+    }
+    // The side it has keeps its median and runs.
+    CHECK(report["benchmarks"][0]["status"] == "removed");
+    CHECK(report["benchmarks"][0]["before_runs"] == 10);
+    CHECK(report["benchmarks"][0]["before"].get<double>() > 0);
+    CHECK(report["benchmarks"][2]["status"] == "added");
+    CHECK(report["benchmarks"][2]["after"].get<double>() > 0);
+
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_param.json"), "--format", "csv"});
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("\n./build/release/app parse data/large.json,./build/release/app parse "
+                               "data/large.json,removed,ms,243.60661282320183,0,10,0,,,,,,,,,\n"));
+    CHECK_THAT(r.out, Contains("\n./build/release/app render --frames 120 --threads 4,,added,ms,0,353.577598173476,0,"
+                               "10,,,,,,,,,\n"));
+
+    // A benchmark on both sides keeps its figures beside one that is new.
+    r = test::run_cli({"compare", data("hyperfine_before.json"), data("hyperfine_after.json"), "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto both = nlohmann::json::parse(r.out)["benchmarks"][0];
+    for (const auto& key : comparison_keys) CHECK(both.at(key).is_number());
+}

@@ -343,6 +343,9 @@ TEST_CASE("schemas: edge cases are valid: infinite numbers, impossible targets, 
                                                      " --higher-is-better --label-before main --format json");
     corpus.run("compare.schema.json", "compare " + harness("hyperfine_before.json") + " " +
                                           harness("hyperfine_after.json") + " --sum --format json");
+    // No benchmark on both sides: every figure that compares the sides is null.
+    corpus.run("compare_benchmarks.schema.json", "compare " + harness("hyperfine_before.json") + " " +
+                                                     harness("hyperfine_param.json") + " --format json");
     // Runs whose interval reaches down to no time at all (speedup_high is unbounded: null), huge and
     // tiny times, --paired, labels and every kind of gate.
     const std::string wide_before =

@@ -31,6 +31,11 @@ std::string value_text(const BenchmarkComparison& c, double value, const NumberS
     return fmt::format("{:.4g}", value);
 }
 
+// Whether a benchmark ran on both sides, so that its change, bounds and speedup compare something.
+bool on_both_sides(const BenchmarkChange& row) {
+    return row.status != PhaseStatus::added && row.status != PhaseStatus::removed;
+}
+
 bool any_intervals(const BenchmarkComparison& c) {
     return std::any_of(c.rows.begin(), c.rows.end(),
                        [](const BenchmarkChange& row) { return row.shift.confidence > 0; });
@@ -43,7 +48,7 @@ std::string bounds_text(const BenchmarkComparison& c, const NumberStyle& style) 
     std::vector<std::string> short_of;
     std::size_t more = 0;
     for (const BenchmarkChange& row : c.rows) {
-        if (row.status == PhaseStatus::added || row.status == PhaseStatus::removed) continue;
+        if (!on_both_sides(row)) continue;
         if (row.shift.bound_confidence >= 0.95 - 1e-12) continue;
         if (short_of.size() == 3) {
             ++more;
@@ -109,7 +114,9 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
           "worse_bound_pct", "speedup", "speedup_low", "speedup_high", "speedup_bound"})
         csv.columns.push_back({"", key});
     for (const BenchmarkChange& row : c.rows) {
-        const bool both = row.status != PhaseStatus::added && row.status != PhaseStatus::removed;
+        const bool both = on_both_sides(row);
+        // A CSV cell of a figure that compares the sides: empty for a benchmark on one side only.
+        const auto compared = [&](double value) { return Cell(both ? machine_number(value) : std::string()); };
         // A throughput's change is shown as it moved (+ is more); a time's too (+ is slower).
         const double shown = c.higher_is_better ? -row.regression : row.regression;
         std::vector<Cell> cells{Cell(row_name(row)),
@@ -130,12 +137,10 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
         csv.rows.push_back({Cell(row.name), Cell(row.before_name), Cell(std::string(status_name(row.status))),
                             Cell(value_unit(c, row.unit)), Cell(machine_number(row.before.median)),
                             Cell(machine_number(row.after.median)), Cell(std::to_string(row.before.runs)),
-                            Cell(std::to_string(row.after.runs)), Cell(machine_number(row.change)),
-                            Cell(machine_number(row.regression * 100)), Cell(machine_number(row.regression_low * 100)),
-                            Cell(machine_number(row.regression_high * 100)),
-                            Cell(machine_number(row.regression_bound * 100)), Cell(machine_number(row.speedup)),
-                            Cell(machine_number(row.speedup_low)), Cell(machine_number(row.speedup_high)),
-                            Cell(machine_number(row.speedup_bound))});
+                            Cell(std::to_string(row.after.runs)), compared(row.change), compared(row.regression * 100),
+                            compared(row.regression_low * 100), compared(row.regression_high * 100),
+                            compared(row.regression_bound * 100), compared(row.speedup), compared(row.speedup_low),
+                            compared(row.speedup_high), compared(row.speedup_bound)});
     }
     // A pull-request comment: the `top` benchmarks that moved most first, the rest collapsed, the
     // whole under GitHub's limit (see the phase comparison's).
@@ -187,9 +192,7 @@ Document layout(const BenchmarkCompareReport& report, const ReportOptions& optio
                                   : "Hodges-Lehmann shift with its Mann-Whitney interval") +
                  ", per benchmark; " + bounds_text(c, p),
              "", ""});
-    else if (std::none_of(c.rows.begin(), c.rows.end(), [](const BenchmarkChange& row) {
-                 return row.status != PhaseStatus::added && row.status != PhaseStatus::removed;
-             }))
+    else if (std::none_of(c.rows.begin(), c.rows.end(), on_both_sides))
         doc.summary.push_back({"interval", "none: no benchmark is on both sides, so nothing is compared", "", ""});
     else
         doc.summary.push_back({"interval", no_interval_text(), "", ""});
@@ -227,15 +230,30 @@ void write_json(std::ostream& out, const BenchmarkCompareReport& report, const R
         json.field("before_runs", row.before.runs).field("after_runs", row.after.runs);
         json.field("before_low", row.before.low).field("before_high", row.before.high);
         json.field("after_low", row.after.low).field("after_high", row.after.high);
-        json.field("change", row.change);
-        json.field("change_low", row.shift.low).field("change_high", row.shift.high);
-        json.field("change_bound_low", row.shift.bound_low).field("change_bound_high", row.shift.bound_high);
+        // A benchmark on one side only is compared with nothing: no change, bound or speedup.
+        const bool both = on_both_sides(row);
+        const auto compared = [&](const char* key, double value) {
+            if (both)
+                json.field(key, value);
+            else
+                json.key(key).null();
+        };
+        compared("change", row.change);
+        compared("change_low", row.shift.low);
+        compared("change_high", row.shift.high);
+        compared("change_bound_low", row.shift.bound_low);
+        compared("change_bound_high", row.shift.bound_high);
         json.field("interval_confidence", row.shift.confidence).field("bound_confidence", row.shift.bound_confidence);
-        json.field("worse_fraction", row.regression);
-        json.key("worse_interval").begin_array().value(row.regression_low).value(row.regression_high).end_array();
-        json.field("worse_bound", row.regression_bound);
-        json.field("speedup", row.speedup).field("speedup_low", row.speedup_low);
-        json.field("speedup_high", row.speedup_high).field("speedup_bound", row.speedup_bound);
+        compared("worse_fraction", row.regression);
+        if (both)
+            json.key("worse_interval").begin_array().value(row.regression_low).value(row.regression_high).end_array();
+        else
+            json.key("worse_interval").null();
+        compared("worse_bound", row.regression_bound);
+        compared("speedup", row.speedup);
+        compared("speedup_low", row.speedup_low);
+        compared("speedup_high", row.speedup_high);
+        compared("speedup_bound", row.speedup_bound);
         json.end_object();
     }
     json.end_array();
