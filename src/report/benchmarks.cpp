@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "model/quoted_name.hpp"
 #include "report/compare.hpp"
@@ -232,28 +233,20 @@ void write_json(std::ostream& out, const BenchmarkCompareReport& report, const R
         json.field("after_low", row.after.low).field("after_high", row.after.high);
         // A benchmark on one side only is compared with nothing: no change, bound or speedup.
         const bool both = on_both_sides(row);
-        const auto compared = [&](const char* key, double value) {
-            if (both)
-                json.field(key, value);
-            else
-                json.key(key).null();
-        };
-        compared("change", row.change);
-        compared("change_low", row.shift.low);
-        compared("change_high", row.shift.high);
-        compared("change_bound_low", row.shift.bound_low);
-        compared("change_bound_high", row.shift.bound_high);
+        const auto compared = [&](double value) { return both ? std::optional<double>(value) : std::nullopt; };
+        json.field("change", compared(row.change));
+        json.field("change_low", compared(row.shift.low)).field("change_high", compared(row.shift.high));
+        json.field("change_bound_low", compared(row.shift.bound_low));
+        json.field("change_bound_high", compared(row.shift.bound_high));
         json.field("interval_confidence", row.shift.confidence).field("bound_confidence", row.shift.bound_confidence);
-        compared("worse_fraction", row.regression);
+        json.field("worse_fraction", compared(row.regression));
         if (both)
             json.key("worse_interval").begin_array().value(row.regression_low).value(row.regression_high).end_array();
         else
             json.key("worse_interval").null();
-        compared("worse_bound", row.regression_bound);
-        compared("speedup", row.speedup);
-        compared("speedup_low", row.speedup_low);
-        compared("speedup_high", row.speedup_high);
-        compared("speedup_bound", row.speedup_bound);
+        json.field("worse_bound", compared(row.regression_bound));
+        json.field("speedup", compared(row.speedup)).field("speedup_low", compared(row.speedup_low));
+        json.field("speedup_high", compared(row.speedup_high)).field("speedup_bound", compared(row.speedup_bound));
         json.end_object();
     }
     json.end_array();
