@@ -419,6 +419,9 @@ void check_speedup_input(std::string_view data) {
 }
 
 // Files the command line may name: "@json" in the input becomes examples/transformer_step.json.
+// "@name=..." is the file with the rest kept ("@mix1=900gpus" for --mix FILE=WEIGHT). Every
+// command's inputs are here: profiles of each format, traces that replay, per-rank profiles (a glob
+// for --ranks, and for compare's runs), workloads for --mix, benchmark harnesses' output for compare, trace folders.
 const std::map<std::string, std::string, std::less<>>& cli_files() {
     static const std::map<std::string, std::string, std::less<>> files = {
         {"@json", "examples/transformer_step.json"},
@@ -426,14 +429,40 @@ const std::map<std::string, std::string, std::less<>>& cli_files() {
         {"@md", "examples/transformer_step.md"},
         {"@txt", "examples/transformer_step.txt"},
         {"@tsv", "examples/training_iteration.tsv"},
+        {"@ranges", "examples/transformer_step_ranges.json"},
+        {"@llm", "examples/llm_request.tsv"},
+        {"@allreduce", "examples/allreduce_overhead.csv"},
+        {"@keyavg", "examples/pytorch_key_averages.txt"},
+        {"@pytorch", "examples/pytorch_trace.json"},
+        {"@vadd", "examples/vector_add_rocprofv3.txt"},
         {"@runs", "examples/scaling_runs.csv"},
         {"@speedups", "examples/scaling_speedups.json"},
         {"@before", "examples/compare/before.json"},
         {"@after", "examples/compare/after.json"},
+        {"@bare_after", "examples/compare/bare_after.json"},
         {"@before_runs", "examples/compare/before_runs.json"},
         {"@after_runs", "examples/compare/after_runs.json"},
+        {"@before_glob", "examples/compare/runs/before/*.json"},
+        {"@after_glob", "examples/compare/runs/after/*.json"},
+        {"@mix1", "examples/mix/chat_decode.json"},
+        {"@mix2", "examples/mix/ranker.json"},
+        {"@ranks", "examples/ranks/rank*.csv"},
+        {"@rank0", "examples/ranks/rank0.csv"},
+        {"@all_ranks", "examples/ranks/all_ranks.csv"},
+        {"@hf_before", "tests/data/harness/hyperfine_before.json"},
+        {"@hf_after", "tests/data/harness/hyperfine_after.json"},
+        {"@hf_param", "tests/data/harness/hyperfine_param.json"},
+        {"@gb_before", "tests/data/harness/gbench_before.json"},
+        {"@gb_after", "tests/data/harness/gbench_after.json"},
+        {"@gb_throughput", "tests/data/harness/gbench_throughput.json"},
+        {"@pt_before", "tests/data/harness/pytest_before.json"},
+        {"@pt_after", "tests/data/harness/pytest_after.json"},
         {"@trace", "tests/data/profilers/chrome-trace-generic/speedscope_multiprocess.json"},
         {"@kineto", "tests/data/profilers/pytorch-chrome-trace/hta_base.json"},
+        {"@replay", "tests/data/profilers/handmade/replay_sim_3steps.json"},
+        {"@timeline", "tests/data/profilers/handmade/replay_sim_timeline.json"},
+        {"@replay_nsys", "tests/data/profilers/handmade/replay_nsys_run"},
+        {"@replay_rocprof", "tests/data/profilers/handmade/replay_rocprofv3_run"},
         {"@folded", "tests/data/profilers/folded-stacks/speedscope_simple.txt"},
         {"@nsys", "tests/data/profilers/nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv"},
         {"@rocprof", "tests/data/profilers/rocprofv3/rocm-systems-2025/kernel_trace.csv"},
@@ -490,10 +519,44 @@ std::string in_scratch(std::string_view file) {
     return (scratch_directory() / name).string();
 }
 
+// Inputs the harness writes once into the scratch directory's "inputs" folder, which outlives
+// each input's outputs (all named "out-..."): "@eval" is an eval report (`eval --format json`) for
+// queue --speedup-from, written by this build's own eval, so its format is always current.
+const std::string& eval_report_file() {
+    static const std::string path = [] {
+        const std::filesystem::path folder = scratch_directory() / "inputs";
+        std::filesystem::create_directories(folder);
+        const std::string profile = std::string(AMDAHL_SOURCE_DIR) + "/examples/transformer_step.json";
+        const std::vector<const char*> argv{"amdahl",   "eval", profile.c_str(), "-s", "attention_softmax=10",
+                                            "--format", "json"};
+        std::istringstream in;
+        std::ostringstream out, err;
+        if (cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err) != 0)
+            throw std::runtime_error("fuzz_cli: cannot write the eval report for @eval: " + err.str());
+        const std::string file = (folder / "eval.json").string();
+        std::ofstream(file, std::ios::binary) << out.str();
+        return file;
+    }();
+    return path;
+}
+
+// The path an argument names when it is an @name (cli_files, or "@eval") or starts with one
+// followed by '=' ("@mix1=900gpus"); the argument unchanged otherwise.
+std::string with_files(std::string arg) {
+    if (!arg.starts_with('@')) return arg;
+    const std::size_t equals = arg.find('=');
+    const std::string_view name = std::string_view(arg).substr(0, equals);
+    const std::string rest = equals == std::string::npos ? "" : arg.substr(equals);
+    if (name == "@eval") return eval_report_file() + rest;
+    if (const auto file = cli_files().find(name); file != cli_files().end())
+        return std::string(AMDAHL_SOURCE_DIR) + "/" + file->second + rest;
+    return arg;
+}
+
 void empty_scratch_directory() {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(scratch_directory(), error))
-        std::filesystem::remove_all(entry.path(), error);
+        if (entry.path().filename() != "inputs") std::filesystem::remove_all(entry.path(), error);
 }
 
 // Every option that names a file to write, in the commands that have one.
@@ -528,10 +591,7 @@ void check_cli_input(std::string_view data) {
         auto end = data.find_first_of(std::string_view("\0\n", 2), pos);
         if (end == std::string_view::npos) end = data.size();
         if (pos == end && end == data.size() && !args.empty()) break;  // a final separator ends the list
-        std::string arg(data.substr(pos, end - pos));
-        if (const auto file = cli_files().find(arg); file != cli_files().end())
-            arg = std::string(AMDAHL_SOURCE_DIR) + "/" + file->second;
-        args.push_back(std::move(arg));
+        args.push_back(with_files(std::string(data.substr(pos, end - pos))));
         pos = end + 1;
     }
     const bool writes_with_o = std::find(args.begin(), args.end(), "import") != args.end() ||
