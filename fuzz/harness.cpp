@@ -420,8 +420,8 @@ void check_speedup_input(std::string_view data) {
 
 // Files the command line may name: "@json" in the input becomes examples/transformer_step.json.
 // "@name=..." is the file with the rest kept ("@mix1=900gpus" for --mix FILE=WEIGHT). Every
-// command's inputs are here: profiles of each format, traces that replay, per-rank profiles (a glob
-// for --ranks, and for compare's runs), workloads for --mix, benchmark harnesses' output for compare, trace folders.
+// command's inputs are here: profiles of each format, traces and trace folders that replay, globs
+// (per-rank profiles for --ranks, compare's runs), workloads for --mix, benchmark harnesses' output.
 const std::map<std::string, std::string, std::less<>>& cli_files() {
     static const std::map<std::string, std::string, std::less<>> files = {
         {"@json", "examples/transformer_step.json"},
