@@ -421,7 +421,8 @@ void check_speedup_input(std::string_view data) {
 // Files the command line may name: "@json" in the input becomes examples/transformer_step.json.
 // "@name=..." is the file with the rest kept ("@mix1=900gpus" for --mix FILE=WEIGHT). Every
 // command's inputs are here: profiles of each format, traces and trace folders that replay, globs
-// (per-rank profiles for --ranks, compare's runs), workloads for --mix, benchmark harnesses' output.
+// (per-rank profiles for --ranks, compare's runs), workloads for --mix, benchmark harnesses' output,
+// gzipped profiles.
 const std::map<std::string, std::string, std::less<>>& cli_files() {
     static const std::map<std::string, std::string, std::less<>> files = {
         {"@json", "examples/transformer_step.json"},
@@ -467,6 +468,8 @@ const std::map<std::string, std::string, std::less<>>& cli_files() {
         {"@nsys", "tests/data/profilers/nsys/llm-perf-opt_projector_summary_cuda_gpu_kern_sum.csv"},
         {"@rocprof", "tests/data/profilers/rocprofv3/rocm-systems-2025/kernel_trace.csv"},
         {"@summary", "tests/data/profilers/handmade/rocprofv3_summary_usec.txt"},
+        {"@gz", "tests/data/gzip/transformer_step.csv.gz"},
+        {"@gzjson", "tests/data/gzip/hta_base.json.gz"},
     };
     return files;
 }
