@@ -586,8 +586,8 @@ void redirect_output_files(std::vector<std::string>& args) {
 
 // The input is argv (without the program name), split on NUL or newline; standard input is the
 // example JSON profile. Output files go to a scratch directory (redirect_output_files); inputs
-// that could write elsewhere (-o inside a cluster of short options, "-oFILE", manual --directory)
-// or touch a device are skipped.
+// that could write elsewhere (-o inside a cluster of short options, "-oFILE", a long option after
+// a cluster as in "-q-plot=FILE", manual --directory) or touch a device are skipped.
 void check_cli_input(std::string_view data) {
     std::vector<std::string> args;
     for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
@@ -607,6 +607,10 @@ void check_cli_input(std::string_view data) {
         // import's and report's -o other than alone: in a cluster of short options ("-xo FILE") or
         // with its file attached ("-oFILE").
         if (writes_with_o && arg.size() > 2 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)
+            return;
+        // A long option inside a cluster of short flags: CLI11 reads "-q-plot=F" as "-q --plot=F".
+        if (const auto letters = arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 1);
+            arg.size() > 2 && arg[0] == '-' && letters > 1 && letters != std::string::npos && arg[letters] == '-')
             return;
         // manual --directory DIR writes a man page per command into DIR.
         if (manual && arg.starts_with("--directory")) return;
