@@ -584,6 +584,10 @@ void redirect_output_files(std::vector<std::string>& args) {
     }
 }
 
+// True for "-" followed by two or more characters, the first not a dash: what CLI11 reads as a
+// cluster of short options ("-qv") or a short option with its value attached ("-oFILE").
+bool is_short_cluster(std::string_view arg) { return arg.size() > 2 && arg[0] == '-' && arg[1] != '-'; }
+
 // The input is argv (without the program name), split on NUL or newline; standard input is the
 // example JSON profile. Output files go to a scratch directory (redirect_output_files); inputs
 // that could write elsewhere (-o inside a cluster of short options, "-oFILE", a long option after
@@ -604,14 +608,14 @@ void check_cli_input(std::string_view data) {
         if (arg.find("/dev/") != std::string::npos || arg.find("/proc/") != std::string::npos ||
             arg.find("/sys/") != std::string::npos)
             return;
-        // import's and report's -o other than alone: in a cluster of short options ("-xo FILE") or
-        // with its file attached ("-oFILE").
-        if (writes_with_o && arg.size() > 2 && arg[0] == '-' && arg[1] != '-' && arg.find('o') != std::string::npos)
-            return;
-        // A long option inside a cluster of short flags: CLI11 reads "-q-plot=F" as "-q --plot=F".
-        if (const auto letters = arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 1);
-            arg.size() > 2 && arg[0] == '-' && letters > 1 && letters != std::string::npos && arg[letters] == '-')
-            return;
+        if (is_short_cluster(arg)) {
+            // import's and report's -o other than alone: in a cluster ("-xo FILE") or with its file
+            // attached ("-oFILE").
+            if (writes_with_o && arg.find('o') != std::string::npos) return;
+            // A long option after a cluster of flags: CLI11 reads "-q-plot=F" as "-q --plot=F".
+            const auto past_letters = arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 1);
+            if (past_letters != std::string::npos && arg[past_letters] == '-') return;
+        }
         // manual --directory DIR writes a man page per command into DIR.
         if (manual && arg.starts_with("--directory")) return;
     }

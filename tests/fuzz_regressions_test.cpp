@@ -57,7 +57,10 @@ TEST_CASE("fuzz_cli writes the files its command lines name into a scratch direc
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"eval", example, "-s", "attention_softmax=2", "--output-json", dir / "a.json"},
           std::vector<std::string>{"eval", example, "-s", "attention_softmax=2", "--plot=" + dir / "a.svg"},
-          std::vector<std::string>{"import", example, "-o", dir / "a.profile.json"}}) {
+          std::vector<std::string>{"import", example, "-o", dir / "a.profile.json"},
+          // CLI11 reads a long option glued to a cluster of short flags as both: -q --plot=FILE.
+          std::vector<std::string>{"eval", example, "-s", "attention_softmax=2", "-q-plot=" + dir / "b.svg"},
+          std::vector<std::string>{"import", example, "-o" + dir / "b.profile.json"}}) {
         INFO(args.back());
         const auto result = amdahl::test::run_cli(args);
         CHECK(result.exit_code == 0);
@@ -65,6 +68,8 @@ TEST_CASE("fuzz_cli writes the files its command lines name into a scratch direc
     CHECK(std::filesystem::exists(dir / "a.json"));
     CHECK(std::filesystem::exists(dir / "a.svg"));
     CHECK(std::filesystem::exists(dir / "a.profile.json"));
+    CHECK(std::filesystem::exists(dir / "b.svg"));
+    CHECK(std::filesystem::exists(dir / "b.profile.json"));
 
     // Through the harness, a file named as is would land in the working directory...
     const std::filesystem::path here = "fuzz-cli-output-test.out";
@@ -74,6 +79,9 @@ TEST_CASE("fuzz_cli writes the files its command lines name into a scratch direc
     CHECK_NOTHROW(
         amdahl::fuzz::check_input("fuzz_cli", "eval\n@json\n-s\nattention_softmax=2\n--plot=" + here.string()));
     CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "import\n@json\n-o\n" + here.string()));
+    CHECK_NOTHROW(
+        amdahl::fuzz::check_input("fuzz_cli", "eval\n@json\n-s\nattention_softmax=2\n-q-plot=" + here.string()));
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "import\n@json\n-o" + here.string()));
     CHECK_FALSE(std::filesystem::exists(here));
     std::filesystem::remove(here);
     // ... and an @name is a file of the source tree (here the example profile itself).
