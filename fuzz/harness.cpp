@@ -6,6 +6,7 @@
 #include <stdlib.h>  // mkdtemp
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -593,10 +594,46 @@ std::string with_files(std::string arg) {
     return arg;
 }
 
+// The directory each command line runs in, inside the scratch directory and empty, so that a
+// relative path or a glob the fuzzer writes ("*", "*n*", "runs/a.json") finds nothing, the same on
+// every machine. Run where the fuzzer was started (the source tree), "*" read README.md and
+// CMakeLists.txt as profiles: coverage that changed with the tree and no other machine reproduced.
+const std::filesystem::path& working_directory() {
+    static const std::filesystem::path directory = [] {
+        std::filesystem::path folder = scratch_directory() / "cwd";
+        std::filesystem::create_directories(folder);
+        return folder;
+    }();
+    return directory;
+}
+
+// Runs the command line in working_directory() and goes back where it was, whatever happens.
+// Only a crash or a timeout inside the command leaves libFuzzer in the other directory, so its
+// artifact paths must be absolute (fuzz/run.sh makes them so).
+class InWorkingDirectory {
+public:
+    InWorkingDirectory() : previous_(std::filesystem::current_path()) {
+        std::filesystem::current_path(working_directory());
+    }
+    ~InWorkingDirectory() {
+        std::error_code error;
+        std::filesystem::current_path(previous_, error);
+    }
+    InWorkingDirectory(const InWorkingDirectory&) = delete;
+    InWorkingDirectory& operator=(const InWorkingDirectory&) = delete;
+
+private:
+    std::filesystem::path previous_;
+};
+
 void empty_scratch_directory() {
     std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(scratch_directory(), error))
-        if (entry.path().filename() != "inputs") std::filesystem::remove_all(entry.path(), error);
+    for (const auto& entry : std::filesystem::directory_iterator(scratch_directory(), error)) {
+        const auto name = entry.path().filename();
+        if (name != "inputs" && name != "cwd") std::filesystem::remove_all(entry.path(), error);
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(working_directory(), error))
+        std::filesystem::remove_all(entry.path(), error);
 }
 
 // Every option that names a file to write, in the commands that have one.
@@ -626,25 +663,27 @@ void redirect_output_files(std::vector<std::string>& args) {
 bool is_short_cluster(std::string_view arg) { return arg.size() > 2 && arg[0] == '-' && arg[1] != '-'; }
 
 // The input is argv (without the program name), split on NUL or newline; standard input is the
-// example JSON profile. Output files go to a scratch directory (redirect_output_files); inputs
-// that could write elsewhere (-o inside a cluster of short options, "-oFILE", a long option after
-// a cluster as in "-q-plot=FILE", manual --directory) or touch a device are skipped.
+// example JSON profile. The command runs in an empty directory (working_directory), reads only the
+// files its @names give, and writes into a scratch directory (redirect_output_files). Inputs that
+// could reach other files are skipped: an argument with a path out of the empty directory
+// (cli_argument_reaches_outside: "/etc", "--ranks=/x", "../x", which covers devices too), -o inside
+// a cluster of short options or "-oFILE", a long option after a cluster ("-q-plot=FILE"), manual
+// --directory.
 void check_cli_input(std::string_view data) {
     std::vector<std::string> args;
     for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
         auto end = data.find_first_of(std::string_view("\0\n", 2), pos);
         if (end == std::string_view::npos) end = data.size();
         if (pos == end && end == data.size() && !args.empty()) break;  // a final separator ends the list
-        args.push_back(with_files(std::string(data.substr(pos, end - pos))));
+        args.emplace_back(data.substr(pos, end - pos));
         pos = end + 1;
     }
+    if (std::any_of(args.begin(), args.end(), cli_argument_reaches_outside)) return;
+    for (std::string& arg : args) arg = with_files(std::move(arg));
     const bool writes_with_o = std::find(args.begin(), args.end(), "import") != args.end() ||
                                std::find(args.begin(), args.end(), "report") != args.end();
     const bool manual = std::find(args.begin(), args.end(), "manual") != args.end();
     for (const std::string& arg : args) {
-        if (arg.find("/dev/") != std::string::npos || arg.find("/proc/") != std::string::npos ||
-            arg.find("/sys/") != std::string::npos)
-            return;
         if (is_short_cluster(arg)) {
             // import's and report's -o other than alone: in a cluster ("-xo FILE") or with its file
             // attached ("-oFILE").
@@ -662,7 +701,10 @@ void check_cli_input(std::string_view data) {
     static const std::string stdin_profile = slurp(std::string(AMDAHL_SOURCE_DIR) + "/examples/transformer_step.json");
     std::istringstream in(stdin_profile);
     std::ostringstream out, err;
-    const int code = cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+    const int code = [&] {
+        InWorkingDirectory inside;
+        return cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+    }();
     empty_scratch_directory();
     require(code >= 0 && code <= 2,
             [&] { return "cli: exit code " + std::to_string(code) + "\nstderr: " + err.str(); });
@@ -844,6 +886,15 @@ void check_harness_input(std::string_view data) {
             }
         }
     }
+}
+
+bool cli_argument_reaches_outside(std::string_view arg) {
+    for (std::size_t slash = arg.find('/'); slash != std::string_view::npos; slash = arg.find('/', slash + 1)) {
+        if (slash == 0) return true;
+        const auto before = static_cast<unsigned char>(arg[slash - 1]);
+        if (std::isalnum(before) == 0) return true;
+    }
+    return false;
 }
 
 const std::vector<std::string>& target_names() {

@@ -34,7 +34,16 @@ enum class Breadth { fuzzing, every_way };
 /// Runs `data` through `target`. Returns normally for a result or an amdahl::Error; throws
 /// Finding (or lets any other exception through) for a bug. Writes files only into a directory of
 /// its own under the system's temporary directory (fuzz_cli's output options), emptied after each input.
+/// fuzz_cli runs each command line with that directory's empty `cwd/` as the working directory and
+/// returns to the caller's working directory before it returns or throws.
 void check_input(std::string_view target, std::string_view data, Breadth breadth = Breadth::fuzzing);
+
+/// True when a fuzz_cli argument, as the fuzzer wrote it, could name a file outside the empty
+/// directory the command line runs in: a '/' that opens a path or follows anything but a letter or
+/// a digit ("/etc/passwd", "--ranks=/x", "a,/x", "../x", "./x"). "16/s" and "a/b" (relative, so
+/// inside the empty directory) are not. fuzz_cli skips such inputs: what they read differs from
+/// machine to machine, and no other machine could replay a finding.
+bool cli_argument_reaches_outside(std::string_view arg);
 
 /// Two of the checks check_input runs, open so that a test can feed them a result no reader or
 /// evaluation should give and see the Finding (a harness that swallowed its findings would pass

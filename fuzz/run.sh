@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=$1 seconds=$2; shift 2
-build=${AMDAHL_FUZZ_BUILD:-build-fuzz}
+# Absolute: fuzz_cli runs each command line in a directory of its own, so a crash or a timeout
+# inside one would write a relative artifact path there, not into findings/.
+build=$(realpath -m -- "${AMDAHL_FUZZ_BUILD:-build-fuzz}")
 # Tables are mutated at most 4 KiB long: a table's rules (header, units, columns, rows, ranks)
 # all show within a few rows, and at the seeds' 32 KiB a table target ran half as many inputs a
 # second and found fewer edges in the same time (fuzz/RESULTS.md, 2026-12-03).

@@ -91,6 +91,31 @@ TEST_CASE("fuzz_cli writes the files its command lines name into a scratch direc
     CHECK(slurp(example) == before);
 }
 
+TEST_CASE("fuzz_cli reads only the files its @names give", "[fuzz]") {
+    using amdahl::fuzz::cli_argument_reaches_outside;
+    // A path that opens with '/' or climbs out: skipped, whatever option carries it.
+    CHECK(cli_argument_reaches_outside("/etc/passwd"));
+    CHECK(cli_argument_reaches_outside("/*"));
+    CHECK(cli_argument_reaches_outside("--ranks=/tmp/*.json"));
+    CHECK(cli_argument_reaches_outside("@mix1=/x"));
+    CHECK(cli_argument_reaches_outside("a,/x"));
+    CHECK(cli_argument_reaches_outside("../x"));
+    CHECK(cli_argument_reaches_outside("runs/../../x"));
+    CHECK(cli_argument_reaches_outside("./x"));
+    // A rate's unit, an @name, a relative path (inside the empty directory the command runs in).
+    CHECK_FALSE(cli_argument_reaches_outside("16/s"));
+    CHECK_FALSE(cli_argument_reaches_outside("@mix1=900gpus"));
+    CHECK_FALSE(cli_argument_reaches_outside("runs/a.json"));
+    CHECK_FALSE(cli_argument_reaches_outside("*"));
+
+    // The command runs elsewhere ("*" matches nothing there) and the harness comes back.
+    const auto here = std::filesystem::current_path();
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n--ranks\n*"));
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "import\n@json\n-o\nrelative.profile.json"));
+    CHECK(std::filesystem::current_path() == here);
+    CHECK_FALSE(std::filesystem::exists(here / "relative.profile.json"));
+}
+
 namespace {
 
 amdahl::Profile planted_profile(std::vector<std::pair<std::string, double>> phases) {
