@@ -219,6 +219,35 @@ TEST_CASE("plot: scale, fit and compare draw their charts", "[plot][cli]") {
     for (std::size_t i = 1; i < rows.size(); ++i) CHECK(number(rows[i - 1], "width") >= number(rows[i], "width"));
 }
 
+TEST_CASE("plot: a line of more points than pixels is drawn at the page's resolution", "[plot][cli]") {
+    // scale -n 14:94222 drew 94,209 points twice, each a dot: a 15.7 MB SVG that took seconds to
+    // write. Points closer than a pixel are one to the eye: the line keeps, of each pixel column,
+    // its first, lowest, highest and last point, and a dot is drawn only a pixel or more away from
+    // the last one drawn.
+    TempDir dir;
+    const std::string many = dir / "many.svg", few = dir / "few.svg";
+    REQUIRE(run_cli({"scale", "-p", "0.9", "-n", "14:94222", "--plot", many}).exit_code == 0);
+    REQUIRE(run_cli({"scale", "-p", "0.9", "-n", "14,100,1000,10000,94222", "--plot", few}).exit_code == 0);
+    const std::string many_svg = read_file(many), few_svg = read_file(few);
+    CHECK(xml_check(many) == "ok");
+    CHECK(many_svg.size() < 400 * 1024);
+    const auto dots = elements(many_svg, "circle", "point");
+    CHECK(dots.size() > 100);   // still a dot wherever the points are a pixel apart
+    CHECK(dots.size() < 4000);  // two charts, each at most one dot per pixel along its line
+    // The same first and last points, the same best-N callout and axes as a plot of a few of them.
+    const auto lines = elements(many_svg, "polyline", "series");
+    const auto few_lines = elements(few_svg, "polyline", "series");
+    REQUIRE(lines.size() == few_lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& points = lines[i].at("points");
+        const std::string& few_points = few_lines[i].at("points");
+        CHECK(points.substr(0, points.find(' ')) == few_points.substr(0, few_points.find(' ')));
+        CHECK(points.substr(points.rfind(' ') + 1) == few_points.substr(few_points.rfind(' ') + 1));
+    }
+    CHECK(texts(many_svg, "tick") == texts(few_svg, "tick"));
+    CHECK(elements(many_svg, "circle", "callout").size() == 1);
+}
+
 TEST_CASE("plot: a report without a chart is an error, and so is a path that cannot be written", "[plot][cli]") {
     TempDir dir;
     const std::string message =

@@ -27,6 +27,40 @@ std::string shortened(std::string_view name, std::size_t max_characters) {
 
 namespace {
 
+using PagePoints = std::vector<std::pair<double, double>>;
+
+// A line through points on the page, as the eye sees it: of each run of points in one pixel column
+// it keeps the first, the lowest, the highest and the last, in their order, so the line's extent in
+// every column (and where it enters and leaves) is the same. `scale -n 14:94222` drew 94,209 points
+// where the chart is about 800 pixels wide.
+PagePoints thinned_line(const PagePoints& page) {
+    PagePoints out;
+    for (std::size_t start = 0; start < page.size();) {
+        const double column = std::floor(page[start].first);
+        std::size_t end = start + 1, low = start, high = start;
+        for (; end < page.size() && std::floor(page[end].first) == column; ++end) {
+            if (page[end].second < page[low].second) low = end;
+            if (page[end].second > page[high].second) high = end;
+        }
+        std::vector<std::size_t> kept = {start, std::min(low, high), std::max(low, high), end - 1};
+        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+        for (const std::size_t k : kept) out.push_back(page[k]);
+        start = end;
+    }
+    return out;
+}
+
+// Dots at points on the page, but none within a pixel (along both axes) of the last one drawn:
+// closer dots cover each other.
+PagePoints thinned_dots(const PagePoints& page) {
+    PagePoints out;
+    for (const auto& point : page)
+        if (out.empty() || std::fabs(point.first - out.back().first) >= 1 ||
+            std::fabs(point.second - out.back().second) >= 1)
+            out.push_back(point);
+    return out;
+}
+
 // The footer's lines broken at spaces to fit the chart's width.
 std::vector<std::string> wrapped(const std::vector<std::string>& lines) {
     const double room = width - 32;
@@ -148,14 +182,15 @@ void draw(svg::Document& document, double top, const LineChart& chart) {
     }
     std::vector<LegendEntry> entries;
     for (const Series& series : chart.series) {
-        std::vector<std::pair<double, double>> page;
+        PagePoints page;
         for (const auto& [px, py] : series.points)
             if (std::isfinite(px) && std::isfinite(py) && (!chart.log_x || px > 0)) page.emplace_back(x(px), y(py));
         if (series.line)
             document.polyline(
-                page, {.stroke = series.colour, .stroke_width = 2, .dash = series.dash, .css_class = series.css_class});
+                thinned_line(page),
+                {.stroke = series.colour, .stroke_width = 2, .dash = series.dash, .css_class = series.css_class});
         if (series.markers)
-            for (const auto& [px, py] : page)
+            for (const auto& [px, py] : thinned_dots(page))
                 document.circle(px, py, 3.5, {.fill = series.colour, .css_class = "point"});
         entries.push_back({series.label, series.colour, series.line, series.dash});
     }
