@@ -553,11 +553,22 @@ const std::filesystem::path& scratch_directory() {
 }
 
 // An output file's name, moved into the scratch directory: a plain name there, whatever the
-// input wrote ('/' and '..' included).
+// input wrote ('/' and '..' included), and relative to the directory the command runs in
+// (working_directory, inside the scratch directory). An absolute path carried the scratch
+// directory's random name (mkdtemp) into the command, where a parser given the file by mistake
+// read its letters and digits: the same input covered other edges from run to run (a corpus
+// loaded twice, in the same order, differed by 1 to 20 edges). A long name is cut to 100 bytes
+// and told apart by a hash, so that the temporary file amdahl writes beside it
+// ("NAME.amdahl-PID.tmp") never nears the file system's limit of 255 bytes, where the process
+// ID's number of digits would decide between a report and an error.
 std::string in_scratch(std::string_view file) {
-    std::string name = "out-" + std::string(file);
+    constexpr std::size_t longest = 100;
+    std::string name(file);
+    // std::hash of a string is the same in every run (libstdc++ hashes its bytes with a fixed seed).
+    if (name.size() > longest)
+        name = name.substr(0, longest) + "-" + std::to_string(std::hash<std::string_view>{}(file));
     std::replace(name.begin(), name.end(), '/', '_');
-    return (scratch_directory() / name).string();
+    return "../out-" + name;
 }
 
 // Inputs the harness writes once into the scratch directory's "inputs" folder, which outlives
@@ -574,9 +585,8 @@ const std::string& eval_report_file() {
         std::ostringstream out, err;
         if (cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err) != 0)
             throw std::runtime_error("fuzz_cli: cannot write the eval report for @eval: " + err.str());
-        const std::string file = (folder / "eval.json").string();
-        std::ofstream(file, std::ios::binary) << out.str();
-        return file;
+        std::ofstream(folder / "eval.json", std::ios::binary) << out.str();
+        return std::string("../inputs/eval.json");  // from working_directory(), as in_scratch's names
     }();
     return path;
 }
@@ -669,7 +679,7 @@ bool is_short_cluster(std::string_view arg) { return arg.size() > 2 && arg[0] ==
 // (cli_argument_reaches_outside: "/etc", "--ranks=/x", "../x", which covers devices too), -o inside
 // a cluster of short options or "-oFILE", a long option after a cluster ("-q-plot=FILE"), manual
 // --directory.
-void check_cli_input(std::string_view data) {
+std::optional<std::vector<std::string>> prepared_cli_arguments(std::string_view data) {
     std::vector<std::string> args;
     for (std::size_t pos = 0; pos <= data.size() && args.size() < 256;) {
         auto end = data.find_first_of(std::string_view("\0\n", 2), pos);
@@ -678,7 +688,7 @@ void check_cli_input(std::string_view data) {
         args.emplace_back(data.substr(pos, end - pos));
         pos = end + 1;
     }
-    if (std::any_of(args.begin(), args.end(), cli_argument_reaches_outside)) return;
+    if (std::any_of(args.begin(), args.end(), cli_argument_reaches_outside)) return std::nullopt;
     for (std::string& arg : args) arg = with_files(std::move(arg));
     const bool writes_with_o = std::find(args.begin(), args.end(), "import") != args.end() ||
                                std::find(args.begin(), args.end(), "report") != args.end();
@@ -687,15 +697,22 @@ void check_cli_input(std::string_view data) {
         if (is_short_cluster(arg)) {
             // import's and report's -o other than alone: in a cluster ("-xo FILE") or with its file
             // attached ("-oFILE").
-            if (writes_with_o && arg.find('o') != std::string::npos) return;
+            if (writes_with_o && arg.find('o') != std::string::npos) return std::nullopt;
             // A long option after a cluster of flags: CLI11 reads "-q-plot=F" as "-q --plot=F".
             const auto past_letters = arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", 1);
-            if (past_letters != std::string::npos && arg[past_letters] == '-') return;
+            if (past_letters != std::string::npos && arg[past_letters] == '-') return std::nullopt;
         }
         // manual --directory DIR writes a man page per command into DIR.
-        if (manual && arg.starts_with("--directory")) return;
+        if (manual && arg.starts_with("--directory")) return std::nullopt;
     }
     redirect_output_files(args);
+    return args;
+}
+
+void check_cli_input(std::string_view data) {
+    const auto prepared = prepared_cli_arguments(data);
+    if (!prepared) return;
+    const std::vector<std::string>& args = *prepared;
     std::vector<const char*> argv{"amdahl"};
     for (const auto& arg : args) argv.push_back(arg.c_str());
     static const std::string stdin_profile = slurp(std::string(AMDAHL_SOURCE_DIR) + "/examples/transformer_step.json");
@@ -896,6 +913,8 @@ bool cli_argument_reaches_outside(std::string_view arg) {
     }
     return false;
 }
+
+std::optional<std::vector<std::string>> cli_arguments(std::string_view data) { return prepared_cli_arguments(data); }
 
 const std::vector<std::string>& target_names() {
     static const std::vector<std::string> names = [] {

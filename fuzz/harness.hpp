@@ -7,6 +7,7 @@
 // crash), and so does a Finding when the harness sees a wrong result: a profile that breaks its own
 // invariants, a written profile that does not read back the same, a speedup past its ceiling, the
 // command line exiting 3 (internal error) or writing JSON that does not parse.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,6 +45,13 @@ void check_input(std::string_view target, std::string_view data, Breadth breadth
 /// inside the empty directory) are not. fuzz_cli skips such inputs: what they read differs from
 /// machine to machine, and no other machine could replay a finding.
 bool cli_argument_reaches_outside(std::string_view arg);
+
+/// The arguments fuzz_cli runs for an input (split on NUL or newline, @names replaced by their
+/// files, output files moved into the scratch directory), or nullopt when it skips the input. Every
+/// path the harness writes into them is relative to the directory the command runs in ("../out-x",
+/// "../inputs/eval.json") or to the source tree: none carries the scratch directory's random name,
+/// so an input covers the same edges in every run.
+std::optional<std::vector<std::string>> cli_arguments(std::string_view data);
 
 /// Two of the checks check_input runs, open so that a test can feed them a result no reader or
 /// evaluation should give and see the Finding (a harness that swallowed its findings would pass

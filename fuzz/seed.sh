@@ -19,14 +19,24 @@ add() {
   done
 }
 
-# add_lines TARGET FILE: each line of FILE is one input; with words=1 its words become NUL-free
-# newline-separated arguments (fuzz_cli splits its input on newlines).
+# add_lines TARGET FILE [bytes]: each line of FILE is one input (but for a # comment); for fuzz_cli its words become
+# newline-separated arguments (fuzz_cli splits its input on NUL or newline). With "bytes", each
+# word's backslash escapes are expanded first (printf's %b: \xNN, \e, \t), so a line can give an
+# argument bytes a text file should not hold: ESC, C1 controls, bidi marks, broken UTF-8.
 add_lines() {
-  local target=$1 file=$2 line tmp
+  local target=$1 file=$2 escapes=${3:-} line tmp
+  local -a words
   tmp=$(mktemp)
   while IFS= read -r line; do
-    [ -n "$line" ] || continue
-    if [ "$target" = fuzz_cli ]; then printf '%s' "$line" | tr ' ' '\n' >"$tmp"; else printf '%s' "$line" >"$tmp"; fi
+    [ -n "$line" ] && [ "${line:0:1}" != "#" ] || continue
+    if [ "$target" != fuzz_cli ]; then
+      printf '%s' "$line" >"$tmp"
+    elif [ "$escapes" = bytes ]; then
+      read -ra words <<<"$line"
+      printf '%b\n' "${words[@]}" | head -c -1 >"$tmp"
+    else
+      printf '%s' "$line" | tr ' ' '\n' >"$tmp"
+    fi
     add "$target" "$tmp"
   done <"$file"
   # Every line at once as well: several speedups evaluated together.
@@ -48,6 +58,7 @@ mapfile -t harness < <(find tests/data/harness -type f -name '*.json' | sort)
 add fuzz_harness "${harness[@]}"
 add_lines fuzz_speedup fuzz/seeds/speedup.txt
 add_lines fuzz_cli fuzz/seeds/cli.txt
+add_lines fuzz_cli fuzz/seeds/cli-bytes.txt bytes
 # Inputs that once found bugs.
 for dir in tests/data/fuzz-regressions/*/; do
   [ -d "$dir" ] || continue

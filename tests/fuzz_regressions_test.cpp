@@ -116,6 +116,40 @@ TEST_CASE("fuzz_cli reads only the files its @names give", "[fuzz]") {
     CHECK_FALSE(std::filesystem::exists(here / "relative.profile.json"));
 }
 
+TEST_CASE("fuzz_cli's arguments name no file by the scratch directory's random name", "[fuzz]") {
+    // An absolute path into the scratch directory (mkdtemp's "amdahl-fuzz-cli-XXXXXX") made the
+    // same input cover other edges in another run, when a parser read the file's name.
+    const auto args = amdahl::fuzz::cli_arguments(
+        "eval\n@json\n--plot\np.svg\n--output-json=o.json\n-s\n*=2\nqueue\n--speedup-from\n@eval");
+    REQUIRE(args);
+    REQUIRE(args->size() == 10);
+    CHECK((*args)[0] == "eval");
+    CHECK((*args)[1].ends_with("/examples/transformer_step.json"));
+    CHECK((*args)[3] == "../out-p.svg");
+    CHECK((*args)[4] == "--output-json=../out-o.json");
+    CHECK((*args)[6] == "*=2");
+    CHECK((*args)[9] == "../inputs/eval.json");
+    for (const std::string& arg : *args) CHECK(arg.find("amdahl-fuzz-cli-") == std::string::npos);
+
+    // A long output name is cut, told apart from another with the same first 100 bytes by a hash.
+    const std::string base(150, 'k');
+    const auto one = amdahl::fuzz::cli_arguments("law\n-f\n0.5\n-k\n2\n--plot\n" + base + "1");
+    const auto two = amdahl::fuzz::cli_arguments("law\n-f\n0.5\n-k\n2\n--plot\n" + base + "2");
+    REQUIRE(one);
+    REQUIRE(two);
+    CHECK(one->back().starts_with("../out-" + std::string(100, 'k') + "-"));
+    CHECK(one->back().size() < 140);
+    CHECK(one->back() != two->back());
+    CHECK(one == amdahl::fuzz::cli_arguments("law\n-f\n0.5\n-k\n2\n--plot\n" + base + "1"));
+
+    // Skipped inputs: a path out of the empty directory, import's -o joined to its file.
+    CHECK_FALSE(amdahl::fuzz::cli_arguments("eval\n/etc/passwd"));
+    CHECK_FALSE(amdahl::fuzz::cli_arguments("import\n@json\n-oFILE"));
+    // The command still writes where the names say, and leaves nothing behind.
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "eval\n@json\n-s\n*=2\n--plot\np.svg"));
+    CHECK_NOTHROW(amdahl::fuzz::check_input("fuzz_cli", "queue\n--service\n50ms\n--rate\n16/s\n--speedup-from\n@eval"));
+}
+
 namespace {
 
 amdahl::Profile planted_profile(std::vector<std::pair<std::string, double>> phases) {
