@@ -555,12 +555,12 @@ const std::filesystem::path& scratch_directory() {
 // An output file's name, moved into the scratch directory: a plain name there, whatever the
 // input wrote ('/' and '..' included), and relative to the directory the command runs in
 // (working_directory, inside the scratch directory). An absolute path carried the scratch
-// directory's random name (mkdtemp) into the command, where a parser given the file by mistake
-// read its letters and digits: the same input covered other edges from run to run (a corpus
-// loaded twice, in the same order, differed by 1 to 20 edges). A long name is cut to 100 bytes
-// and told apart by a hash, so that the temporary file amdahl writes beside it
-// ("NAME.amdahl-PID.tmp") never nears the file system's limit of 255 bytes, where the process
-// ID's number of digits would decide between a report and an error.
+// directory's random name (mkdtemp) into the command, and into any message or parser that met it:
+// a value that changed from run to run. (Coverage still varies by a few edges from run to run, with
+// memory addresses: fuzz/README.md.) A long name is cut to 100 bytes and told apart by a hash, so
+// that the temporary file amdahl writes beside it ("NAME.amdahl-PID.tmp") never nears the file
+// system's limit of 255 bytes, where the process ID's number of digits would decide between a
+// report and an error.
 std::string in_scratch(std::string_view file) {
     constexpr std::size_t longest = 100;
     std::string name(file);

@@ -49,8 +49,7 @@ bool cli_argument_reaches_outside(std::string_view arg);
 /// The arguments fuzz_cli runs for an input (split on NUL or newline, @names replaced by their
 /// files, output files moved into the scratch directory), or nullopt when it skips the input. Every
 /// path the harness writes into them is relative to the directory the command runs in ("../out-x",
-/// "../inputs/eval.json") or to the source tree: none carries the scratch directory's random name,
-/// so an input covers the same edges in every run.
+/// "../inputs/eval.json") or to the source tree: none carries the scratch directory's random name.
 std::optional<std::vector<std::string>> cli_arguments(std::string_view data);
 
 /// Two of the checks check_input runs, open so that a test can feed them a result no reader or

@@ -19,10 +19,11 @@ add() {
   done
 }
 
-# add_lines TARGET FILE [bytes]: each line of FILE is one input (but for a # comment); for fuzz_cli its words become
-# newline-separated arguments (fuzz_cli splits its input on NUL or newline). With "bytes", each
-# word's backslash escapes are expanded first (printf's %b: \xNN, \e, \t), so a line can give an
-# argument bytes a text file should not hold: ESC, C1 controls, bidi marks, broken UTF-8.
+# add_lines TARGET FILE [bytes]: each line of FILE is one input (but for a # comment); for
+# fuzz_cli its words become newline-separated arguments (fuzz_cli splits its input on NUL or
+# newline). With "bytes", each word's backslash escapes are expanded first (printf's %b: \xNN, \e,
+# \t), so a line can give an argument bytes a text file should not hold: ESC, C1 controls, bidi
+# marks, broken UTF-8.
 add_lines() {
   local target=$1 file=$2 escapes=${3:-} line tmp
   local -a words

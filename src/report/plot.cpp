@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace amdahl::plot {
@@ -42,9 +43,9 @@ PagePoints thinned_line(const PagePoints& page) {
             if (page[end].second < page[low].second) low = end;
             if (page[end].second > page[high].second) high = end;
         }
-        std::vector<std::size_t> kept = {start, std::min(low, high), std::max(low, high), end - 1};
-        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-        for (const std::size_t k : kept) out.push_back(page[k]);
+        const std::array<std::size_t, 4> kept = {start, std::min(low, high), std::max(low, high), end - 1};
+        for (std::size_t i = 0; i < kept.size(); ++i)
+            if (i == 0 || kept[i] != kept[i - 1]) out.push_back(page[kept[i]]);
         start = end;
     }
     return out;
