@@ -73,6 +73,24 @@ for name in "${named[@]}"; do
     add fuzz_cli "$matrix"
   done
 done
+# Each option that selects from a trace or a stack, in each of those commands (a seed had given
+# most of them to eval alone).
+for command in "eval @kineto -s *=2" "rank @kineto" "plan @kineto --target 1.1" "compare @kineto @sync" \
+  "import @kineto" "report @kineto -s *=2"; do
+  for options in "--pid 1" "--tid 7" "--stream 7" "--device 0" "--cat kernel" "--exclude nccl" \
+    "--keep-profiler-events" "--window ProfilerStep#.* --step last --keep-partial-steps" \
+    "--window ProfilerStep --window-any --step 1" "--lane cpu" "--lane all" "--depth 2" "--total 1s" \
+    "--group-by class" "--rename-regex gemm=mm" "--no-grouping --color always"; do
+    printf '%s' "$command $options" | tr ' ' '\n' >"$matrix"
+    add fuzz_cli "$matrix"
+  done
+  for options in "--leaf --sample-period 1ms" "--depth 2 --sample-period 1us"; do
+    printf '%s' "${command//@kineto/@folded} $options" | tr ' ' '\n' >"$matrix"
+    add fuzz_cli "$matrix"
+  done
+  printf '%s' "${command//@kineto/@nsys_console} --timeunit ns" | tr ' ' '\n' >"$matrix"
+  add fuzz_cli "$matrix"
+done
 rm -f "$matrix"
 # Inputs that once found bugs.
 for dir in tests/data/fuzz-regressions/*/; do
