@@ -91,6 +91,18 @@ for command in "eval @kineto -s *=2" "rank @kineto" "plan @kineto --target 1.1" 
   printf '%s' "${command//@kineto/@nsys_console} --timeunit ns" | tr ' ' '\n' >"$matrix"
   add fuzz_cli "$matrix"
 done
+# Each output form of those commands for each kind of profile: a trace's overlap and lanes, a
+# replay, ranks, repeated runs, a profiler's table, stacks and a benchmark harness's report.
+for name in @kineto "@replay --model replay" @ranks @before_runs @nsys @folded @hf_before; do
+  for command in "eval $name -s *=2" "rank $name" "plan $name --target 1.1" "import $name" \
+    "report $name" "compare $name @after"; do
+    for options in "--format json" "--format md" "--format csv" "--explain" "--plot p.svg" \
+      "--bars always --unit us --precision 1"; do
+      printf '%s' "$command $options" | tr ' ' '\n' >"$matrix"
+      add fuzz_cli "$matrix"
+    done
+  done
+done
 rm -f "$matrix"
 # Inputs that once found bugs.
 for dir in tests/data/fuzz-regressions/*/; do
