@@ -65,12 +65,16 @@ add_lines fuzz_cli fuzz/seeds/cli-bytes.txt bytes
 # pairing no seed gave, a trace as compare's AFTER: 24 edges at once.
 mapfile -t named < <(grep -oE '^ *\{"@[a-z0-9_]+"' fuzz/harness.cpp | grep -oE '@[a-z0-9_]+')
 matrix=$(mktemp)
+# add_command LINE: one fuzz_cli input, LINE's words as its arguments.
+add_command() {
+  printf '%s' "$1" | tr ' ' '\n' >"$matrix"
+  add fuzz_cli "$matrix"
+}
 for name in "${named[@]}"; do
   for line in "eval $name -s *=2" "eval $name --explain -s *=2 --format md" "rank $name" \
     "plan $name --target 1.1" "import $name --format json" "report $name -s *=2" \
     "compare $name @before" "compare @before $name --format json" "compare $name $name"; do
-    printf '%s' "$line" | tr ' ' '\n' >"$matrix"
-    add fuzz_cli "$matrix"
+    add_command "$line"
   done
 done
 # Each option that selects from a trace or a stack, in each of those commands (a seed had given
@@ -81,15 +85,12 @@ for command in "eval @kineto -s *=2" "rank @kineto" "plan @kineto --target 1.1" 
     "--keep-profiler-events" "--window ProfilerStep#.* --step last --keep-partial-steps" \
     "--window ProfilerStep --window-any --step 1" "--lane cpu" "--lane all" "--depth 2" "--total 1s" \
     "--group-by class" "--rename-regex gemm=mm" "--no-grouping --color always"; do
-    printf '%s' "$command $options" | tr ' ' '\n' >"$matrix"
-    add fuzz_cli "$matrix"
+    add_command "$command $options"
   done
   for options in "--leaf --sample-period 1ms" "--depth 2 --sample-period 1us"; do
-    printf '%s' "${command//@kineto/@folded} $options" | tr ' ' '\n' >"$matrix"
-    add fuzz_cli "$matrix"
+    add_command "${command//@kineto/@folded} $options"
   done
-  printf '%s' "${command//@kineto/@nsys_console} --timeunit ns" | tr ' ' '\n' >"$matrix"
-  add fuzz_cli "$matrix"
+  add_command "${command//@kineto/@nsys_console} --timeunit ns"
 done
 # Each output form of those commands for each kind of profile: a trace's overlap and lanes, a
 # replay, ranks, repeated runs, a profiler's table, stacks and a benchmark harness's report.
@@ -98,8 +99,7 @@ for name in @kineto "@replay --model replay" @ranks @before_runs @nsys @folded @
     "report $name" "compare $name @after"; do
     for options in "--format json" "--format md" "--format csv" "--explain" "--plot p.svg" \
       "--bars always --unit us --precision 1"; do
-      printf '%s' "$command $options" | tr ' ' '\n' >"$matrix"
-      add fuzz_cli "$matrix"
+      add_command "$command $options"
     done
   done
 done
